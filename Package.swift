@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "forcelayout",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "forcelayout", targets: ["forcelayout"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        .target(name: "ForceLayout"),
+        .target(name: "EventBus"),
+        .target(
+            name: "LayoutServer",
+            dependencies: [
+                "CLibWebSockets", "ForceLayout", "EventBus",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "forcelayout",
+            dependencies: [
+                "LayoutServer", "ForceLayout",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "ForceLayoutTests", dependencies: ["ForceLayout"]),
+        .testTarget(name: "EventBusTests", dependencies: ["EventBus"]),
+        .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "ForceLayout", "EventBus"]),
+    ]
+)

@@ -1,0 +1,90 @@
+import Synchronization
+
+/// Typed publish/subscribe with a bounded replay buffer.
+///
+/// Publishing is serialised, so every subscriber sees events in sequence order. Handlers run
+/// on the publisher's thread, outside the bus's state lock: a handler may subscribe or cancel,
+/// but must not publish on the same bus (that would deadlock).
+public final class EventBus<Event: BusEvent>: Sendable {
+    public typealias Handler = @Sendable (Envelope<Event>) -> Void
+
+    struct Subscriber: Sendable {
+        var filter: KindFilter<Event.Kind>
+        let handler: Handler
+    }
+
+    struct State: Sendable {
+        var nextSeq: UInt64 = 1
+        var buffer: ReplayBuffer<Event>
+        var subscribers: [UInt64: Subscriber] = [:]
+        var nextToken: UInt64 = 1
+    }
+
+    private let state: Mutex<State>
+    /// Held for a whole publish (stamp + delivery) so concurrent publishers cannot interleave.
+    private let publishing = Mutex<Void>(())
+    public let replayCapacity: Int
+
+    public init(replayCapacity: Int = 256) {
+        self.replayCapacity = max(0, replayCapacity)
+        state = Mutex(State(buffer: ReplayBuffer(capacity: replayCapacity)))
+    }
+
+    /// Stamps `event` with the next sequence number, stores it for replay and delivers it.
+    @discardableResult
+    public func publish(_ event: Event) -> Envelope<Event> {
+        publishing.withLock { _ in
+            let (envelope, targets) = state.withLock { state -> (Envelope<Event>, [Handler]) in
+                let envelope = Envelope(seq: state.nextSeq, event: event)
+                state.nextSeq += 1
+                state.buffer.append(envelope)
+                let targets = state.subscribers.sorted { $0.key < $1.key }
+                    .filter { $0.value.filter.admits(event.kind) }
+                    .map(\.value.handler)
+                return (envelope, targets)
+            }
+            for handler in targets { handler(envelope) }
+            return envelope
+        }
+    }
+
+    /// Subscribes and, atomically with it, returns the last `replayLast` matching events, so a
+    /// new subscriber sees every event exactly once: either in the replay or delivered later.
+    public func subscribe(
+        _ filter: KindFilter<Event.Kind> = .all,
+        replayLast: Int = 0,
+        handler: @escaping Handler
+    ) -> (subscription: Subscription<Event>, replayed: [Envelope<Event>]) {
+        let (token, replayed) = state.withLock { state in
+            let token = state.nextToken
+            state.nextToken += 1
+            state.subscribers[token] = Subscriber(filter: filter, handler: handler)
+            return (token, state.buffer.last(replayLast, matching: filter))
+        }
+        return (Subscription(bus: self, token: token), replayed)
+    }
+
+    /// The last `count` events admitted by `filter`, oldest first.
+    public func replay(last count: Int, _ filter: KindFilter<Event.Kind> = .all) -> [Envelope<Event>] {
+        state.withLock { $0.buffer.last(count, matching: filter) }
+    }
+
+    /// The sequence number the next published event will carry.
+    public var nextSeq: UInt64 { state.withLock { $0.nextSeq } }
+
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
+    func cancel(token: UInt64) {
+        _ = state.withLock { $0.subscribers.removeValue(forKey: token) }
+    }
+
+    func isActive(token: UInt64) -> Bool {
+        state.withLock { $0.subscribers[token] != nil }
+    }
+
+    func setFilter(_ filter: KindFilter<Event.Kind>, token: UInt64) {
+        state.withLock { state in
+            state.subscribers[token]?.filter = filter
+        }
+    }
+}
