@@ -1,0 +1,41 @@
+extension Simulation {
+    /// Applies the forces once (mass 1, time step 1: p += F, bounded by `maxStep`) and
+    /// returns what moved. Pinned cells stay at their pin but still push the others.
+    @discardableResult
+    public func step() -> StepReport {
+        advance(parallel: nil)
+    }
+
+    /// `step()` with the force path forced serial or parallel (nil: by size), for tests.
+    @discardableResult
+    func advance(parallel: Bool?) -> StepReport {
+        let stiffness = parameters.stiffness.isFinite ? parameters.stiffness : 0
+        let bound = maxStep
+        Coulomb(charge: parameters.charge, tick: tick).forces(
+            xs: xs, ys: ys, ids: ids, pinned: pinned, parallel: parallel,
+            fx: &forceX, fy: &forceY)
+
+        var maxMove = 0.0, totalMove = 0.0
+        var movable = 0
+        for i in 0..<count where !pinned[i] {
+            movable += 1
+            let fx = forceX[i] + springForce(xs[i], stiffness: stiffness)
+            let fy = forceY[i] + springForce(ys[i], stiffness: stiffness)
+            let d = boundedDisplacement(fx: fx, fy: fy, maxStep: bound)
+            let nx = xs[i] + d.dx, ny = ys[i] + d.dy
+            // |d| <= maxStep keeps finite positions finite except beyond ~1.8e308; stay put then.
+            guard nx.isFinite, ny.isFinite else { continue }
+            xs[i] = nx
+            ys[i] = ny
+            maxMove = Swift.max(maxMove, d.length)
+            totalMove += d.length
+        }
+        tick += 1
+        let threshold = parameters.threshold
+        let report = StepReport(
+            maxMove: maxMove, totalMove: totalMove,
+            settled: movable == 0 || maxMove < threshold)
+        lastReport = report
+        return report
+    }
+}

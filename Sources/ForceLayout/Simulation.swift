@@ -1,0 +1,198 @@
+/// A cell's identity; positive, ascending in insertion order, never reused.
+public typealias CellID = Int
+
+/// One shared force-directed layout: the cells (structure of arrays, in membership order)
+/// and the physics that moves them. Owned by one thread at a time, hence not Sendable.
+public final class Simulation {
+    /// The caller validates ranges; out-of-range values are sanitised, never trusted.
+    public var parameters: Parameters
+    /// The number of steps taken.
+    public internal(set) var tick: Int = 0
+    /// Increments on every membership change (add, remove, clear affecting a cell).
+    public internal(set) var version: Int = 0
+    /// Membership order: ascending id; removal keeps the order of the rest.
+    public internal(set) var ids: [CellID] = []
+    public internal(set) var xs: [Double] = []
+    public internal(set) var ys: [Double] = []
+    /// The id the next added cell gets; starts at 1, ids are never reused.
+    public internal(set) var nextID: CellID = 1
+    /// The report of the last step; before any step, zero movement, settled iff no cell can move.
+    public internal(set) var lastReport: StepReport
+
+    /// Same order as `ids`; a pinned cell is held at its position.
+    private(set) var pinned: [Bool] = []
+    /// id -> index into the arrays; rebuilt when removal compacts them.
+    private var index: [CellID: Int] = [:]
+    private var rng: SeededRandom
+    private var maxStepOverride: Double?
+    /// Scratch force buffers, kept between steps to avoid reallocating.
+    var forceX: [Double] = []
+    var forceY: [Double] = []
+
+    public init(parameters: Parameters = .defaults, seed: UInt64 = 1) {
+        self.parameters = parameters
+        self.rng = SeededRandom(seed: seed)
+        self.lastReport = StepReport(maxMove: 0, totalMove: 0, settled: true)
+    }
+
+    /// The largest distance a cell may move in one step. Unless set, it follows the cell
+    /// size: half a cell (10 at the default size of 20), at least 2 world units. At 20 steps
+    /// per second that is a brisk but smooth 200 units/s, while a step's movement near
+    /// equilibrium (well under a unit) is never affected. Setting a non-finite or
+    /// non-positive value falls back to the default.
+    public var maxStep: Double {
+        get {
+            if let m = maxStepOverride, m.isFinite, m > 0 { return m }
+            return Self.defaultMaxStep(cellSize: parameters.cellSize)
+        }
+        set { maxStepOverride = newValue }
+    }
+
+    static func defaultMaxStep(cellSize: Double) -> Double {
+        let half = cellSize.isFinite ? cellSize / 2 : 0
+        return Swift.max(2, half)
+    }
+
+    public var count: Int { ids.count }
+
+    public func contains(_ id: CellID) -> Bool { index[id] != nil }
+
+    public func isPinned(_ id: CellID) -> Bool {
+        guard let i = index[id] else { return false }
+        return pinned[i]
+    }
+
+    public func position(of id: CellID) -> (x: Double, y: Double)? {
+        guard let i = index[id] else { return nil }
+        return (xs[i], ys[i])
+    }
+
+    /// The smallest box holding every cell's center (pinned ones included); nil when empty.
+    public func contentBounds() -> Bounds? {
+        guard var minX = xs.first, var minY = ys.first else { return nil }
+        var maxX = minX, maxY = minY
+        for i in 1..<xs.count {
+            minX = Swift.min(minX, xs[i]); maxX = Swift.max(maxX, xs[i])
+            minY = Swift.min(minY, ys[i]); maxY = Swift.max(maxY, ys[i])
+        }
+        return Bounds(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+    }
+
+    // MARK: Membership
+
+    /// Adds `count` cells (none if `count <= 0`) and returns their ids, ascending.
+    @discardableResult
+    public func add(count: Int, spawn: Spawn = .random) -> [CellID] {
+        guard count > 0 else { return [] }
+        let existing = self.count
+        let cellSize = parameters.cellSize
+        let points = SpawnArea.positions(
+            count: count, spawn: spawn,
+            area: { SpawnArea.area(content: contentBounds(), existing: existing, adding: count, cellSize: cellSize) },
+            rng: &rng)
+        var added: [CellID] = []
+        added.reserveCapacity(count)
+        for p in points {
+            appendCell(id: nextID, x: p.x, y: p.y, pinned: false)
+            added.append(nextID)
+            nextID += 1
+        }
+        version += 1
+        return added
+    }
+
+    /// Removes the given cells, all or nothing: an unknown id throws and removes nothing.
+    /// Duplicates count once. Returns the removed ids, ascending.
+    public func remove(ids toRemove: [CellID]) throws(LayoutError) -> [CellID] {
+        for id in toRemove where index[id] == nil {
+            throw .unknownCell(id)
+        }
+        let doomed = Set(toRemove)
+        guard !doomed.isEmpty else { return [] }
+        return compact(removing: { doomed.contains($0) })
+    }
+
+    /// Removes the `n` highest ids (fewer if fewer exist); returns them ascending.
+    @discardableResult
+    public func removeNewest(_ n: Int) -> [CellID] {
+        guard n > 0, !ids.isEmpty else { return [] }
+        // Membership order is ascending id, so the newest are the tail.
+        let first = Swift.max(0, ids.count - n)
+        let doomed = Array(ids[first...])
+        ids.removeSubrange(first...)
+        xs.removeSubrange(first...)
+        ys.removeSubrange(first...)
+        pinned.removeSubrange(first...)
+        for id in doomed { index[id] = nil }
+        version += 1
+        return doomed
+    }
+
+    /// Removes every cell; ids keep counting from `nextID`. Returns the removed ids, ascending.
+    @discardableResult
+    public func clear() -> [CellID] {
+        guard !ids.isEmpty else { return [] }
+        let all = ids
+        ids.removeAll(); xs.removeAll(); ys.removeAll(); pinned.removeAll(); index.removeAll()
+        version += 1
+        return all
+    }
+
+    // MARK: Pinning
+
+    /// Moves the cell to (x, y) and holds it there until unpinned.
+    public func pin(_ id: CellID, x: Double, y: Double) throws(LayoutError) {
+        guard let i = index[id] else { throw .unknownCell(id) }
+        guard x.isFinite, y.isFinite else { throw .invalidPosition }
+        xs[i] = x
+        ys[i] = y
+        pinned[i] = true
+    }
+
+    public func unpin(_ id: CellID) throws(LayoutError) {
+        guard let i = index[id] else { throw .unknownCell(id) }
+        pinned[i] = false
+    }
+
+    // MARK: Storage
+
+    /// Appends at the end; callers keep ids ascending.
+    func appendCell(id: CellID, x: Double, y: Double, pinned isPinned: Bool) {
+        index[id] = ids.count
+        ids.append(id)
+        xs.append(x)
+        ys.append(y)
+        pinned.append(isPinned)
+    }
+
+    /// Compacts the arrays in one pass, preserving the order of the survivors.
+    private func compact(removing doomed: (CellID) -> Bool) -> [CellID] {
+        var removed: [CellID] = []
+        var kept = 0
+        for i in 0..<ids.count {
+            let id = ids[i]
+            if doomed(id) {
+                removed.append(id)
+                index[id] = nil
+                continue
+            }
+            if kept != i {
+                ids[kept] = id; xs[kept] = xs[i]; ys[kept] = ys[i]; pinned[kept] = pinned[i]
+                index[id] = kept
+            }
+            kept += 1
+        }
+        guard !removed.isEmpty else { return [] }
+        ids.removeSubrange(kept...)
+        xs.removeSubrange(kept...)
+        ys.removeSubrange(kept...)
+        pinned.removeSubrange(kept...)
+        version += 1
+        return removed
+    }
+
+    /// Sets the report a fresh simulation (or one restored from a snapshot) starts with.
+    func resetReport() {
+        lastReport = StepReport(maxMove: 0, totalMove: 0, settled: !pinned.contains(false))
+    }
+}

@@ -1,0 +1,63 @@
+/// One cell as stored in a snapshot.
+public struct CellRecord: Codable, Equatable, Sendable {
+    public var id: CellID
+    public var x: Double
+    public var y: Double
+    public var pinned: Bool
+
+    public init(id: CellID, x: Double, y: Double, pinned: Bool) {
+        self.id = id
+        self.x = x
+        self.y = y
+        self.pinned = pinned
+    }
+}
+
+/// Everything needed to restore a layout (the random source is not part of it).
+public struct LayoutSnapshot: Codable, Equatable, Sendable {
+    public var parameters: Parameters
+    /// The id the next added cell gets.
+    public var nextID: CellID
+    /// In membership order (ascending id).
+    public var cells: [CellRecord]
+
+    public init(parameters: Parameters, nextID: CellID, cells: [CellRecord]) {
+        self.parameters = parameters
+        self.nextID = nextID
+        self.cells = cells
+    }
+}
+
+extension Simulation {
+    /// Restores a layout. Rejects a non-finite coordinate (`.invalidPosition`), and a
+    /// non-positive or duplicate id or a `nextID` not above every id (`.unknownCell` with the
+    /// offending value, since these ids cannot name a cell). Cells are taken in ascending id
+    /// order whatever their order in the snapshot; `tick` and `version` start at 0.
+    public convenience init(snapshot: LayoutSnapshot, seed: UInt64 = 1) throws(LayoutError) {
+        var seen = Set<CellID>()
+        var maxID = 0
+        for cell in snapshot.cells {
+            guard cell.x.isFinite, cell.y.isFinite else { throw .invalidPosition }
+            guard cell.id > 0, seen.insert(cell.id).inserted else { throw .unknownCell(cell.id) }
+            maxID = Swift.max(maxID, cell.id)
+        }
+        guard snapshot.nextID > maxID, snapshot.nextID > 0 else { throw .unknownCell(snapshot.nextID) }
+
+        self.init(parameters: snapshot.parameters, seed: seed)
+        for cell in snapshot.cells.sorted(by: { $0.id < $1.id }) {
+            appendCell(id: cell.id, x: cell.x, y: cell.y, pinned: cell.pinned)
+        }
+        nextID = snapshot.nextID
+        resetReport()
+    }
+
+    /// The current layout, cells in membership order.
+    public func snapshot() -> LayoutSnapshot {
+        var cells: [CellRecord] = []
+        cells.reserveCapacity(count)
+        for i in 0..<count {
+            cells.append(CellRecord(id: ids[i], x: xs[i], y: ys[i], pinned: pinned[i]))
+        }
+        return LayoutSnapshot(parameters: parameters, nextID: nextID, cells: cells)
+    }
+}

@@ -1,0 +1,91 @@
+/// Appends JSON text to a byte buffer. Server messages are built with this rather than
+/// Foundation so numbers are written the way the protocol promises and nothing is re-encoded.
+public struct JSONWriter {
+    public private(set) var bytes: [UInt8]
+
+    public init(reservingCapacity capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    public mutating func raw(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    public mutating func raw(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+
+    public mutating func raw(_ byte: UInt8) { bytes.append(byte) }
+
+    public mutating func integer<T: BinaryInteger>(_ value: T) {
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// A finite number, shortest round-trip form; integral values without a fraction.
+    /// Non-finite values (never expected) are written as 0 so the output stays valid JSON.
+    public mutating func number(_ value: Double) {
+        guard value.isFinite else { raw("0"); return }
+        if value == value.rounded(), abs(value) < 1e15 {
+            integer(Int64(value))
+        } else {
+            bytes.append(contentsOf: value.description.utf8)
+        }
+    }
+
+    /// A number rounded to one decimal, never with an exponent or trailing zeros (frames).
+    public mutating func oneDecimal(_ value: Double) {
+        NumberFormatting.appendOneDecimal(value, to: &bytes)
+    }
+
+    public mutating func bool(_ value: Bool) {
+        if value { raw("true") } else { raw("false") }
+    }
+
+    public mutating func string(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for unit in value.utf8 {
+            switch unit {
+            case UInt8(ascii: "\""): raw("\\\"")
+            case UInt8(ascii: "\\"): raw("\\\\")
+            case UInt8(ascii: "\n"): raw("\\n")
+            case UInt8(ascii: "\r"): raw("\\r")
+            case UInt8(ascii: "\t"): raw("\\t")
+            case 0..<0x20:
+                raw("\\u00")
+                bytes.append(hexDigit(unit >> 4))
+                bytes.append(hexDigit(unit & 0xF))
+            default:
+                bytes.append(unit)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `"key":` — keys are the protocol's own ASCII names, so no escaping is needed.
+    public mutating func key(_ name: StaticString) {
+        bytes.append(UInt8(ascii: "\""))
+        raw(name)
+        raw("\":")
+    }
+
+    public mutating func integers(_ values: [Int]) {
+        bytes.append(UInt8(ascii: "["))
+        for (offset, value) in values.enumerated() {
+            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+            integer(value)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    public mutating func strings(_ values: [String]) {
+        bytes.append(UInt8(ascii: "["))
+        for (offset, value) in values.enumerated() {
+            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+            string(value)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    private func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10
+    }
+}

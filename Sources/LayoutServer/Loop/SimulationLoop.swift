@@ -1,0 +1,255 @@
+import Dispatch
+import EventBus
+import ForceLayout
+import Foundation
+import Logging
+import Synchronization
+
+/// The simulation thread: applies queued commands, steps at `tickRate`, encodes each frame
+/// once, publishes events, stores the frame and wakes the service thread.
+///
+/// The `Simulation` itself lives only on that thread; everything shared is `Sendable`.
+final class SimulationLoop: Sendable {
+    struct Shared: Sendable {
+        let commands: CommandQueue
+        let frames: FrameBoard
+        let status: StatusBoard
+        let bus: EventBus<LayoutEvent>
+        let limits: Limits
+        let saver: StateSaver?
+        let logger: Logger
+    }
+
+    private let shared: Shared
+    private let stopRequested = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    private let waker = Mutex<ServiceWaker?>(nil)
+
+    init(shared: Shared) { self.shared = shared }
+
+    /// Starts the thread with `initial` (a restored layout, or an empty one).
+    func start(initial: LayoutSnapshot?, parameters: Parameters, seed: UInt64, waker: ServiceWaker) {
+        self.waker.withLock { $0 = waker }
+        let thread = Thread { [self] in
+            let simulation: Simulation
+            if let initial, let restored = try? Simulation(snapshot: initial, seed: seed) {
+                simulation = restored
+            } else {
+                simulation = Simulation(parameters: parameters, seed: seed)
+            }
+            var runner = Runner(simulation: simulation, shared: shared, waker: waker)
+            runner.run(until: { self.stopRequested.load(ordering: .acquiring) })
+            shared.saver?.flush(simulation.snapshot())
+            finished.signal()
+        }
+        thread.name = "simulation"
+        thread.start()
+    }
+
+    /// Stops stepping, writes the state one last time and waits for the thread to end.
+    func stop() {
+        stopRequested.store(true, ordering: .releasing)
+        shared.commands.interrupt()
+        finished.wait()
+    }
+}
+
+/// The loop's state, confined to the simulation thread.
+private struct Runner {
+    let simulation: Simulation
+    let shared: SimulationLoop.Shared
+    let waker: ServiceWaker
+    var settled: Bool
+    var timings = TickTimings()
+    var frameSerial = 0
+    var idsCache: (version: Int, fragment: [UInt8]) = (-1, [])
+    var dirty = false
+    var lastSave = DispatchTime(uptimeNanoseconds: 0)
+
+    init(simulation: Simulation, shared: SimulationLoop.Shared, waker: ServiceWaker) {
+        self.simulation = simulation
+        self.shared = shared
+        self.waker = waker
+        settled = simulation.count == 0
+    }
+
+    mutating func run(until stopped: () -> Bool) {
+        publishFrame()
+        publishStatus()
+        waker.wake()
+        var nextTick = DispatchTime.now()
+        while !stopped() {
+            let stepping = !settled && !simulation.parameters.paused
+            if stepping {
+                while !stopped() && DispatchTime.now() < nextTick { shared.commands.wait(until: nextTick) }
+            } else {
+                shared.commands.wait(until: .now() + .milliseconds(250))
+            }
+            if stopped() { break }
+
+            var published = false
+            let change = apply(shared.commands.drain())
+            if change.any {
+                dirty = true
+                published = true
+                if settled {
+                    settled = false
+                    publish(.woke, by: nil, .none)
+                }
+            }
+            var moved = change.moved
+            if !settled && !simulation.parameters.paused {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let report = simulation.step()
+                timings.record(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                moved = true
+                dirty = true
+                if report.settled {
+                    settled = true
+                    publish(.settled, by: nil, .none)
+                }
+            }
+            if moved || change.membership {
+                publishFrame()
+                published = true
+            }
+            if published {
+                publishStatus()
+                waker.wake()
+            }
+            saveIfDue()
+
+            let interval = DispatchTimeInterval.nanoseconds(Int(1e9 / simulation.parameters.tickRate))
+            let now = DispatchTime.now()
+            nextTick = stepping && nextTick + interval > now ? nextTick + interval : now + interval
+        }
+    }
+
+    struct Change {
+        var membership = false
+        var moved = false
+        var other = false
+        var any: Bool { membership || moved || other }
+    }
+
+    private mutating func apply(_ commands: [QueuedCommand]) -> Change {
+        var change = Change()
+        for queued in commands {
+            do throws(ProtocolError) {
+                try apply(queued, &change)
+            } catch {
+                var error = error
+                error.ref = queued.ref
+                queued.reject(error)
+            }
+        }
+        return change
+    }
+
+    private mutating func apply(_ queued: QueuedCommand, _ change: inout Change) throws(ProtocolError) {
+        let by = queued.client
+        switch queued.command {
+        case .add(let count, let spawn):
+            let limit = shared.limits.maxCells
+            guard simulation.count + count <= limit else {
+                throw ProtocolError(.limit, "adding \(count) would pass maxCells (\(limit)): the layout has \(simulation.count)")
+            }
+            let ids = simulation.add(count: count, spawn: spawn)
+            change.membership = true
+            publish(.added, by: by, .cells(ids))
+        case .remove(let ids):
+            let removed: [CellID]
+            do {
+                removed = try simulation.remove(ids: ids)
+            } catch {
+                throw ProtocolError(.badRequest, Self.describe(error))
+            }
+            change.membership = true
+            publish(.removed, by: by, .cells(removed))
+        case .removeNewest(let count):
+            let removed = simulation.removeNewest(count)
+            guard !removed.isEmpty else { return }
+            change.membership = true
+            publish(.removed, by: by, .cells(removed))
+        case .clear:
+            let removed = simulation.clear()
+            guard !removed.isEmpty else { return }
+            change.membership = true
+            publish(.cleared, by: by, .cells(removed))
+        case .params(let parameterChange):
+            let (parameters, changed) = parameterChange.applied(to: simulation.parameters)
+            guard !changed.isEmpty else { return }
+            simulation.parameters = parameters
+            change.other = true
+            publish(.params, by: by, .params(parameters, changed: changed))
+        case .pin(let id, let x, let y):
+            do {
+                try simulation.pin(id, x: x, y: y)
+            } catch {
+                throw ProtocolError(.badRequest, Self.describe(error))
+            }
+            change.moved = true
+            publish(.pinned, by: by, .pinned(id: id, x: x, y: y))
+        case .unpin(let id):
+            guard simulation.contains(id) else { throw ProtocolError(.badRequest, "unknown cell id \(id)") }
+            guard simulation.isPinned(id) else { return }
+            do {
+                try simulation.unpin(id)
+            } catch {
+                throw ProtocolError(.badRequest, Self.describe(error))
+            }
+            change.other = true
+            publish(.unpinned, by: by, .unpinned(id: id))
+        }
+    }
+
+    private static func describe(_ error: LayoutError) -> String {
+        switch error {
+        case .unknownCell(let id): return "unknown cell id \(id)"
+        case .invalidPosition: return "position must be finite"
+        }
+    }
+
+    private func publish(_ kind: EventKind, by: String?, _ detail: LayoutEvent.Detail) {
+        shared.bus.publish(LayoutEvent(kind: kind, by: by, tick: simulation.tick, detail: detail))
+    }
+
+    private mutating func publishFrame() {
+        if idsCache.version != simulation.version {
+            idsCache = (simulation.version, FramePair.idsFragment(for: simulation.ids))
+        }
+        let pair = FramePair(tick: simulation.tick, version: simulation.version, idsFragment: idsCache.fragment,
+                             xs: simulation.xs, ys: simulation.ys, prefix: OutgoingMessage.reserved)
+        frameSerial += 1
+        shared.frames.publish(PublishedFrame(
+            serial: frameSerial, version: simulation.version,
+            withIDs: OutgoingMessage(prefixed: pair.withIDs), withoutIDs: OutgoingMessage(prefixed: pair.withoutIDs)))
+    }
+
+    private func publishStatus() {
+        let report = simulation.lastReport
+        let frameBytes = shared.frames.current?.withoutIDs.count ?? 0
+        shared.status.update { status in
+            status.parameters = simulation.parameters
+            status.tick = simulation.tick
+            status.settled = settled
+            status.cells = simulation.count
+            status.version = simulation.version
+            status.tickMs = timings.mean
+            status.tickMsP99 = timings.p99
+            status.frameBytes = frameBytes
+            status.maxMove = report.maxMove
+            status.totalMove = report.totalMove
+        }
+    }
+
+    /// At most one write a second while the layout changes; the final write happens on stop.
+    private mutating func saveIfDue() {
+        guard dirty, let saver = shared.saver else { return }
+        let now = DispatchTime.now()
+        guard now.uptimeNanoseconds >= lastSave.uptimeNanoseconds + 1_000_000_000 else { return }
+        saver.offer(simulation.snapshot())
+        lastSave = now
+        dirty = false
+    }
+}

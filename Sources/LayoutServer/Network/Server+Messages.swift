@@ -1,0 +1,95 @@
+import CLibWebSockets
+import ForceLayout
+
+/// Receiving and sending on WebSocket connections (service thread).
+extension Server {
+    func received(_ session: Session, input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        if !session.receiving {
+            session.receiving = true
+            session.receivingBinary = lws_frame_is_binary(session.wsi) != 0
+            session.received.removeAll(keepingCapacity: session.received.capacity <= 4096)
+        }
+        guard session.received.count + length <= config.limits.maxMessageBytes else {
+            logger.info("\(session.client) sent a message over \(config.limits.maxMessageBytes) bytes: closing with 1009")
+            return close(session, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, "message over \(config.limits.maxMessageBytes) bytes")
+        }
+        if let input, length > 0 {
+            session.received.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+        }
+        guard lws_is_final_fragment(session.wsi) != 0, lws_remaining_packet_payload(session.wsi) == 0 else { return 0 }
+        session.receiving = false
+        handleMessage(session, binary: session.receivingBinary)
+        return 0
+    }
+
+    private func handleMessage(_ session: Session, binary: Bool) {
+        guard session.bucket.take(now: Self.seconds()) else {
+            reject(session, ProtocolError(.rateLimited, "more than \(Int(config.limits.messagesPerSecond)) messages a second (burst \(Int(config.limits.messageBurst)))"))
+            return
+        }
+        guard !binary else {
+            reject(session, ProtocolError(.badJSON, "binary frames are not accepted: send JSON as text"))
+            return
+        }
+        switch decoder.decode(session.received) {
+        case .failure(let error):
+            reject(session, error)
+        case .success(let request):
+            switch request.message {
+            case .layout(let command):
+                let mailbox = session.mailbox
+                let waker = self.waker
+                commands.push(QueuedCommand(command: command, client: session.client, ref: request.ref) { error in
+                    mailbox.push(OutgoingMessage(ServerMessages.error(error)))
+                    waker?.wake()
+                })
+            case .subscribe(let selection):
+                session.subscription?.setFilter(selection.filter)
+            case .replay(let count, let kinds):
+                session.mailbox.push(OutgoingMessage(ServerMessages.replay(bus.replay(last: count, kinds.filter))))
+                lws_callback_on_writable(session.wsi)
+            }
+        }
+    }
+
+    func reject(_ session: Session, _ error: ProtocolError) {
+        logger.info("rejected message from \(session.client): \(error.code.rawValue): \(error.message)")
+        session.mailbox.push(OutgoingMessage(ServerMessages.error(error)))
+        lws_callback_on_writable(session.wsi)
+    }
+
+    /// One write per WRITEABLE: queued messages first (events, replies, stats), then the
+    /// newest frame if this connection has not had it.
+    func writable(_ session: Session) -> Int32 {
+        if let request = session.closeRequest {
+            return close(session, request.status, request.reason)
+        }
+        if session.mailbox.overflowed {
+            logger.info("\(session.client) fell \(config.limits.maxEventBacklog) events behind: closing with 1008")
+            return close(session, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too slow")
+        }
+        let message: OutgoingMessage
+        if let queued = session.mailbox.pop() {
+            message = queued
+        } else if let frame = frames.current, frame.serial > session.sentFrameSerial {
+            message = frame.version == session.sentVersion ? frame.withoutIDs : frame.withIDs
+            session.sentFrameSerial = frame.serial
+            session.sentVersion = frame.version
+        } else {
+            return 0
+        }
+        session.inFlight = message
+        let written = lws_write(session.wsi, message.payload, message.count, LWS_WRITE_TEXT)
+        guard written >= 0 else { return -1 }
+        if !session.mailbox.isEmpty || (frames.current?.serial ?? 0) > session.sentFrameSerial {
+            lws_callback_on_writable(session.wsi)
+        }
+        return 0
+    }
+
+    func close(_ session: Session, _ status: lws_close_status, _ reason: String) -> Int32 {
+        var bytes = Array(reason.utf8.prefix(120))
+        lws_close_reason(session.wsi, status, &bytes, bytes.count)
+        return -1
+    }
+}

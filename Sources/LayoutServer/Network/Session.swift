@@ -1,0 +1,34 @@
+import CLibWebSockets
+import EventBus
+
+/// One WebSocket connection. Owned and touched only by the service thread; the mailbox is
+/// what other threads fill.
+final class Session {
+    let wsi: OpaquePointer
+    let client: String
+    let peer: String
+    let mailbox: Mailbox
+    var subscription: Subscription<LayoutEvent>?
+    var bucket: TokenBucket
+
+    /// The message being received, possibly over several fragments and callbacks.
+    var receiving = false
+    var receivingBinary = false
+    var received: [UInt8] = []
+
+    /// The newest frame this connection was sent, and its membership version.
+    var sentFrameSerial = 0
+    var sentVersion = -1
+    /// Kept alive until the next write: lws may still point into it (permessage-deflate).
+    var inFlight: OutgoingMessage?
+
+    var closeRequest: (status: lws_close_status, reason: String)?
+
+    init(wsi: OpaquePointer, client: String, peer: String, mailbox: Mailbox, bucket: TokenBucket) {
+        self.wsi = wsi
+        self.client = client
+        self.peer = peer
+        self.mailbox = mailbox
+        self.bucket = bucket
+    }
+}

@@ -1,0 +1,84 @@
+import EventBus
+import ForceLayout
+
+public enum EventKind: String, CaseIterable, Sendable {
+    case added, removed, cleared, params, pinned, unpinned, settled, woke, joined, left
+}
+
+/// Something that happened to the shared layout. Its wire form (all but the sequence number,
+/// which the bus assigns) is encoded once here, not once per connection.
+public struct LayoutEvent: BusEvent, Equatable {
+    public enum Detail: Equatable, Sendable {
+        case cells([CellID])
+        case params(Parameters, changed: [String])
+        case pinned(id: CellID, x: Double, y: Double)
+        case unpinned(id: CellID)
+        case none
+        case membership(client: String, clients: Int)
+    }
+
+    public let kind: EventKind
+    public let by: String?
+    public let tick: Int
+    public let detail: Detail
+    /// `,"kind":…}`: the message after `{"type":"event","seq":N`.
+    public let encodedTail: [UInt8]
+
+    public init(kind: EventKind, by: String?, tick: Int, detail: Detail) {
+        self.kind = kind
+        self.by = by
+        self.tick = tick
+        self.detail = detail
+        var writer = JSONWriter()
+        writer.raw(",\"kind\":")
+        writer.string(kind.rawValue)
+        if let by {
+            writer.raw(",\"by\":")
+            writer.string(by)
+        }
+        writer.raw(",\"tick\":")
+        writer.integer(tick)
+        switch detail {
+        case .cells(let ids):
+            writer.raw(",\"ids\":")
+            writer.integers(ids)
+        case .params(let parameters, let changed):
+            writer.raw(",\"params\":")
+            ServerMessages.writeParameters(parameters, into: &writer)
+            writer.raw(",\"changed\":")
+            writer.strings(changed)
+        case .pinned(let id, let x, let y):
+            writer.raw(",\"id\":")
+            writer.integer(id)
+            writer.raw(",\"x\":")
+            writer.number(x)
+            writer.raw(",\"y\":")
+            writer.number(y)
+        case .unpinned(let id):
+            writer.raw(",\"id\":")
+            writer.integer(id)
+        case .none:
+            break
+        case .membership(let client, let clients):
+            writer.raw(",\"client\":")
+            writer.string(client)
+            writer.raw(",\"clients\":")
+            writer.integer(clients)
+        }
+        writer.raw("}")
+        encodedTail = writer.bytes
+    }
+
+    public static func == (lhs: LayoutEvent, rhs: LayoutEvent) -> Bool {
+        lhs.kind == rhs.kind && lhs.by == rhs.by && lhs.tick == rhs.tick && lhs.detail == rhs.detail
+    }
+}
+
+extension EventSelection {
+    var filter: KindFilter<EventKind> {
+        switch self {
+        case .all: return .all
+        case .only(let kinds): return .only(kinds)
+        }
+    }
+}

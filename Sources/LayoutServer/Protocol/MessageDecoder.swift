@@ -1,0 +1,146 @@
+import ForceLayout
+
+/// Turns one client text message into a validated `ClientRequest`, or the `ProtocolError`
+/// to send back. Validation is complete before anything is returned: all or nothing.
+public struct MessageDecoder: Sendable {
+    public let limits: Limits
+
+    public init(limits: Limits) { self.limits = limits }
+
+    public func decode(_ bytes: [UInt8]) -> Result<ClientRequest, ProtocolError> {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            return .failure(ProtocolError(.badJSON, "not valid JSON: \(error)"))
+        }
+        guard case .object = value else {
+            return .failure(ProtocolError(.badJSON, "a message must be a JSON object, not \(value.typeName)"))
+        }
+        var fields = Fields(value: value)
+        let ref: String?
+        switch fields.take("ref") {
+        case nil: ref = nil
+        case .string(let text)? where text.count <= 64: ref = text
+        case .string?: return .failure(ProtocolError(.badRequest, "ref must be at most 64 characters"))
+        case let other?: return .failure(ProtocolError(.badRequest, "ref must be a string, not \(other.typeName)"))
+        }
+        do throws(ProtocolError) {
+            let message = try decodeMessage(&fields)
+            try fields.rejectLeftovers()
+            return .success(ClientRequest(message: message, ref: ref))
+        } catch {
+            var error = error
+            error.ref = ref
+            return .failure(error)
+        }
+    }
+
+    private func decodeMessage(_ fields: inout Fields) throws(ProtocolError) -> ClientMessage {
+        guard let typeValue = fields.take("type") else {
+            throw ProtocolError(.unknownType, "the message has no \"type\"")
+        }
+        guard case .string(let type) = typeValue else {
+            throw ProtocolError(.unknownType, "type must be a string, not \(typeValue.typeName)")
+        }
+        fields.context = type
+        switch type {
+        case "add": return .layout(try decodeAdd(&fields))
+        case "remove": return .layout(try decodeRemove(&fields))
+        case "clear": return .layout(.clear)
+        case "params": return .layout(.params(try decodeParams(&fields)))
+        case "pin":
+            let id = try fields.cellID("id")
+            return .layout(.pin(id: id, x: try fields.coordinate("x"), y: try fields.coordinate("y")))
+        case "unpin": return .layout(.unpin(id: try fields.cellID("id")))
+        case "subscribe": return .subscribe(try fields.kinds("kinds") ?? .all)
+        case "replay":
+            guard let count = try fields.integer("count", in: 1...limits.replayBuffer) else {
+                throw ProtocolError(.badRequest, "replay needs count")
+            }
+            return .replay(count: count, kinds: try fields.kinds("kinds") ?? .all)
+        default:
+            let known = "add, remove, clear, params, pin, unpin, subscribe, replay"
+            throw ProtocolError(.unknownType, "unknown type \"\(type.prefix(64))\" (expected one of \(known))")
+        }
+    }
+
+    private func decodeAdd(_ fields: inout Fields) throws(ProtocolError) -> LayoutCommand {
+        var count = 1
+        if let requested = try fields.integer("count", in: 1...Int.max) {
+            guard requested <= limits.maxAddPerMessage else {
+                throw ProtocolError(.limit, "add count \(requested) is over maxAddPerMessage (\(limits.maxAddPerMessage))")
+            }
+            count = requested
+        }
+        let spawn: Spawn
+        switch fields.take("spawn") {
+        case nil, .string("random")?: spawn = .random
+        case .string("center")?: spawn = .center
+        case .string("border")?: spawn = .border
+        case .object?:
+            var point = Fields(value: fields.taken!, context: "add.spawn")
+            spawn = .point(x: try point.coordinate("x"), y: try point.coordinate("y"))
+            try point.rejectLeftovers()
+        case let other?:
+            throw ProtocolError(.badRequest, "add.spawn must be \"random\", \"center\", \"border\" or {\"x\":…,\"y\":…}, not \(describe(other))")
+        }
+        return .add(count: count, spawn: spawn)
+    }
+
+    private func decodeRemove(_ fields: inout Fields) throws(ProtocolError) -> LayoutCommand {
+        let idsValue = fields.take("ids")
+        let count = try fields.integer("count", in: 1...Int.max)
+        switch (idsValue, count) {
+        case (nil, nil): throw ProtocolError(.badRequest, "remove needs ids or count")
+        case (_?, _?): throw ProtocolError(.badRequest, "remove takes ids or count, not both")
+        case (nil, let count?): return .removeNewest(count: count)
+        case (let value?, nil):
+            guard case .array(let elements) = value else {
+                throw ProtocolError(.badRequest, "remove.ids must be an array of cell ids, not \(value.typeName)")
+            }
+            guard !elements.isEmpty else { throw ProtocolError(.badRequest, "remove.ids is empty") }
+            guard elements.count <= limits.maxCells else {
+                throw ProtocolError(.limit, "remove.ids lists more than maxCells (\(limits.maxCells)) ids")
+            }
+            var ids: [CellID] = []
+            ids.reserveCapacity(elements.count)
+            for element in elements {
+                guard let id = Fields.positiveInteger(element) else {
+                    throw ProtocolError(.badRequest, "remove.ids must hold positive integers, found \(describe(element))")
+                }
+                ids.append(id)
+            }
+            return .remove(ids: ids)
+        }
+    }
+
+    private func decodeParams(_ fields: inout Fields) throws(ProtocolError) -> ParameterChange {
+        var change = ParameterChange()
+        change.stiffness = try fields.parameter(ParameterRanges.stiffness)
+        change.charge = try fields.parameter(ParameterRanges.charge)
+        change.cellSize = try fields.parameter(ParameterRanges.cellSize)
+        change.threshold = try fields.parameter(ParameterRanges.threshold)
+        change.tickRate = try fields.parameter(ParameterRanges.tickRate)
+        change.theta = try fields.parameter(ParameterRanges.theta)
+        change.collide = try fields.boolean("collide")
+        change.paused = try fields.boolean("paused")
+        if let unknown = fields.remainingKeys.first {
+            throw ProtocolError(.badRequest, "unknown parameter \"\(unknown.prefix(64))\"")
+        }
+        guard change != ParameterChange() else {
+            throw ProtocolError(.badRequest, "params needs at least one parameter")
+        }
+        return change
+    }
+}
+
+/// Describes a JSON value briefly for an error message, without echoing large input.
+func describe(_ value: JSONValue) -> String {
+    switch value {
+    case .string(let text): return "\"\(text.prefix(32))\""
+    case .number(let number): return JSONText.number(number)
+    case .bool(let flag): return flag ? "true" : "false"
+    default: return value.typeName
+    }
+}

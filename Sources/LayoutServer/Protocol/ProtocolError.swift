@@ -1,0 +1,20 @@
+/// A rejected client message, as sent back in an `error` message.
+public struct ProtocolError: Error, Equatable, Sendable {
+    public enum Code: String, Sendable {
+        case badJSON = "bad_json"
+        case unknownType = "unknown_type"
+        case badRequest = "bad_request"
+        case limit = "limit"
+        case rateLimited = "rate_limited"
+    }
+
+    public var code: Code
+    public var message: String
+    public var ref: String?
+
+    public init(_ code: Code, _ message: String, ref: String? = nil) {
+        self.code = code
+        self.message = message
+        self.ref = ref
+    }
+}

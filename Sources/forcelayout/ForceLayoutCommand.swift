@@ -1,0 +1,11 @@
+import ArgumentParser
+
+@main
+struct ForceLayoutCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forcelayout",
+        abstract: "A live, shared force-directed layout served over WebSockets.",
+        subcommands: [Serve.self],
+        defaultSubcommand: Serve.self
+    )
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import LayoutServer
+import Logging
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the page and the shared layout (the default command)."
+    )
+
+    @Option(help: "Address to listen on. Loopback by default; 0.0.0.0 exposes the layout to your network.")
+    var host = "127.0.0.1"
+
+    @Option(help: "TCP port for HTTP and WebSocket.")
+    var port = 8080
+
+    @Option(name: .customLong("public"), help: "Folder served at / (default: the checkout's Public/).")
+    var publicDirectory: String?
+
+    @Option(help: "Most cells the layout may hold.")
+    var maxCells = 100_000
+
+    @Option(help: "Save the layout to this file about once a second and on shutdown; restore it on start.")
+    var state: String?
+
+    @Option(help: "Seed for the random source (default: random).")
+    var seed: UInt64?
+
+    func validate() throws {
+        guard (1...65535).contains(port) else { throw ValidationError("--port must be in 1...65535") }
+        guard maxCells >= 1 else { throw ValidationError("--max-cells must be at least 1") }
+    }
+
+    func run() throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .info
+            return handler
+        }
+        let logger = Logger(label: "forcelayout")
+        var config = ServerConfig(publicDirectory: resolvedPublicDirectory())
+        config.host = host
+        config.port = port
+        config.limits.maxCells = maxCells
+        config.statePath = state.map { URL(fileURLWithPath: $0).path }
+        config.seed = seed
+
+        let server: Server
+        let url: String
+        do {
+            server = try Server(config: config, logger: logger)
+            url = try server.start()
+        } catch {
+            FileHandle.standardError.write(Data("forcelayout: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        if host != "127.0.0.1" && host != "localhost" && host != "::1" {
+            logger.warning("listening on \(host): anyone who can reach this address can change the layout")
+        }
+        let signals = installSignalHandlers(server.stopSwitch)
+        // Written unbuffered: scripts and tests wait for this line on a pipe.
+        FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))
+        server.run()
+        withExtendedLifetime(signals) {}
+        logger.info("stopped")
+    }
+
+    /// The checkout's Public/ folder, found from this source file's location, else ./Public.
+    private func resolvedPublicDirectory() -> String {
+        if let publicDirectory { return URL(fileURLWithPath: publicDirectory).standardizedFileURL.path }
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let candidate = checkout.appendingPathComponent("Public").path
+        if FileManager.default.fileExists(atPath: candidate) { return candidate }
+        return URL(fileURLWithPath: "Public").standardizedFileURL.path
+    }
+
+    private func installSignalHandlers(_ stopSwitch: Server.StopSwitch) -> [DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stopSwitch.requestStop() }
+            source.resume()
+            return source
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import EventBus
+import XCTest
+@testable import LayoutServer
+
+final class MailboxTests: XCTestCase {
+    private func envelope(_ seq: UInt64) -> Envelope<LayoutEvent> {
+        Envelope(seq: seq, event: LayoutEvent(kind: .settled, by: nil, tick: Int(seq), detail: .none))
+    }
+
+    private func drain(_ mailbox: Mailbox) -> [String] {
+        var texts: [String] = []
+        while let message = mailbox.pop() { texts.append(message.text) }
+        return texts
+    }
+
+    func testEventsInOrderWithoutRepeats() {
+        let mailbox = Mailbox(maxEventBacklog: 100)
+        mailbox.skipEvents(through: 2)
+        for seq: UInt64 in [1, 2, 3, 3, 4, 2] { mailbox.pushEvent(envelope(seq)) }
+        let seqs = drain(mailbox).map { $0.contains("\"seq\":3") ? 3 : ($0.contains("\"seq\":4") ? 4 : 0) }
+        XCTAssertEqual(seqs, [3, 4])
+    }
+
+    func testHelloGoesFirstAndStatsLast() {
+        let mailbox = Mailbox(maxEventBacklog: 100)
+        mailbox.setStats(OutgoingMessage(Array("stats1".utf8)))
+        mailbox.pushEvent(envelope(1))
+        mailbox.push(OutgoingMessage(Array("reply".utf8)))
+        mailbox.pushFront(OutgoingMessage(Array("hello".utf8)))
+        mailbox.setStats(OutgoingMessage(Array("stats2".utf8)))
+        let texts = drain(mailbox)
+        XCTAssertEqual(texts.count, 4)
+        XCTAssertEqual(texts[0], "hello")
+        XCTAssertTrue(texts[1].contains("\"seq\":1"))
+        XCTAssertEqual(texts[2], "reply")
+        XCTAssertEqual(texts[3], "stats2")
+        XCTAssertTrue(mailbox.isEmpty)
+    }
+
+    func testBacklogOverflowIsFlaggedNotBuffered() {
+        let mailbox = Mailbox(maxEventBacklog: 10)
+        for seq in 1...11 { mailbox.pushEvent(envelope(UInt64(seq))) }
+        XCTAssertTrue(mailbox.overflowed)
+        XCTAssertEqual(drain(mailbox).count, 10)
+    }
+
+    func testRepliesDoNotCountAgainstTheEventBacklog() {
+        let mailbox = Mailbox(maxEventBacklog: 3)
+        for _ in 0..<10 { mailbox.push(OutgoingMessage(Array("reply".utf8))) }
+        for seq in 1...3 { mailbox.pushEvent(envelope(UInt64(seq))) }
+        XCTAssertFalse(mailbox.overflowed)
+        _ = drain(mailbox)
+        for seq in 4...6 { mailbox.pushEvent(envelope(UInt64(seq))) }
+        XCTAssertFalse(mailbox.overflowed)
+    }
+}

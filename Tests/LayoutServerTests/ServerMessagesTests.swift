@@ -1,0 +1,98 @@
+import EventBus
+import ForceLayout
+import XCTest
+@testable import LayoutServer
+
+final class ServerMessagesTests: XCTestCase {
+    func testFramePairCarriesIDsOnlyInTheFullForm() throws {
+        let ids = [1, 2, 5]
+        let pair = FramePair(tick: 12, version: 3, idsFragment: FramePair.idsFragment(for: ids),
+                             xs: [10.54, 0, -22.15], ys: [-3, 1e-7, 7.44])
+        let full = try JSONParser.parse(pair.withIDs)
+        XCTAssertEqual(full["type"], .string("frame"))
+        XCTAssertEqual(full["tick"], .number(12))
+        XCTAssertEqual(full["v"], .number(3))
+        XCTAssertEqual(full["ids"], .array(ids.map { .number(Double($0)) }))
+        XCTAssertEqual(full["xy"], .array([10.5, -3, 0, 0, -22.2, 7.4].map { .number($0) }))
+        let lean = try JSONParser.parse(pair.withoutIDs)
+        XCTAssertNil(lean["ids"])
+        XCTAssertEqual(lean["xy"], full["xy"])
+        XCTAssertEqual(String(decoding: pair.withoutIDs, as: UTF8.self),
+                       #"{"type":"frame","tick":12,"v":3,"xy":[10.5,-3,0,0,-22.2,7.4]}"#)
+    }
+
+    func testFramePairReservesThePrefix() {
+        let pair = FramePair(tick: 1, version: 1, idsFragment: FramePair.idsFragment(for: []), xs: [], ys: [], prefix: 16)
+        XCTAssertEqual(Array(pair.withIDs.prefix(16)), [UInt8](repeating: 0, count: 16))
+        XCTAssertEqual(String(decoding: pair.withIDs.dropFirst(16), as: UTF8.self), #"{"type":"frame","tick":1,"v":1,"ids":[],"xy":[]}"#)
+    }
+
+    func testEventEncodings() throws {
+        let cases: [(LayoutEvent, [String: JSONValue])] = [
+            (LayoutEvent(kind: .added, by: "c7", tick: 1200, detail: .cells([101, 102])),
+             ["kind": .string("added"), "by": .string("c7"), "ids": .array([.number(101), .number(102)])]),
+            (LayoutEvent(kind: .pinned, by: "c1", tick: 3, detail: .pinned(id: 4, x: 1.5, y: -2)),
+             ["id": .number(4), "x": .number(1.5), "y": .number(-2)]),
+            (LayoutEvent(kind: .settled, by: nil, tick: 9, detail: .none), ["kind": .string("settled"), "tick": .number(9)]),
+            (LayoutEvent(kind: .joined, by: "c2", tick: 0, detail: .membership(client: "c2", clients: 3)),
+             ["client": .string("c2"), "clients": .number(3)]),
+        ]
+        for (event, expected) in cases {
+            let value = try JSONParser.parse(ServerMessages.event(Envelope(seq: 57, event: event)))
+            XCTAssertEqual(value["type"], .string("event"))
+            XCTAssertEqual(value["seq"], .number(57))
+            for (key, field) in expected { XCTAssertEqual(value[key], field, "\(event.kind) \(key)") }
+            if event.by == nil { XCTAssertNil(value["by"]) }
+        }
+        var parameters = Parameters.defaults
+        parameters.charge = 20
+        let params = try JSONParser.parse(ServerMessages.event(Envelope(seq: 1, event:
+            LayoutEvent(kind: .params, by: "c1", tick: 0, detail: .params(parameters, changed: ["charge"])))))
+        XCTAssertEqual(params["params"]?["charge"], .number(20))
+        XCTAssertEqual(params["params"]?["stiffness"], .number(0.02))
+        XCTAssertEqual(params["params"]?["collide"], .bool(false))
+        XCTAssertEqual(params["changed"], .array([.string("charge")]))
+    }
+
+    func testHelloStatsReplayAndError() throws {
+        var status = LayoutStatus()
+        status.tick = 1234
+        status.cells = 3
+        let event = Envelope(seq: 5, event: LayoutEvent(kind: .added, by: "c1", tick: 1, detail: .cells([1])))
+        let hello = try JSONParser.parse(ServerMessages.hello(client: "c7", clients: 2, status: status,
+                                                              limits: Limits(), events: [event]))
+        XCTAssertEqual(hello["type"], .string("hello"))
+        XCTAssertEqual(hello["protocol"], .number(1))
+        XCTAssertEqual(hello["client"], .string("c7"))
+        XCTAssertEqual(hello["clients"], .number(2))
+        XCTAssertEqual(hello["params"]?["tickRate"], .number(20))
+        XCTAssertEqual(hello["params"]?["theta"], .number(0.9))
+        XCTAssertEqual(hello["limits"]?["maxCells"], .number(100_000))
+        XCTAssertEqual(hello["limits"]?["maxAddPerMessage"], .number(1000))
+        XCTAssertEqual(hello["limits"]?["maxMessageBytes"], .number(65536))
+        XCTAssertEqual(hello["tick"], .number(1234))
+        XCTAssertEqual(hello["settled"], .bool(true))
+        XCTAssertEqual(hello["events"]?.arrayCount, 1)
+
+        let stats = try JSONParser.parse(ServerMessages.stats(status, clients: 4, uptimeSeconds: 61))
+        for key in ["cells", "clients", "tick", "settled", "tickMs", "tickMsP99", "tickRate", "frameBytes", "uptimeS", "maxMove", "totalMove"] {
+            XCTAssertNotNil(stats[key], key)
+        }
+        XCTAssertEqual(stats["clients"], .number(4))
+
+        let replay = try JSONParser.parse(ServerMessages.replay([event, event]))
+        XCTAssertEqual(replay["events"]?.arrayCount, 2)
+
+        let error = try JSONParser.parse(ServerMessages.error(ProtocolError(.badRequest, "charge \"x\"", ref: "a1")))
+        XCTAssertEqual(error["code"], .string("bad_request"))
+        XCTAssertEqual(error["message"], .string("charge \"x\""))
+        XCTAssertEqual(error["ref"], .string("a1"))
+    }
+}
+
+extension JSONValue {
+    var arrayCount: Int? {
+        if case .array(let elements) = self { return elements.count }
+        return nil
+    }
+}

@@ -1,0 +1,103 @@
+"""A small protocol client over python3-websockets for the end-to-end tests."""
+import asyncio
+import json
+
+import websockets
+
+
+class Client:
+    """Reads every message in the background; tests wait for the ones they care about."""
+
+    def __init__(self, url, subprotocols=("forcelayout.v1",)):
+        self.url = url
+        self.subprotocols = list(subprotocols) if subprotocols else None
+        self.messages = []      # everything received, in order
+        self.cursor = 0         # where `next` continues from
+        self.closed = None      # (code, reason) once the connection ended
+        self.arrived = asyncio.Event()
+
+    async def __aenter__(self):
+        self.socket = await websockets.connect(self.url, subprotocols=self.subprotocols, max_size=None,
+                                               ping_interval=None)
+        self.reader = asyncio.create_task(self._read())
+        self.hello = await self.next("hello", timeout=10)
+        self.id = self.hello["client"]
+        return self
+
+    async def __aexit__(self, *exc):
+        self.reader.cancel()
+        await self.socket.close()
+
+    async def _read(self):
+        try:
+            async for raw in self.socket:
+                self.messages.append(json.loads(raw))
+                self.arrived.set()
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self.closed = (self.socket.close_code, self.socket.close_reason)
+            self.arrived.set()
+
+    async def send(self, message):
+        await self.socket.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
+
+    async def next(self, type_=None, timeout=10, **fields):
+        """The next message from the cursor on matching `type_` and `fields`; earlier
+        non-matching messages are skipped."""
+        return await self.find(lambda m: matches(m, type_, fields), timeout)
+
+    async def find(self, predicate, timeout=10):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            while self.cursor < len(self.messages):
+                message = self.messages[self.cursor]
+                self.cursor += 1
+                if predicate(message):
+                    return message
+            if self.closed is not None:
+                raise AssertionError(f"connection closed {self.closed} while waiting")
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise AssertionError("timed out; last messages: " + json.dumps(self.messages[-5:])[:2000])
+            self.arrived.clear()
+            try:
+                await asyncio.wait_for(self.arrived.wait(), remaining)
+            except asyncio.TimeoutError:
+                pass
+
+    async def event(self, kind, timeout=10, **fields):
+        return await self.next("event", timeout, kind=kind, **fields)
+
+    async def error(self, code=None, timeout=10):
+        message = await self.next("error", timeout)
+        if code is not None:
+            assert message["code"] == code, message
+        return message
+
+    def since(self, start, type_=None, **fields):
+        return [m for m in self.messages[start:] if matches(m, type_, fields)]
+
+    async def frame_with(self, ids, timeout=10):
+        """The next frame whose membership holds exactly `ids` (as a set)."""
+        return await self.find(lambda m: m.get("type") == "frame" and "ids" in m and set(m["ids"]) == set(ids), timeout)
+
+    async def quiet(self, seconds):
+        await asyncio.sleep(seconds)
+
+
+def matches(message, type_, fields):
+    if type_ is not None and message.get("type") != type_:
+        return False
+    return all(message.get(key) == value for key, value in fields.items())
+
+
+def positions(frame):
+    """{id: (x, y)} from a frame that carries ids."""
+    xy = frame["xy"]
+    return {cell: (xy[2 * index], xy[2 * index + 1]) for index, cell in enumerate(frame["ids"])}
+
+
+def run(coroutine):
+    return asyncio.run(asyncio.wait_for(coroutine, 120))
