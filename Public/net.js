@@ -1,0 +1,90 @@
+// The WebSocket connection to the server: connects, parses each message and hands it to
+// onMessage, reconnects by itself with exponential backoff (0.25 s doubling up to 5 s)
+// whenever the connection closes, and reports its state: 'connecting' (first attempt),
+// 'open' (socket open, waiting for hello), 'reconnecting'.
+
+export const SUBPROTOCOL = 'forcelayout.v1';
+
+/** ws://host/ws or wss://host/ws for the page's own location. */
+export function socketUrl(loc) {
+  return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/ws`;
+}
+
+/** The delay before reconnect attempt n (0-based). */
+export function backoffDelay(attempt, { first = 250, max = 5000 } = {}) {
+  return Math.min(max, first * 2 ** Math.min(attempt, 20));
+}
+
+export function connect({ url, onMessage, onState = () => {}, onOpen = () => {} }) {
+  let ws = null;
+  let attempt = 0;
+  let timer = null;
+  let stopped = false;
+  let everOpen = false;
+
+  function open() {
+    timer = null;
+    onState(everOpen || attempt > 0 ? 'reconnecting' : 'connecting');
+    try {
+      ws = new WebSocket(url, SUBPROTOCOL);
+    } catch (err) {
+      console.debug('forcelayout: cannot open websocket', err);
+      retry();
+      return;
+    }
+    ws.addEventListener('open', () => {
+      everOpen = true;
+      onState('open');
+      onOpen();
+    });
+    ws.addEventListener('message', (e) => {
+      attempt = 0; // the server talks: the next drop starts the backoff over
+      if (typeof e.data !== 'string') return;
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        console.debug('forcelayout: not JSON', e.data.slice(0, 200));
+        return;
+      }
+      if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return;
+      try {
+        onMessage(msg);
+      } catch (err) {
+        // a message shape this page did not expect must never break the page
+        console.debug('forcelayout: message not handled', msg.type, err);
+      }
+    });
+    ws.addEventListener('close', () => {
+      ws = null;
+      if (!stopped) retry();
+    });
+    // 'error' is always followed by 'close'; the browser already reports the failure
+    ws.addEventListener('error', () => {});
+  }
+
+  function retry() {
+    if (stopped || timer !== null) return;
+    onState('reconnecting');
+    timer = setTimeout(open, backoffDelay(attempt++));
+  }
+
+  open();
+
+  return {
+    /** Send one message object; false when not connected (it is dropped). */
+    send(obj) {
+      if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+      ws.send(JSON.stringify(obj));
+      return true;
+    },
+    get connected() {
+      return !!ws && ws.readyState === WebSocket.OPEN;
+    },
+    close() {
+      stopped = true;
+      if (timer !== null) clearTimeout(timer);
+      if (ws) ws.close();
+    },
+  };
+}

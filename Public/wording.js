@@ -1,0 +1,82 @@
+// Events of PROTOCOL.md in words, for the activity log. Pure, no DOM.
+import { formatParam } from './params.js';
+
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const count = (ids) => (Array.isArray(ids) ? ids.length : 0);
+
+function paramChange(name, value) {
+  if (name === 'paused' && typeof value === 'boolean') return value ? 'paused the layout' : 'resumed the layout';
+  return `set ${name} to ${formatParam(name, value)}`;
+}
+
+/**
+ * One line for an `event` message, e.g. "c3 added 10 cells", "c2 set charge to 20",
+ * "layout settled", "c4 joined (3 clients)". Unknown kinds get a plain line; anything that
+ * is not an event object gives null.
+ */
+export function describeEvent(ev) {
+  if (!ev || typeof ev !== 'object' || typeof ev.kind !== 'string') return null;
+  const who = typeof ev.by === 'string' && ev.by ? ev.by : 'server';
+  switch (ev.kind) {
+    case 'added':
+      return `${who} added ${plural(count(ev.ids), 'cell')}`;
+    case 'removed':
+      return `${who} removed ${plural(count(ev.ids), 'cell')}`;
+    case 'cleared':
+      return `${who} cleared ${plural(count(ev.ids), 'cell')}`;
+    case 'params': {
+      const params = ev.params && typeof ev.params === 'object' ? ev.params : {};
+      let names = Array.isArray(ev.changed) ? ev.changed.filter((n) => typeof n === 'string') : Object.keys(params);
+      names = names.filter((n) => n in params);
+      if (names.length === 0) return `${who} set the parameters`;
+      return `${who} ${names.map((n) => paramChange(n, params[n])).join(', ')}`;
+    }
+    case 'pinned':
+      return `${who} pinned cell ${ev.id}`;
+    case 'unpinned':
+      return `${who} unpinned cell ${ev.id}`;
+    case 'settled':
+      return 'layout settled';
+    case 'woke':
+      return 'layout woke';
+    case 'joined':
+    case 'left': {
+      const client = typeof ev.client === 'string' ? ev.client : who;
+      const n = Number.isFinite(ev.clients) ? ` (${plural(ev.clients, 'client')})` : '';
+      return `${client} ${ev.kind}${n}`;
+    }
+    default:
+      return ev.by ? `${who}: ${ev.kind}` : ev.kind;
+  }
+}
+
+/**
+ * Lines with the same key in quick succession are merged in the log (a drag sends a pin
+ * per step; a slider sends a value per step): the same actor pinning the same cell, or
+ * setting the same parameters, and otherwise the same sentence.
+ */
+export function eventKey(ev) {
+  if (!ev || typeof ev !== 'object') return null;
+  const who = typeof ev.by === 'string' ? ev.by : '';
+  if (ev.kind === 'params') {
+    const params = ev.params && typeof ev.params === 'object' ? ev.params : {};
+    const names = Array.isArray(ev.changed) ? ev.changed : Object.keys(params);
+    // a slider's run of values merges; a toggle (paused, collide) stays one line per state
+    if (names.some((n) => typeof params[n] === 'boolean')) return describeEvent(ev);
+    return `params ${who} ${names.join(',')}`;
+  }
+  if (ev.kind === 'pinned') return `pinned ${who} ${ev.id}`;
+  return describeEvent(ev);
+}
+
+/** "bad_request: charge must be …" for an `error` message. */
+export function describeError(msg) {
+  const text = typeof msg?.message === 'string' && msg.message ? msg.message : 'request rejected';
+  return typeof msg?.code === 'string' && msg.code ? `${msg.code}: ${text}` : text;
+}
+
+/** "13:04:05" for a Date. */
+export function clockTime(date) {
+  const p = (n) => String(n).padStart(2, '0');
+  return `${p(date.getHours())}:${p(date.getMinutes())}:${p(date.getSeconds())}`;
+}

@@ -1,0 +1,77 @@
+// node --test Tests/web/  — events in words (Public/wording.js) and parameter values (Public/params.js)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { clockTime, describeError, describeEvent, eventKey } from '../../Public/wording.js';
+import { PARAMS, formatNumber, formatParam, parseParam } from '../../Public/params.js';
+
+const P = { stiffness: 0.02, charge: 20, cellSize: 20, threshold: 0.3, tickRate: 20, theta: 0.9, collide: true, paused: false };
+
+test('events read as short sentences', () => {
+  const cases = [
+    [{ kind: 'added', by: 'c3', ids: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] }, 'c3 added 10 cells'],
+    [{ kind: 'added', by: 'c3', ids: [1] }, 'c3 added 1 cell'],
+    [{ kind: 'removed', by: 'c3', ids: [4, 5] }, 'c3 removed 2 cells'],
+    [{ kind: 'cleared', by: 'c3', ids: new Array(40).fill(1) }, 'c3 cleared 40 cells'],
+    [{ kind: 'params', by: 'c2', params: P, changed: ['charge'] }, 'c2 set charge to 20'],
+    [{ kind: 'params', by: 'c2', params: P, changed: ['stiffness', 'theta'] }, 'c2 set stiffness to 0.02, set theta to 0.9'],
+    [{ kind: 'params', by: 'c2', params: P, changed: ['collide'] }, 'c2 set collide to on'],
+    [{ kind: 'params', by: 'c2', params: { ...P, paused: true }, changed: ['paused'] }, 'c2 paused the layout'],
+    [{ kind: 'params', by: 'c2', params: P, changed: ['paused'] }, 'c2 resumed the layout'],
+    [{ kind: 'params', by: 'c2', params: { charge: 5 } }, 'c2 set charge to 5'],
+    [{ kind: 'params', by: 'c2', params: P, changed: [] }, 'c2 set the parameters'],
+    [{ kind: 'pinned', by: 'c1', id: 7, x: 1, y: 2 }, 'c1 pinned cell 7'],
+    [{ kind: 'unpinned', by: 'c1', id: 7 }, 'c1 unpinned cell 7'],
+    [{ kind: 'settled' }, 'layout settled'],
+    [{ kind: 'woke' }, 'layout woke'],
+    [{ kind: 'joined', client: 'c4', clients: 3 }, 'c4 joined (3 clients)'],
+    [{ kind: 'left', client: 'c4', clients: 2 }, 'c4 left (2 clients)'],
+    [{ kind: 'joined', client: 'c4', clients: 1 }, 'c4 joined (1 client)'],
+    [{ kind: 'added', ids: [1, 2] }, 'server added 2 cells'],
+    [{ kind: 'added', by: 'c1' }, 'c1 added 0 cells'],
+    [{ kind: 'exploded', by: 'c1' }, 'c1: exploded'],
+    [{ kind: 'exploded' }, 'exploded'],
+  ];
+  for (const [ev, text] of cases) assert.equal(describeEvent({ type: 'event', seq: 1, tick: 1, ...ev }), text);
+  for (const odd of [null, undefined, 3, 'x', {}, { kind: 4 }]) assert.equal(describeEvent(odd), null);
+});
+
+test('errors and times', () => {
+  assert.equal(describeError({ type: 'error', code: 'bad_request', message: 'charge must be a finite number in [0, 1000]' }),
+    'bad_request: charge must be a finite number in [0, 1000]');
+  assert.equal(describeError({ type: 'error' }), 'request rejected');
+  assert.equal(describeError({ type: 'error', message: 'slow down' }), 'slow down');
+  assert.equal(clockTime(new Date(2024, 0, 1, 9, 5, 3)), '09:05:03');
+});
+
+test('parameter values: parsed into range, formatted without exponents', () => {
+  assert.deepEqual(PARAMS.map((p) => p.name), ['stiffness', 'charge', 'cellSize', 'threshold', 'tickRate', 'theta', 'collide', 'paused']);
+  assert.equal(parseParam('charge', '20'), 20);
+  assert.equal(parseParam('charge', '2000'), 1000);
+  assert.equal(parseParam('charge', '-1'), 0);
+  assert.equal(parseParam('stiffness', '0'), 0.001); // (0, 1]: never 0
+  assert.equal(parseParam('tickRate', '0.5'), 1);
+  assert.equal(parseParam('theta', 'abc'), undefined);
+  assert.equal(parseParam('theta', ''), undefined);
+  assert.equal(parseParam('collide', true), true);
+  assert.equal(parseParam('paused', false), false);
+  assert.equal(parseParam('nonsense', '1'), undefined);
+  assert.equal(formatNumber(20), '20');
+  assert.equal(formatNumber(0.02), '0.02');
+  assert.equal(formatNumber(0.1 + 0.2), '0.3');
+  assert.equal(formatNumber(1e6), '1000000');
+  assert.equal(formatNumber(1e-7), '0.0000001');
+  assert.equal(formatNumber(2 / 3), '0.666667');
+  assert.equal(formatParam('collide', false), 'off');
+  assert.equal(formatParam('charge', 12.5), '12.5');
+});
+
+test('log keys merge a slider run and a drag, not toggles', () => {
+  const p = (changed, params) => ({ kind: 'params', by: 'c1', params: { ...P, ...params }, changed });
+  assert.equal(eventKey(p(['charge'], { charge: 20 })), eventKey(p(['charge'], { charge: 30 })));
+  assert.notEqual(eventKey(p(['charge'], {})), eventKey(p(['theta'], {})));
+  assert.notEqual(eventKey(p(['paused'], { paused: true })), eventKey(p(['paused'], { paused: false })));
+  assert.equal(eventKey({ kind: 'pinned', by: 'c1', id: 4, x: 1, y: 1 }), eventKey({ kind: 'pinned', by: 'c1', id: 4, x: 9, y: 9 }));
+  assert.notEqual(eventKey({ kind: 'pinned', by: 'c1', id: 4 }), eventKey({ kind: 'pinned', by: 'c2', id: 4 }));
+  assert.equal(eventKey({ kind: 'settled' }), 'layout settled');
+  assert.equal(eventKey(null), null);
+});
