@@ -1,0 +1,48 @@
+"""A client that stops reading skips frames but loses no events, and slows nobody else."""
+import asyncio
+import json
+
+import websockets
+
+from client import Client, run
+
+
+def test_stalled_reader_skips_frames_keeps_events_and_does_not_slow_others(server):
+    async def scenario():
+        # A raw connection we can stop reading from: small receive queue, no pings.
+        stalled = await websockets.connect(server.ws, max_size=None, max_queue=1, ping_interval=None,
+                                           read_limit=2 ** 12, close_timeout=1)
+        async with Client(server.ws) as steady:
+            await steady.send({"type": "params", "tickRate": 30, "threshold": 0, "charge": 40})
+            await steady.send({"type": "add", "count": 300})
+            await steady.event("added")
+            # Many events while the stalled client reads nothing.
+            for value in range(20):
+                await steady.send({"type": "params", "charge": 41 + value})
+            start = len(steady.messages)
+            await asyncio.sleep(3)
+            frames = [m for m in steady.messages[start:] if m.get("type") == "frame"]
+            stats = [m for m in steady.messages if m.get("type") == "stats"]
+            rate = stats[-1]["tickRate"]
+            assert len(frames) >= 0.8 * 3 * rate, f"steady client got {len(frames)} frames in 3 s at {rate}/s"
+
+            # The stalled client catches up: every event in order, frames never backwards.
+            received = []
+            while True:
+                try:
+                    received.append(json.loads(await asyncio.wait_for(stalled.recv(), 2)))
+                except asyncio.TimeoutError:
+                    break
+                if sum(1 for m in received if m.get("type") == "event" and m["kind"] == "params") == 21:
+                    break
+            events = [m for m in received if m.get("type") == "event"]
+            seqs = [event["seq"] for event in events]
+            assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), "events lost or reordered"
+            assert [e["params"]["charge"] for e in events if e["kind"] == "params"][-20:] == list(range(41, 61))
+            ticks = [m["tick"] for m in received if m.get("type") == "frame"]
+            assert ticks == sorted(ticks)
+            # It skipped frames rather than queueing them all.
+            steady_ticks = [m["tick"] for m in steady.messages if m.get("type") == "frame"]
+            assert len(ticks) < len(steady_ticks)
+        await stalled.close()  # its unread backlog makes the close handshake wait out close_timeout
+    run(scenario())
