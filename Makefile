@@ -46,7 +46,7 @@ test: test-deps
 	$(MAKE) --no-print-directory test-swift test-node test-e2e test-browser
 
 test-swift:
-	swift test --skip-build
+	swift test --skip-build --disable-swift-testing
 
 test-node:
 	node --test Tests/web/
