@@ -23,19 +23,20 @@ final class SimulationLoop: Sendable {
     private let shared: Shared
     private let stopRequested = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
-    private let waker = Mutex<ServiceWaker?>(nil)
 
     init(shared: Shared) { self.shared = shared }
 
     /// Starts the thread with `initial` (a restored layout, or an empty one).
     func start(initial: LayoutSnapshot?, parameters: Parameters, seed: UInt64, waker: ServiceWaker) {
-        self.waker.withLock { $0 = waker }
         let thread = Thread { [self] in
-            let simulation: Simulation
-            if let initial, let restored = try? Simulation(snapshot: initial, seed: seed) {
-                simulation = restored
-            } else {
-                simulation = Simulation(parameters: parameters, seed: seed)
+            var simulation = Simulation(parameters: parameters, seed: seed)
+            if let initial {
+                // Already validated when the state file was read; this cannot fail in practice.
+                do {
+                    simulation = try Simulation(snapshot: initial, seed: seed)
+                } catch {
+                    shared.logger.error("restored layout rejected (\(error)); starting empty")
+                }
             }
             var runner = Runner(simulation: simulation, shared: shared, waker: waker)
             runner.run(until: { self.stopRequested.load(ordering: .acquiring) })

@@ -78,8 +78,6 @@ public final class Server {
                                             limits: config.limits, saver: saver, logger: logger))
     }
 
-    var restoredCellCount: Int? { restored?.cells.count }
-
     /// Binds, starts the simulation thread and returns the URL it serves.
     public func start() throws(StartFailure) -> String {
         var isDirectory: ObjCBool = false
@@ -300,7 +298,7 @@ public final class Server {
         }
         mailbox.pushFront(OutgoingMessage(ServerMessages.hello(
             client: client, clients: sessions.count, status: current, limits: config.limits, events: replayed)))
-        logger.info("\(client) connected from \(session.peer) (\(sessions.count) clients)")
+        logger.info("\(client) connected from \(session.peer) (\(Self.clientCount(sessions.count)))")
         bus.publish(LayoutEvent(kind: .joined, by: client, tick: current.tick,
                                 detail: .membership(client: client, clients: sessions.count)))
         wakeAllSessions()
@@ -310,7 +308,7 @@ public final class Server {
         guard let session = sessions.removeValue(forKey: wsi) else { return }
         session.subscription?.cancel()
         session.subscription = nil
-        logger.info("\(session.client) disconnected (\(sessions.count) clients)")
+        logger.info("\(session.client) disconnected (\(Self.clientCount(sessions.count)))")
         bus.publish(LayoutEvent(kind: .left, by: session.client, tick: status.current.tick,
                                 detail: .membership(client: session.client, clients: sessions.count)))
         wakeAllSessions()
@@ -319,6 +317,8 @@ public final class Server {
     func wakeAllSessions() {
         for session in sessions.values { lws_callback_on_writable(session.wsi) }
     }
+
+    static func clientCount(_ count: Int) -> String { count == 1 ? "1 client" : "\(count) clients" }
 
     static func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 

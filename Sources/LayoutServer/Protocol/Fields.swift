@@ -5,8 +5,6 @@ import ForceLayout
 struct Fields {
     private var members: [(key: String, value: JSONValue)]
     var context: String
-    /// The last value returned by `take`, for nested decoding.
-    private(set) var taken: JSONValue?
 
     /// World coordinates accepted from clients: far beyond any layout, well inside Double.
     static let coordinateLimit = 1e9
@@ -19,9 +17,8 @@ struct Fields {
     var remainingKeys: [String] { members.map(\.key) }
 
     mutating func take(_ key: String) -> JSONValue? {
-        guard let index = members.firstIndex(where: { $0.key == key }) else { taken = nil; return nil }
-        taken = members.remove(at: index).value
-        return taken
+        guard let index = members.firstIndex(where: { $0.key == key }) else { return nil }
+        return members.remove(at: index).value
     }
 
     func rejectLeftovers() throws(ProtocolError) {

@@ -74,12 +74,13 @@ public struct MessageDecoder: Sendable {
             count = requested
         }
         let spawn: Spawn
-        switch fields.take("spawn") {
+        let spawnValue = fields.take("spawn")
+        switch spawnValue {
         case nil, .string("random")?: spawn = .random
         case .string("center")?: spawn = .center
         case .string("border")?: spawn = .border
         case .object?:
-            var point = Fields(value: fields.taken!, context: "add.spawn")
+            var point = Fields(value: spawnValue!, context: "add.spawn")
             spawn = .point(x: try point.coordinate("x"), y: try point.coordinate("y"))
             try point.rejectLeftovers()
         case let other?:
