@@ -12,7 +12,7 @@ public struct Parameters: Codable, Equatable, Sendable {
     public var threshold: Double = 0.3
     /// Steps per second; used by whoever drives `step()`, not by the engine.
     public var tickRate: Double = 20
-    /// Barnes-Hut opening angle; stored for a later quadtree, the sum is still exact.
+    /// Barnes-Hut opening angle: 0 is the exact pair sum; larger is faster and coarser.
     public var theta: Double = 0.9
     /// Short-range non-overlap force; stored, not yet applied by the engine.
     public var collide: Bool = false

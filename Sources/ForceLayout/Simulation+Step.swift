@@ -1,4 +1,22 @@
 extension Simulation {
+    /// Fills `forceX`, `forceY` with the repulsion: the exact pair sum (the article's model)
+    /// when `theta` is 0, else Barnes-Hut over a quadtree rebuilt for this step.
+    func computeRepulsion(parallel: Bool?) {
+        let theta = parameters.theta
+        guard theta.isFinite, theta > 0 else {
+            Coulomb(charge: parameters.charge, tick: tick).forces(
+                xs: xs, ys: ys, ids: ids, pinned: pinned, parallel: parallel,
+                fx: &forceX, fy: &forceY)
+            return
+        }
+        xs.withUnsafeBufferPointer { px in
+            ys.withUnsafeBufferPointer { py in tree.build(xs: px, ys: py) }
+        }
+        BarnesHut(charge: parameters.charge, theta: theta, tick: tick).forces(
+            tree: tree, xs: xs, ys: ys, ids: ids, pinned: pinned, parallel: parallel,
+            fx: &forceX, fy: &forceY)
+    }
+
     /// Applies the forces once (mass 1, time step 1: p += F, bounded by `maxStep`) and
     /// returns what moved. Pinned cells stay at their pin but still push the others.
     @discardableResult
@@ -11,9 +29,7 @@ extension Simulation {
     func advance(parallel: Bool?) -> StepReport {
         let stiffness = parameters.stiffness.isFinite ? parameters.stiffness : 0
         let bound = maxStep
-        Coulomb(charge: parameters.charge, tick: tick).forces(
-            xs: xs, ys: ys, ids: ids, pinned: pinned, parallel: parallel,
-            fx: &forceX, fy: &forceY)
+        computeRepulsion(parallel: parallel)
 
         var maxMove = 0.0, totalMove = 0.0
         var movable = 0

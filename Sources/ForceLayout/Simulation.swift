@@ -28,6 +28,8 @@ public final class Simulation {
     /// Scratch force buffers, kept between steps to avoid reallocating.
     var forceX: [Double] = []
     var forceY: [Double] = []
+    /// Rebuilt every step when `theta > 0`; kept to reuse its storage.
+    var tree = QuadTree()
 
     public init(parameters: Parameters = .defaults, seed: UInt64 = 1) {
         self.parameters = parameters

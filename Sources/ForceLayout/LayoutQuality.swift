@@ -1,0 +1,35 @@
+/// Measures of a layout's result, for tests and benchmarks.
+public enum LayoutQuality {
+    /// Pairs of cells whose centers are closer than `cellSize` (their discs overlap), with a
+    /// relative tolerance of 1e-6 for rounding; and the smallest center distance seen.
+    /// Uses a uniform grid of cell-sized buckets, so it is near linear in the cell count.
+    public static func overlaps(_ simulation: Simulation) -> (pairs: Int, closest: Double) {
+        let size = simulation.parameters.cellSize
+        let xs = simulation.xs, ys = simulation.ys
+        let n = xs.count
+        guard n > 1, size > 0 else { return (0, .infinity) }
+        var buckets: [Int64: [Int]] = [:]
+        func key(_ gx: Int64, _ gy: Int64) -> Int64 { gx &* 73_856_093 ^ gy &* 19_349_663 }
+        func cell(_ v: Double) -> Int64 { Int64((v / size).rounded(.down)) }
+        for i in 0..<n { buckets[key(cell(xs[i]), cell(ys[i])), default: []].append(i) }
+        let limit = size * (1 - 1e-6)
+        var pairs = 0
+        var closest = Double.infinity
+        for i in 0..<n {
+            let gx = cell(xs[i]), gy = cell(ys[i])
+            var seen = Set<Int>()
+            for ox in -1...1 {
+                for oy in -1...1 {
+                    for j in buckets[key(gx + Int64(ox), gy + Int64(oy))] ?? [] where j > i && !seen.contains(j) {
+                        seen.insert(j)
+                        let dx = xs[i] - xs[j], dy = ys[i] - ys[j]
+                        let distance = (dx * dx + dy * dy).squareRoot()
+                        closest = Swift.min(closest, distance)
+                        if distance < limit { pairs += 1 }
+                    }
+                }
+            }
+        }
+        return (pairs, closest)
+    }
+}

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Dispatch
+import ForceLayout
+import Foundation
+import LayoutServer
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Step the engine headless from a seeded random start and print one JSON line of figures."
+    )
+
+    @Option(help: "Number of cells.")
+    var cells = 10_000
+
+    @Option(help: "Steps to time (with --settle: the most steps to wait for settling).")
+    var ticks = 50
+
+    @Option(help: "Barnes-Hut opening angle (0 = exact pair sum).")
+    var theta = Parameters.defaults.theta
+
+    @Flag(help: "Turn on the collision force.")
+    var collide = false
+
+    @Flag(help: "Run until the layout settles; report steps, seconds and overlapping pairs.")
+    var settle = false
+
+    @Option(help: "Seed of the random start.")
+    var seed: UInt64 = 42
+
+    func validate() throws {
+        guard cells >= 1 else { throw ValidationError("--cells must be at least 1") }
+        guard ticks >= 1 else { throw ValidationError("--ticks must be at least 1") }
+        guard (0...2).contains(theta) else { throw ValidationError("--theta must be in [0, 2]") }
+    }
+
+    func run() throws {
+        var parameters = Parameters.defaults
+        parameters.theta = theta
+        parameters.collide = collide
+        let simulation = Simulation(parameters: parameters, seed: seed)
+        simulation.add(count: cells, spawn: .random)
+        let line = settle ? settleFigures(simulation) : speedFigures(simulation)
+        let data = try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+
+    private func speedFigures(_ simulation: Simulation) -> [String: Any] {
+        var stepTimes: [Double] = []
+        var encodeTimes: [Double] = []
+        var frameBytes = 0
+        var idsFragment = FramePair.idsFragment(for: simulation.ids)
+        for _ in 0..<ticks {
+            let start = DispatchTime.now().uptimeNanoseconds
+            simulation.step()
+            stepTimes.append(milliseconds(since: start))
+            let encodeStart = DispatchTime.now().uptimeNanoseconds
+            let pair = FramePair(tick: simulation.tick, version: simulation.version, idsFragment: idsFragment,
+                                 xs: simulation.xs, ys: simulation.ys)
+            encodeTimes.append(milliseconds(since: encodeStart))
+            frameBytes = pair.withoutIDs.count
+        }
+        idsFragment = []
+        return [
+            "engine": "forcelayout", "cells": cells, "theta": theta, "collide": collide, "ticks": ticks,
+            "msPerTick": rounded(median(stepTimes)), "msPerTickMean": rounded(stepTimes.reduce(0, +) / Double(ticks)),
+            "encodeMs": rounded(median(encodeTimes)), "frameBytes": frameBytes,
+            "bytesPerCell": rounded(Double(frameBytes) / Double(cells)), "rssMB": rounded(residentMegabytes()),
+            "maxMove": rounded(simulation.lastReport.maxMove),
+        ]
+    }
+
+    private func settleFigures(_ simulation: Simulation) -> [String: Any] {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var steps = 0
+        var settled = false
+        while steps < ticks && !settled {
+            settled = simulation.step().settled
+            steps += 1
+        }
+        let seconds = milliseconds(since: start) / 1000
+        let (overlaps, closest) = LayoutQuality.overlaps(simulation)
+        return [
+            "engine": "forcelayout", "mode": "settle", "cells": cells, "theta": theta, "collide": collide,
+            "settled": settled, "settleSteps": steps, "settleSeconds": rounded(seconds),
+            "overlaps": overlaps, "minDistance": rounded(closest), "maxMove": rounded(simulation.lastReport.maxMove),
+        ]
+    }
+
+    private func milliseconds(since start: UInt64) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+    }
+
+    private func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+
+    /// Resident set size from /proc (Linux), in MB.
+    private func residentMegabytes() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kilobytes / 1024
+    }
+}
