@@ -37,7 +37,17 @@ extension Simulation {
             movable += 1
             let fx = forceX[i] + springForce(xs[i], stiffness: stiffness)
             let fy = forceY[i] + springForce(ys[i], stiffness: stiffness)
-            let d = boundedDisplacement(fx: fx, fy: fy, maxStep: bound)
+            var d = boundedDisplacement(fx: fx * gain[i], fy: fy * gain[i], maxStep: bound)
+            // Swinging: a cell whose step reverses its last one overshot; halve its gain
+            // (and this step). Cells that keep their course recover toward the plain p += F.
+            if d.dx * lastDX[i] + d.dy * lastDY[i] < 0 {
+                gain[i] = Swift.max(Damping.minimumGain, gain[i] * Damping.decrease)
+                d = boundedDisplacement(fx: fx * gain[i], fy: fy * gain[i], maxStep: bound)
+            } else {
+                gain[i] = Swift.min(1, gain[i] * Damping.increase)
+            }
+            lastDX[i] = d.dx
+            lastDY[i] = d.dy
             let nx = xs[i] + d.dx, ny = ys[i] + d.dy
             // |d| <= maxStep keeps finite positions finite except beyond ~1.8e308; stay put then.
             guard nx.isFinite, ny.isFinite else { continue }

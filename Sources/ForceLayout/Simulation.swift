@@ -21,6 +21,10 @@ public final class Simulation {
 
     /// Same order as `ids`; a pinned cell is held at its position.
     private(set) var pinned: [Bool] = []
+    /// Same order as `ids`: each cell's last displacement and its step gain (see `Damping`).
+    var lastDX: [Double] = []
+    var lastDY: [Double] = []
+    var gain: [Double] = []
     /// id -> index into the arrays; rebuilt when removal compacts them.
     private var index: [CellID: Int] = [:]
     private var rng: SeededRandom
@@ -125,6 +129,9 @@ public final class Simulation {
         xs.removeSubrange(first...)
         ys.removeSubrange(first...)
         pinned.removeSubrange(first...)
+        lastDX.removeSubrange(first...)
+        lastDY.removeSubrange(first...)
+        gain.removeSubrange(first...)
         for id in doomed { index[id] = nil }
         version += 1
         return doomed
@@ -136,6 +143,7 @@ public final class Simulation {
         guard !ids.isEmpty else { return [] }
         let all = ids
         ids.removeAll(); xs.removeAll(); ys.removeAll(); pinned.removeAll(); index.removeAll()
+        lastDX.removeAll(); lastDY.removeAll(); gain.removeAll()
         version += 1
         return all
     }
@@ -165,6 +173,9 @@ public final class Simulation {
         xs.append(x)
         ys.append(y)
         pinned.append(isPinned)
+        lastDX.append(0)
+        lastDY.append(0)
+        gain.append(1)
     }
 
     /// Compacts the arrays in one pass, preserving the order of the survivors.
@@ -180,6 +191,7 @@ public final class Simulation {
             }
             if kept != i {
                 ids[kept] = id; xs[kept] = xs[i]; ys[kept] = ys[i]; pinned[kept] = pinned[i]
+                lastDX[kept] = lastDX[i]; lastDY[kept] = lastDY[i]; gain[kept] = gain[i]
                 index[id] = kept
             }
             kept += 1
@@ -189,6 +201,9 @@ public final class Simulation {
         xs.removeSubrange(kept...)
         ys.removeSubrange(kept...)
         pinned.removeSubrange(kept...)
+        lastDX.removeSubrange(kept...)
+        lastDY.removeSubrange(kept...)
+        gain.removeSubrange(kept...)
         version += 1
         return removed
     }
