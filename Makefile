@@ -24,7 +24,8 @@ define ensure_packages
 	fi
 endef
 
-.PHONY: run build deps test-deps test test-swift test-node test-e2e test-browser clean
+.PHONY: run build deps test-deps test test-swift test-node test-e2e test-browser clean \
+	bench bench-deps
 
 ## Install what is missing, build in release, serve on http://$(HOST):$(PORT)/
 run: deps
@@ -59,3 +60,12 @@ test-browser:
 
 clean:
 	rm -rf .build
+
+## Speed against d3-force (1k, 10k, 100k cells) and steps to settle; never part of `make test`.
+## A few minutes. Subsets: make bench BENCH_ARGS="--sizes 1000,10000 --reps 1"
+bench: bench-deps
+	swift build -c release --product forcelayout
+	NODE_PATH=/usr/share/nodejs $(PYTHON) bench/run.py $(BENCH_ARGS)
+
+bench-deps:
+	$(call ensure_packages,$(BUILD_PACKAGES) nodejs node-d3-force)

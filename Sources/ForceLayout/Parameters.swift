@@ -14,7 +14,7 @@ public struct Parameters: Codable, Equatable, Sendable {
     public var tickRate: Double = 20
     /// Barnes-Hut opening angle: 0 is the exact pair sum; larger is faster and coarser.
     public var theta: Double = 0.9
-    /// Short-range non-overlap force; stored, not yet applied by the engine.
+    /// Cells of `cellSize` never overlap: each step ends by pushing overlapping pairs apart.
     public var collide: Bool = false
     /// Whether the driver should stop stepping; the engine itself ignores it.
     public var paused: Bool = false

@@ -31,6 +31,11 @@ extension Simulation {
         let bound = maxStep
         computeRepulsion(parallel: parallel)
 
+        let collide = parameters.collide
+        if collide {
+            startX = xs
+            startY = ys
+        }
         var maxMove = 0.0, totalMove = 0.0
         var movable = 0
         for i in 0..<count where !pinned[i] {
@@ -55,6 +60,19 @@ extension Simulation {
             ys[i] = ny
             maxMove = Swift.max(maxMove, d.length)
             totalMove += d.length
+        }
+        if collide {
+            Collision(size: parameters.cellSize, tick: tick)
+                .resolve(tree: &tree, xs: &xs, ys: &ys, ids: ids, pinned: pinned)
+            // What a cell moved is where it ended up, collisions included.
+            maxMove = 0
+            totalMove = 0
+            for i in 0..<count where !pinned[i] {
+                let dx = xs[i] - startX[i], dy = ys[i] - startY[i]
+                let length = (dx * dx + dy * dy).squareRoot()
+                maxMove = Swift.max(maxMove, length)
+                totalMove += length
+            }
         }
         tick += 1
         let threshold = parameters.threshold

@@ -34,6 +34,9 @@ public final class Simulation {
     var forceY: [Double] = []
     /// Rebuilt every step when `theta > 0`; kept to reuse its storage.
     var tree = QuadTree()
+    /// Positions at the start of a step, when collisions need them.
+    var startX: [Double] = []
+    var startY: [Double] = []
 
     public init(parameters: Parameters = .defaults, seed: UInt64 = 1) {
         self.parameters = parameters

@@ -1,0 +1,133 @@
+import Dispatch
+import Synchronization
+
+/// Keeps cells of diameter `cellSize` from overlapping: after the forces have moved the
+/// cells, every pair whose centers are closer than `cellSize` is pushed apart along the
+/// line between them until they just touch (a pinned cell does not move; the other takes
+/// the whole correction). Pairs come from the quadtree; the projection runs Gauss-Seidel
+/// sweeps in tree order until the deepest overlap is below `tolerance` of a cell.
+struct Collision {
+    private struct Pairs: Sendable { var list: [Int32] = [] }
+
+    static let maxSweeps = 64
+    static let tolerance = 1e-3
+    /// Candidate pairs are gathered a little beyond contact, since sweeps move cells.
+    static let reach = 1.5
+    static let chunkSize = 512
+
+    let size: Double
+    let tick: Int
+
+    /// Gathers candidate pairs, then projects. Returns the deepest overlap left.
+    @discardableResult
+    func resolve(tree: inout QuadTree, xs: inout [Double], ys: inout [Double], ids: [CellID], pinned: [Bool]) -> Double {
+        let n = xs.count
+        guard n > 1, size > 0 else { return 0 }
+        xs.withUnsafeBufferPointer { px in
+            ys.withUnsafeBufferPointer { py in tree.build(xs: px, ys: py) }
+        }
+        let pairs = candidatePairs(tree: tree, xs: xs, ys: ys)
+        var deepest = 0.0
+        xs.withUnsafeMutableBufferPointer { xs in
+        ys.withUnsafeMutableBufferPointer { ys in
+        pairs.withUnsafeBufferPointer { pairs in
+        ids.withUnsafeBufferPointer { ids in
+        pinned.withUnsafeBufferPointer { pinned in
+            for _ in 0..<Self.maxSweeps {
+                deepest = sweep(pairs, xs, ys, ids, pinned)
+                if deepest < Self.tolerance * size { break }
+            }
+        }}}}}
+        return deepest
+    }
+
+    /// One Gauss-Seidel pass over the pairs; returns the deepest overlap it met.
+    private func sweep(_ pairs: UnsafeBufferPointer<Int32>, _ xs: UnsafeMutableBufferPointer<Double>,
+                       _ ys: UnsafeMutableBufferPointer<Double>, _ ids: UnsafeBufferPointer<CellID>,
+                       _ pinned: UnsafeBufferPointer<Bool>) -> Double {
+        let size2 = size * size
+        var deepest = 0.0
+        var p = 0
+        while p < pairs.count {
+            let i = Int(pairs[p]), j = Int(pairs[p + 1])
+            p += 2
+            let pinnedI = pinned[i], pinnedJ = pinned[j]
+            if pinnedI && pinnedJ { continue }
+            var dx = xs[i] - xs[j], dy = ys[i] - ys[j]
+            let d2 = dx * dx + dy * dy
+            guard d2 < size2 else { continue }
+            var r = d2.squareRoot()
+            if r < Wiggle.epsilon {
+                let w = Wiggle.direction(for: ids[i], awayFrom: ids[j], tick: tick)
+                dx = w.x; dy = w.y; r = 0
+            } else {
+                dx /= r; dy /= r
+            }
+            let overlap = size - r
+            deepest = Swift.max(deepest, overlap)
+            let shareI = pinnedI ? 0.0 : (pinnedJ ? 1.0 : 0.5)
+            let shareJ = pinnedJ ? 0.0 : 1.0 - shareI
+            xs[i] += dx * overlap * shareI
+            ys[i] += dy * overlap * shareI
+            xs[j] -= dx * overlap * shareJ
+            ys[j] -= dy * overlap * shareJ
+        }
+        return deepest
+    }
+
+    /// Pairs (i, j), flattened, of cells closer than `reach * size`, grouped by i in tree order.
+    private func candidatePairs(tree: QuadTree, xs: [Double], ys: [Double]) -> [Int32] {
+        let n = xs.count
+        let radius = size * Self.reach
+        let chunks = (n + Self.chunkSize - 1) / Self.chunkSize
+        let collected = Mutex([[Int32]](repeating: [], count: chunks))
+        let work: @Sendable (Int) -> Void = { chunk in
+            let start = chunk * Self.chunkSize
+            let range = start..<Swift.min(start + Self.chunkSize, n)
+            let local = neighbours(range, tree: tree, xs: xs, ys: ys, radius: radius)
+            collected.withLock { $0[chunk] = local }
+        }
+        if n >= 2048 {
+            DispatchQueue.concurrentPerform(iterations: chunks, execute: work)
+        } else {
+            for chunk in 0..<chunks { work(chunk) }
+        }
+        return collected.withLock { $0.flatMap { $0 } }
+    }
+
+    private func neighbours(_ range: Range<Int>, tree: QuadTree, xs: [Double], ys: [Double], radius: Double) -> [Int32] {
+        var found: [Int32] = []
+        found.reserveCapacity(range.count * 16)
+        let radius2 = radius * radius
+        var stack: [Int32] = []
+        stack.reserveCapacity(4 * QuadTree.maxDepth + 8)
+        for slot in range {
+            let i = Int(tree.order[slot])
+            let xi = xs[i], yi = ys[i]
+            stack.removeAll(keepingCapacity: true)
+            stack.append(0)
+            while let last = stack.popLast() {
+                let node = Int(last)
+                let h = tree.half[node] + radius
+                guard Swift.abs(xi - tree.centerX[node]) <= h, Swift.abs(yi - tree.centerY[node]) <= h else { continue }
+                let child = Int(tree.firstChild[node])
+                if child >= 0 {
+                    for c in child..<(child + 4) where tree.mass[c] > 0 { stack.append(Int32(c)) }
+                    continue
+                }
+                var j = Int(tree.head[node])
+                while j >= 0 {
+                    if j > i {
+                        let dx = xi - xs[j], dy = yi - ys[j]
+                        if dx * dx + dy * dy < radius2 {
+                            found.append(Int32(i))
+                            found.append(Int32(j))
+                        }
+                    }
+                    j = Int(tree.next[j])
+                }
+            }
+        }
+        return found
+    }
+}
