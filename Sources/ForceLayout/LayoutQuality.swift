@@ -1,7 +1,7 @@
 /// Measures of a layout's result, for tests and benchmarks.
 public enum LayoutQuality {
-    /// Pairs of cells whose centers are closer than `cellSize` (their discs overlap), with a
-    /// relative tolerance of 1e-6 for rounding; and the smallest center distance seen.
+    /// Pairs of cells whose discs overlap (centers closer than `cellSize`, less the
+    /// collision tolerance of a thousandth of a cell), and the smallest center distance seen.
     /// Uses a uniform grid of cell-sized buckets, so it is near linear in the cell count.
     public static func overlaps(_ simulation: Simulation) -> (pairs: Int, closest: Double) {
         let size = simulation.parameters.cellSize
@@ -12,7 +12,7 @@ public enum LayoutQuality {
         func key(_ gx: Int64, _ gy: Int64) -> Int64 { gx &* 73_856_093 ^ gy &* 19_349_663 }
         func cell(_ v: Double) -> Int64 { Int64((v / size).rounded(.down)) }
         for i in 0..<n { buckets[key(cell(xs[i]), cell(ys[i])), default: []].append(i) }
-        let limit = size * (1 - 1e-6)
+        let limit = size * (1 - Collision.tolerance)
         var pairs = 0
         var closest = Double.infinity
         for i in 0..<n {

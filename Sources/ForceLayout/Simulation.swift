@@ -21,10 +21,8 @@ public final class Simulation {
 
     /// Same order as `ids`; a pinned cell is held at its position.
     private(set) var pinned: [Bool] = []
-    /// Same order as `ids`: each cell's last displacement and its step gain (see `Damping`).
-    var lastDX: [Double] = []
-    var lastDY: [Double] = []
-    var gain: [Double] = []
+    /// Same order as `ids`: what the integrator remembers per cell.
+    var motion = Motion()
     /// id -> index into the arrays; rebuilt when removal compacts them.
     private var index: [CellID: Int] = [:]
     private var rng: SeededRandom
@@ -37,6 +35,8 @@ public final class Simulation {
     /// Positions at the start of a step, when collisions need them.
     var startX: [Double] = []
     var startY: [Double] = []
+    /// Whether `motion` holds contact pushes that must be released when `collide` goes off.
+    var contactsHeld = false
 
     public init(parameters: Parameters = .defaults, seed: UInt64 = 1) {
         self.parameters = parameters
@@ -132,9 +132,7 @@ public final class Simulation {
         xs.removeSubrange(first...)
         ys.removeSubrange(first...)
         pinned.removeSubrange(first...)
-        lastDX.removeSubrange(first...)
-        lastDY.removeSubrange(first...)
-        gain.removeSubrange(first...)
+        motion.truncate(to: first)
         for id in doomed { index[id] = nil }
         version += 1
         return doomed
@@ -146,7 +144,7 @@ public final class Simulation {
         guard !ids.isEmpty else { return [] }
         let all = ids
         ids.removeAll(); xs.removeAll(); ys.removeAll(); pinned.removeAll(); index.removeAll()
-        lastDX.removeAll(); lastDY.removeAll(); gain.removeAll()
+        motion = Motion()
         version += 1
         return all
     }
@@ -176,9 +174,7 @@ public final class Simulation {
         xs.append(x)
         ys.append(y)
         pinned.append(isPinned)
-        lastDX.append(0)
-        lastDY.append(0)
-        gain.append(1)
+        motion.append()
     }
 
     /// Compacts the arrays in one pass, preserving the order of the survivors.
@@ -194,7 +190,7 @@ public final class Simulation {
             }
             if kept != i {
                 ids[kept] = id; xs[kept] = xs[i]; ys[kept] = ys[i]; pinned[kept] = pinned[i]
-                lastDX[kept] = lastDX[i]; lastDY[kept] = lastDY[i]; gain[kept] = gain[i]
+                motion.move(from: i, to: kept)
                 index[id] = kept
             }
             kept += 1
@@ -204,9 +200,7 @@ public final class Simulation {
         xs.removeSubrange(kept...)
         ys.removeSubrange(kept...)
         pinned.removeSubrange(kept...)
-        lastDX.removeSubrange(kept...)
-        lastDY.removeSubrange(kept...)
-        gain.removeSubrange(kept...)
+        motion.truncate(to: kept)
         version += 1
         return removed
     }

@@ -40,7 +40,7 @@ final class ConvergenceTests: XCTestCase {
                 XCTAssertEqual(simulation.ys[i], ys[i], accuracy: 1e-9)
             }
         }
-        XCTAssertEqual(simulation.gain, [1, 1, 1], "no cell of a calm layout is damped")
+        XCTAssertEqual(simulation.motion.gain, [1, 1, 1], "no cell of a calm layout is damped")
     }
 
     func testDenseLayoutSettlesWithoutOscillating() {

@@ -9,18 +9,27 @@ import Synchronization
 struct Collision {
     private struct Pairs: Sendable { var list: [Int32] = [] }
 
+    /// Sweeps per step: enough for the overlaps one step makes, bounded to keep steps fast.
     static let maxSweeps = 64
+    /// Rounds of sweeps in the final tidy-up, for contacts with pinned cells.
+    static let polishRounds = 20
+    /// Centers closer than `(1 − tolerance) · cellSize` count as overlapping.
     static let tolerance = 1e-3
     /// Candidate pairs are gathered a little beyond contact, since sweeps move cells.
     static let reach = 1.5
     static let chunkSize = 512
+    /// How much of a contact's push carries over to the next step: most of it, so a packed
+    /// layout's contacts bear their load; not all, so contacts that open let go.
+    static let pushDecay = 0.98
 
     let size: Double
     let tick: Int
 
-    /// Gathers candidate pairs, then projects. Returns the deepest overlap left.
+    /// Gathers candidate pairs, then projects with at most `sweeps` sweeps. Returns the
+    /// deepest overlap left.
     @discardableResult
-    func resolve(tree: inout QuadTree, xs: inout [Double], ys: inout [Double], ids: [CellID], pinned: [Bool]) -> Double {
+    func resolve(tree: inout QuadTree, xs: inout [Double], ys: inout [Double], ids: [CellID], pinned: [Bool],
+                 sweeps: Int = maxSweeps) -> Double {
         let n = xs.count
         guard n > 1, size > 0 else { return 0 }
         xs.withUnsafeBufferPointer { px in
@@ -33,12 +42,47 @@ struct Collision {
         pairs.withUnsafeBufferPointer { pairs in
         ids.withUnsafeBufferPointer { ids in
         pinned.withUnsafeBufferPointer { pinned in
-            for _ in 0..<Self.maxSweeps {
+            for _ in 0..<sweeps {
                 deepest = sweep(pairs, xs, ys, ids, pinned)
                 if deepest < Self.tolerance * size { break }
             }
         }}}}}
         return deepest
+    }
+
+    /// The tidy-up at rest. A packed layout at rest is squeezed by its spring, and sweeps
+    /// relieve that only a layer at a time; so first spread the free cells about the
+    /// center by the one factor that brings the closest free pair to touching (every other
+    /// distance grows by the same factor, so no free pair overlaps), then sweep away the
+    /// overlaps with pinned cells.
+    func polish(tree: inout QuadTree, xs: inout [Double], ys: inout [Double], ids: [CellID], pinned: [Bool]) {
+        let n = xs.count
+        guard n > 1, size > 0 else { return }
+        xs.withUnsafeBufferPointer { px in
+            ys.withUnsafeBufferPointer { py in tree.build(xs: px, ys: py) }
+        }
+        let pairs = candidatePairs(tree: tree, xs: xs, ys: ys)
+        var closest = Double.infinity
+        var p = 0
+        while p < pairs.count {
+            let i = Int(pairs[p]), j = Int(pairs[p + 1])
+            p += 2
+            guard !pinned[i], !pinned[j] else { continue }
+            let dx = xs[i] - xs[j], dy = ys[i] - ys[j]
+            closest = Swift.min(closest, (dx * dx + dy * dy).squareRoot())
+        }
+        if closest < size * (1 - Self.tolerance) {
+            let factor = size / Swift.max(closest, Wiggle.epsilon * 1000) * (1 + 1e-9)
+            if factor.isFinite && factor < 1e6 {
+                for i in 0..<n where !pinned[i] {
+                    xs[i] *= factor
+                    ys[i] *= factor
+                }
+            }
+        }
+        for _ in 0..<Self.polishRounds where pinned.contains(true) {
+            if resolve(tree: &tree, xs: &xs, ys: &ys, ids: ids, pinned: pinned) < Self.tolerance * size { break }
+        }
     }
 
     /// One Gauss-Seidel pass over the pairs; returns the deepest overlap it met.
