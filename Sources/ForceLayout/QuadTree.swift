@@ -25,9 +25,14 @@ struct QuadTree {
     private(set) var qxy: [Double] = []
     // Per cell: the next cell in the same leaf, or -1.
     private(set) var next: [Int32] = []
-    /// Cells in leaf order (depth first): neighbours in space are neighbours here, which
-    /// keeps a chunk of cells walking the same part of the tree.
+    /// Cells in leaf order (depth first): neighbours in space are neighbours here, and the
+    /// cells of one leaf are contiguous.
     private(set) var order: [Int32] = []
+    /// Every non-empty leaf, in the same order, with where its cells start in `order`.
+    private(set) var leaves: [Int32] = []
+    private(set) var leafStart: [Int32] = []
+    /// The node data the force pass reads, packed per node for locality.
+    private(set) var packed: [PackedNode] = []
 
     var nodeCount: Int { half.count }
 
@@ -46,6 +51,9 @@ struct QuadTree {
         qyy.removeAll(keepingCapacity: true)
         qxy.removeAll(keepingCapacity: true)
         order.removeAll(keepingCapacity: true)
+        leaves.removeAll(keepingCapacity: true)
+        leafStart.removeAll(keepingCapacity: true)
+        packed.removeAll(keepingCapacity: true)
         if next.count != n { next = [Int32](repeating: -1, count: n) }
         guard n > 0 else { return }
 
@@ -66,6 +74,7 @@ struct QuadTree {
         }
         aggregate(xs: xs, ys: ys)
         collectOrder()
+        pack()
     }
 
     private mutating func addNode(x: Double, y: Double, half h: Double) {
@@ -185,6 +194,8 @@ struct QuadTree {
             if child >= 0 {
                 for c in stride(from: child + 3, through: child, by: -1) where mass[c] > 0 { stack.append(c) }
             } else {
+                leaves.append(Int32(node))
+                leafStart.append(Int32(order.count))
                 var cell = head[node]
                 while cell >= 0 {
                     order.append(cell)
@@ -193,4 +204,29 @@ struct QuadTree {
             }
         }
     }
+
+    private mutating func pack() {
+        var start = [Int32](repeating: 0, count: half.count)
+        for (k, leaf) in leaves.enumerated() { start[Int(leaf)] = leafStart[k] }
+        packed.reserveCapacity(half.count)
+        for node in 0..<half.count {
+            packed.append(PackedNode(
+                centerX: centerX[node], centerY: centerY[node], half: half[node],
+                massX: massX[node], massY: massY[node], mass: mass[node],
+                qxx: qxx[node], qyy: qyy[node], qxy: qxy[node],
+                firstChild: firstChild[node], start: start[node], count: Int32(mass[node])))
+        }
+    }
+}
+
+/// One node as the force pass reads it: everything about it in one or two cache lines.
+struct PackedNode: Sendable {
+    var centerX, centerY, half: Double
+    var massX, massY, mass: Double
+    var qxx, qyy, qxy: Double
+    /// First of four children, or -1 for a leaf.
+    var firstChild: Int32
+    /// For a leaf: its cells are `order[start ..< start + count]`.
+    var start: Int32
+    var count: Int32
 }

@@ -79,10 +79,14 @@ struct Bench: ParsableCommand {
         }
         let seconds = milliseconds(since: start) / 1000
         let (overlaps, closest) = LayoutQuality.overlaps(simulation)
+        let frame = FramePair(tick: simulation.tick, version: simulation.version, idsFragment: [],
+                              xs: simulation.xs, ys: simulation.ys).withoutIDs
         return [
+            "frameBytes": frame.count, "bytesPerCell": rounded(Double(frame.count) / Double(cells)),
             "engine": "forcelayout", "mode": "settle", "cells": cells, "theta": theta, "collide": collide,
             "settled": settled, "settleSteps": steps, "settleSeconds": rounded(seconds),
             "overlaps": overlaps, "minDistance": rounded(closest), "maxMove": rounded(simulation.lastReport.maxMove),
+            "rssMB": rounded(residentMegabytes()),
         ]
     }
 
