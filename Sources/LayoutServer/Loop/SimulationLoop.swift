@@ -120,9 +120,11 @@ private struct Runner {
             }
             saveIfDue()
 
+            // Keep the rate; a step slower than the interval is followed at once by the next,
+            // never by a full extra interval of waiting.
             let interval = DispatchTimeInterval.nanoseconds(Int(1e9 / simulation.parameters.tickRate))
             let now = DispatchTime.now()
-            nextTick = stepping && nextTick + interval > now ? nextTick + interval : now + interval
+            nextTick = stepping ? max(nextTick + interval, now) : now + interval
         }
     }
 
