@@ -53,6 +53,7 @@ def test_websocket_only_at_ws_path(server):
 def test_add_publishes_event_then_frames(server):
     async def scenario():
         async with Client(server.ws) as client:
+            await client.send({"type": "params", "threshold": 0})  # keep stepping
             await client.send({"type": "add", "count": 5})
             added = await client.event("added")
             assert added["by"] == client.id and len(added["ids"]) == 5
@@ -70,6 +71,7 @@ def test_add_publishes_event_then_frames(server):
 def test_frame_text_format(server):
     async def scenario():
         async with websockets.connect(server.ws) as socket:
+            await socket.send(json.dumps({"type": "params", "threshold": 0}))  # keep stepping
             await socket.send(json.dumps({"type": "add", "count": 50}))
             raw_frames = []
             while len(raw_frames) < 3:
@@ -137,6 +139,8 @@ def test_remove_by_ids_by_count_and_clear(server):
 def test_pin_and_unpin(server):
     async def scenario():
         async with Client(server.ws) as client:
+            # threshold 0: the layout never settles, so frames keep coming while we watch.
+            await client.send({"type": "params", "threshold": 0})
             await client.send({"type": "add", "count": 3})
             ids = (await client.event("added"))["ids"]
             await client.send({"type": "pin", "id": ids[0], "x": 200, "y": -150.5})

@@ -7,6 +7,7 @@ from client import Client, positions, run
 def test_two_clients_share_one_layout(server):
     async def scenario():
         async with Client(server.ws) as first, Client(server.ws) as second:
+            await first.send({"type": "params", "threshold": 0})  # keep stepping
             await first.send({"type": "add", "count": 4})
             added = await second.event("added")
             assert added["by"] == first.id
@@ -73,7 +74,7 @@ def test_settle_then_wake(server):
 def test_frames_never_go_backwards(server):
     async def scenario():
         async with Client(server.ws) as client:
-            await client.send({"type": "params", "tickRate": 120})
+            await client.send({"type": "params", "tickRate": 120, "threshold": 0})
             await client.send({"type": "add", "count": 100})
             await client.event("added")
             await asyncio.sleep(2)
