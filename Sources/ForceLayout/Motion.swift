@@ -23,6 +23,21 @@ struct Motion {
         pushX.removeSubrange(count...); pushY.removeSubrange(count...)
     }
 
+    /// All five arrays as mutable buffers, for a tight loop.
+    mutating func withBuffers<R>(_ body: (UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Double>,
+                                          UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Double>,
+                                          UnsafeMutableBufferPointer<Double>) throws -> R) rethrows -> R {
+        try lastDX.withUnsafeMutableBufferPointer { a in
+            try lastDY.withUnsafeMutableBufferPointer { b in
+                try gain.withUnsafeMutableBufferPointer { c in
+                    try pushX.withUnsafeMutableBufferPointer { d in
+                        try pushY.withUnsafeMutableBufferPointer { e in try body(a, b, c, d, e) }
+                    }
+                }
+            }
+        }
+    }
+
     /// Forgets the contact pushes (collisions were turned off, or the layout jumped).
     mutating func releaseContacts() {
         for i in pushX.indices { pushX[i] = 0; pushY[i] = 0 }

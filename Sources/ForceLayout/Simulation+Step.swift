@@ -39,33 +39,7 @@ extension Simulation {
             contactsHeld = false
         }
 
-        var maxMove = 0.0, totalMove = 0.0
-        var movable = 0
-        for i in 0..<count where !pinned[i] {
-            movable += 1
-            // With collisions, the push of a cell's contacts acts as one more force.
-            let fx = forceX[i] + springForce(xs[i], stiffness: stiffness) + motion.pushX[i]
-            let fy = forceY[i] + springForce(ys[i], stiffness: stiffness) + motion.pushY[i]
-            let gain = motion.gain[i]
-            var d = boundedDisplacement(fx: fx * gain, fy: fy * gain, maxStep: bound)
-            // Swinging: a cell whose step reverses its last one overshot; halve its gain
-            // (and this step). Cells that keep their course recover toward the plain p += F.
-            if d.dx * motion.lastDX[i] + d.dy * motion.lastDY[i] < 0 {
-                motion.gain[i] = Swift.max(Damping.minimumGain, gain * Damping.decrease)
-                d = boundedDisplacement(fx: fx * motion.gain[i], fy: fy * motion.gain[i], maxStep: bound)
-            } else {
-                motion.gain[i] = Swift.min(1, gain * Damping.increase)
-            }
-            motion.lastDX[i] = d.dx
-            motion.lastDY[i] = d.dy
-            let nx = xs[i] + d.dx, ny = ys[i] + d.dy
-            // |d| <= maxStep keeps finite positions finite except beyond ~1.8e308; stay put then.
-            guard nx.isFinite, ny.isFinite else { continue }
-            xs[i] = nx
-            ys[i] = ny
-            maxMove = Swift.max(maxMove, d.length)
-            totalMove += d.length
-        }
+        var (maxMove, totalMove, movable) = integrate(stiffness: stiffness, bound: bound)
         if collide {
             (maxMove, totalMove) = resolveCollisions()
         }
@@ -82,6 +56,49 @@ extension Simulation {
         }
         lastReport = report
         return report
+    }
+
+    /// p += gain · F for every free cell, bounded by `bound`, with the swinging damping.
+    /// Returns the largest and total displacement and how many cells could move. Works
+    /// through unsafe buffers: element-wise access to a class's arrays would pay an
+    /// exclusivity check per element.
+    private func integrate(stiffness: Double, bound: Double) -> (maxMove: Double, totalMove: Double, movable: Int) {
+        var maxMove = 0.0, totalMove = 0.0
+        var movable = 0
+        let n = count
+        forceX.withUnsafeBufferPointer { forceX in
+        forceY.withUnsafeBufferPointer { forceY in
+        pinned.withUnsafeBufferPointer { pinned in
+        xs.withUnsafeMutableBufferPointer { xs in
+        ys.withUnsafeMutableBufferPointer { ys in
+        motion.withBuffers { lastDX, lastDY, gains, pushX, pushY in
+            for i in 0..<n where !pinned[i] {
+                movable += 1
+                // With collisions, the push of a cell's contacts acts as one more force.
+                let fx = forceX[i] + springForce(xs[i], stiffness: stiffness) + pushX[i]
+                let fy = forceY[i] + springForce(ys[i], stiffness: stiffness) + pushY[i]
+                let gain = gains[i]
+                var d = boundedDisplacement(fx: fx * gain, fy: fy * gain, maxStep: bound)
+                // Swinging: a cell whose step reverses its last one overshot; halve its gain
+                // (and this step). Cells that keep their course recover toward plain p += F.
+                if d.dx * lastDX[i] + d.dy * lastDY[i] < 0 {
+                    gains[i] = Swift.max(Damping.minimumGain, gain * Damping.decrease)
+                    d = boundedDisplacement(fx: fx * gains[i], fy: fy * gains[i], maxStep: bound)
+                } else {
+                    gains[i] = Swift.min(1, gain * Damping.increase)
+                }
+                lastDX[i] = d.dx
+                lastDY[i] = d.dy
+                let nx = xs[i] + d.dx, ny = ys[i] + d.dy
+                // |d| <= maxStep keeps finite positions finite except near ±1.8e308; stay put then.
+                guard nx.isFinite, ny.isFinite else { continue }
+                xs[i] = nx
+                ys[i] = ny
+                maxMove = Swift.max(maxMove, d.length)
+                totalMove += d.length
+            }
+        }}}}}}
+        return (maxMove, totalMove, movable)
     }
 
     /// Pushes overlapping cells apart, remembers each cell's push for the next step (warm
