@@ -78,10 +78,7 @@ struct BarnesHut {
     private func accumulate(_ leafRange: Range<Int>, _ tree: QuadTree, _ sortedX: [Double], _ sortedY: [Double],
                             _ ids: [CellID], _ pinned: [Bool], _ first: Int,
                             _ out: UnsafeMutableBufferPointer<Double>) {
-        var far: [Int32] = []        // nodes acting through their expansion
-        var near: [Int32] = []       // leaves summed cell by cell
-        far.reserveCapacity(512)
-        near.reserveCapacity(128)
+        let lists = InteractionLists()
         tree.packed.withUnsafeBufferPointer { nodes in
         tree.leaves.withUnsafeBufferPointer { leaves in
         tree.order.withUnsafeBufferPointer { order in
@@ -95,18 +92,17 @@ struct BarnesHut {
                 let group = nodes[leaf]
                 let start = Int(group.start), end = start + Int(group.count)
                 var minX = xs[start], maxX = minX, minY = ys[start], maxY = minY
-                for k in (start + 1)..<Swift.max(end, start + 1) where k < end {
+                for k in start..<end {
                     minX = Swift.min(minX, xs[k]); maxX = Swift.max(maxX, xs[k])
                     minY = Swift.min(minY, ys[k]); maxY = Swift.max(maxY, ys[k])
                 }
-                far.removeAll(keepingCapacity: true)
-                near.removeAll(keepingCapacity: true)
-                interactions(of: group, leaf: leaf, box: (minX, maxX, minY, maxY), nodes, stack, &far, &near)
+                lists.reset()
+                interactions(of: group, box: (minX, maxX, minY, maxY), nodes, xs, ys, stack, lists)
                 for k in start..<end {
                     let slot = 2 * (k - first)
                     let i = Int(order[k])
                     guard !pinned[i] else { out[slot] = 0; out[slot + 1] = 0; continue }
-                    let f = force(on: k, id: ids[i], xs, ys, ids, order, nodes, far, near)
+                    let f = force(on: k, id: ids[i], xs[k], ys[k], ids, order, lists)
                     out[slot] = f.x
                     out[slot + 1] = f.y
                 }
@@ -115,20 +111,21 @@ struct BarnesHut {
         }}}}}}}
     }
 
-    /// The interaction list of one leaf: the nodes far enough from its cells' box to act
-    /// through their expansion, and the leaves (itself included) to sum exactly.
-    private func interactions(of group: PackedNode, leaf: Int, box: (Double, Double, Double, Double),
-                              _ nodes: UnsafeBufferPointer<PackedNode>, _ stack: UnsafeMutableBufferPointer<Int32>,
-                              _ far: inout [Int32], _ near: inout [Int32]) {
+    /// Fills `lists` for one leaf: the nodes far enough from its cells' box to act through
+    /// their expansion, and the cells of the leaves (itself included) to sum exactly.
+    private func interactions(of group: PackedNode, box: (Double, Double, Double, Double),
+                              _ nodes: UnsafeBufferPointer<PackedNode>, _ xs: UnsafeBufferPointer<Double>,
+                              _ ys: UnsafeBufferPointer<Double>, _ stack: UnsafeMutableBufferPointer<Int32>,
+                              _ lists: InteractionLists) {
         let theta2 = theta * theta
         stack[0] = 0
         var top = 1
         while top > 0 {
             top -= 1
-            let index = Int(stack[top])
-            let node = nodes[index]
+            let node = nodes[Int(stack[top])]
             if node.firstChild < 0 {
-                near.append(Int32(index))
+                let start = Int(node.start)
+                for j in start..<(start + Int(node.count)) { lists.addNear(x: xs[j], y: ys[j], slot: Int32(j)) }
                 continue
             }
             // An ancestor of this leaf holds its cells: never use its expansion.
@@ -138,7 +135,7 @@ struct BarnesHut {
             let dy = Swift.max(box.2 - node.massY, 0, node.massY - box.3)
             let width = 2 * node.half
             if !ancestor && width * width < theta2 * (dx * dx + dy * dy) {
-                far.append(Int32(index))
+                lists.addFar(node)
             } else {
                 let child = Int(node.firstChild)
                 for c in child..<(child + 4) where nodes[c].mass > 0 {
@@ -147,102 +144,74 @@ struct BarnesHut {
                 }
             }
         }
+        lists.pad()
     }
 
-    /// The repulsion on the cell at tree position `k`. Both loops take two interactions
-    /// at a time in SIMD2 lanes (SSE2, on every x86-64), falling back to the scalar path for
-    /// the rare pair that needs care (the cell itself, coincident cells).
+    /// The repulsion on the cell at tree position `k`, at (xi, yi). Both loops stream
+    /// contiguous lists two interactions at a time in SIMD2 lanes (SSE2, on every x86-64),
+    /// falling back to the scalar path for the rare pair that needs care (the cell itself,
+    /// coincident cells).
     @inline(__always)
-    private func force(on k: Int, id: CellID, _ xs: UnsafeBufferPointer<Double>, _ ys: UnsafeBufferPointer<Double>,
-                       _ ids: UnsafeBufferPointer<CellID>, _ order: UnsafeBufferPointer<Int32>,
-                       _ nodes: UnsafeBufferPointer<PackedNode>, _ far: [Int32], _ near: [Int32]) -> (x: Double, y: Double) {
+    private func force(on k: Int, id: CellID, _ xi: Double, _ yi: Double, _ ids: UnsafeBufferPointer<CellID>,
+                       _ order: UnsafeBufferPointer<Int32>, _ lists: InteractionLists) -> (x: Double, y: Double) {
         let minD = Coulomb.minDistance
         let c = chargeCubed
-        let xi = xs[k], yi = ys[k]
         let xv = SIMD2(repeating: xi), yv = SIMD2(repeating: yi)
+        let minD2 = SIMD2(repeating: minD * minD)
         var axv = SIMD2<Double>.zero, ayv = SIMD2<Double>.zero
         var ax = 0.0, ay = 0.0
 
-        far.withUnsafeBufferPointer { far in
-            var f = 0
-            while f + 1 < far.count {
-                let a = nodes[Int(far[f])], b = nodes[Int(far[f + 1])]
-                f += 2
-                // F = c [M r/r³ − Q r/r⁵ + 5/2 (rᵀQr) r/r⁷], r from the center of mass.
-                let dx = xv - SIMD2(a.massX, b.massX), dy = yv - SIMD2(a.massY, b.massY)
-                let r = (dx * dx + dy * dy).squareRoot().replacing(with: minD, where: (dx * dx + dy * dy) .< minD * minD)
-                let inv2 = 1 / (r * r)
-                let inv3 = inv2 / r
-                let inv5 = inv3 * inv2
-                let qxx = SIMD2(a.qxx, b.qxx), qyy = SIMD2(a.qyy, b.qyy), qxy = SIMD2(a.qxy, b.qxy)
-                let qx = qxx * dx + qxy * dy
-                let qy = qxy * dx + qyy * dy
-                let radial = SIMD2(a.mass, b.mass) * inv3 + 2.5 * (dx * qx + dy * qy) * inv5 * inv2
-                axv += dx * radial - qx * inv5
-                ayv += dy * radial - qy * inv5
-            }
-            if f < far.count {
-                let f1 = farForce(nodes[Int(far[f])], xi, yi, minD)
-                ax += f1.x
-                ay += f1.y
-            }
+        // Far nodes: F = M r/r³ − Q r/r⁵ + 5/2 (rᵀQr) r/r⁷, r from the center of mass.
+        // The lists are padded to an even length with massless nodes far away.
+        var f = 0
+        while f < lists.farCount {
+            let dx = xv - lists.pair(lists.farX, f), dy = yv - lists.pair(lists.farY, f)
+            let d2 = pointwiseMax(dx * dx + dy * dy, minD2)
+            let r = d2.squareRoot()
+            let inv2 = 1 / d2
+            let inv3 = inv2 / r
+            let inv5 = inv3 * inv2
+            let qxx = lists.pair(lists.farQxx, f), qyy = lists.pair(lists.farQyy, f), qxy = lists.pair(lists.farQxy, f)
+            let qx = qxx * dx + qxy * dy
+            let qy = qxy * dx + qyy * dy
+            let radial = lists.pair(lists.farMass, f) * inv3 + 2.5 * (dx * qx + dy * qy) * inv5 * inv2
+            axv += dx * radial - qx * inv5
+            ayv += dy * radial - qy * inv5
+            f += 2
         }
         axv *= c
         ayv *= c
 
         let eps2 = Wiggle.epsilon * Wiggle.epsilon
-        for index in near {
-            let leaf = nodes[Int(index)]
-            var j = Int(leaf.start)
-            let end = j + Int(leaf.count)
-            while j + 1 < end {
-                let dx = xv - SIMD2(xs[j], xs[j + 1]), dy = yv - SIMD2(ys[j], ys[j + 1])
-                let d2 = dx * dx + dy * dy
-                if any(d2 .< eps2) || any(d2 .> 1e300) {
-                    let p = nearForce(k, j, id, xi, yi, xs, ys, ids, order)
-                    let q = nearForce(k, j + 1, id, xi, yi, xs, ys, ids, order)
-                    ax += p.x + q.x
-                    ay += p.y + q.y
-                } else {
-                    let r = d2.squareRoot()
-                    let rc = pointwiseMax(r, SIMD2(repeating: minD))
-                    let s = c / (rc * rc * r)
-                    axv += dx * s
-                    ayv += dy * s
+        var j = 0
+        while j < lists.nearCount {
+            let dx = xv - lists.pair(lists.nearX, j), dy = yv - lists.pair(lists.nearY, j)
+            let d2 = dx * dx + dy * dy
+            if any(d2 .< eps2) || any(d2 .> 1e300) {
+                for lane in 0..<2 where lists.nearSlot[j + lane] >= 0 {
+                    let p = nearForce(k, Int(lists.nearSlot[j + lane]), id, dx[lane], dy[lane], ids, order)
+                    ax += p.x
+                    ay += p.y
                 }
-                j += 2
+            } else {
+                let r = d2.squareRoot()
+                let rc = pointwiseMax(r, SIMD2(repeating: minD))
+                let s = c / (rc * rc * r)
+                axv += dx * s
+                ayv += dy * s
             }
-            if j < end {
-                let p = nearForce(k, j, id, xi, yi, xs, ys, ids, order)
-                ax += p.x
-                ay += p.y
-            }
+            j += 2
         }
         return (ax + axv.sum(), ay + ayv.sum())
     }
 
-    /// One far node's expansion on the point (xi, yi), without the factor charge³.
+    /// One exact pair given its offset (dx, dy), as the exact sum does it (clamped
+    /// distance, wiggle when coincident, nothing from the cell itself).
     @inline(__always)
-    private func farForce(_ node: PackedNode, _ xi: Double, _ yi: Double, _ minD: Double) -> (x: Double, y: Double) {
-        let dx = xi - node.massX, dy = yi - node.massY
-        let r = Swift.max((dx * dx + dy * dy).squareRoot(), minD)
-        let inv2 = 1 / (r * r)
-        let inv3 = inv2 / r
-        let inv5 = inv3 * inv2
-        let qx = node.qxx * dx + node.qxy * dy
-        let qy = node.qxy * dx + node.qyy * dy
-        let radial = node.mass * inv3 + 2.5 * (dx * qx + dy * qy) * inv5 * inv2
-        return (chargeCubed * (dx * radial - qx * inv5), chargeCubed * (dy * radial - qy * inv5))
-    }
-
-    /// One exact pair, as the exact sum does it (clamped distance, wiggle when coincident).
-    @inline(__always)
-    private func nearForce(_ k: Int, _ j: Int, _ id: CellID, _ xi: Double, _ yi: Double,
-                           _ xs: UnsafeBufferPointer<Double>, _ ys: UnsafeBufferPointer<Double>,
+    private func nearForce(_ k: Int, _ j: Int, _ id: CellID, _ dx: Double, _ dy: Double,
                            _ ids: UnsafeBufferPointer<CellID>, _ order: UnsafeBufferPointer<Int32>) -> (x: Double, y: Double) {
         guard j != k else { return (0, 0) }
         let minD = Coulomb.minDistance
-        let dx = xi - xs[j], dy = yi - ys[j]
         let d2 = dx * dx + dy * dy
         if d2 < Wiggle.epsilon * Wiggle.epsilon {
             let w = Wiggle.direction(for: id, awayFrom: ids[Int(order[j])], tick: tick)
