@@ -10,11 +10,6 @@ import Synchronization
 /// leaf's cells share one interaction list, measured against their bounding box (so the
 /// criterion holds for each of them), which amortises the walk over the group.
 struct BarnesHut {
-    private struct ForceBuffers: Sendable {
-        var x: [Double]
-        var y: [Double]
-    }
-
     /// Leaves per parallel work item.
     static let leavesPerChunk = 64
     static let parallelThreshold = 512
@@ -24,8 +19,7 @@ struct BarnesHut {
     let tick: Int
 
     init(charge: Double, theta: Double, tick: Int) {
-        let c = charge * charge * charge
-        chargeCubed = c.isFinite && c > 0 ? c : 0
+        chargeCubed = PairForce.chargeCubed(charge)
         self.theta = theta.isFinite && theta > 0 ? theta : 0
         self.tick = tick
     }
@@ -205,23 +199,11 @@ struct BarnesHut {
         return (ax + axv.sum(), ay + ayv.sum())
     }
 
-    /// One exact pair given its offset (dx, dy), as the exact sum does it (clamped
-    /// distance, wiggle when coincident, nothing from the cell itself).
+    /// One exact pair given its offset (dx, dy); nothing from the cell itself.
     @inline(__always)
     private func nearForce(_ k: Int, _ j: Int, _ id: CellID, _ dx: Double, _ dy: Double,
                            _ ids: UnsafeBufferPointer<CellID>, _ order: UnsafeBufferPointer<Int32>) -> (x: Double, y: Double) {
         guard j != k else { return (0, 0) }
-        let minD = Coulomb.minDistance
-        let d2 = dx * dx + dy * dy
-        if d2 < Wiggle.epsilon * Wiggle.epsilon {
-            let w = Wiggle.direction(for: id, awayFrom: ids[Int(order[j])], tick: tick)
-            let coincident = chargeCubed / (minD * minD)
-            return (w.x * coincident, w.y * coincident)
-        }
-        guard d2.isFinite else { return (0, 0) }
-        let r = d2.squareRoot()
-        let rc = Swift.max(r, minD)
-        let s = chargeCubed / (rc * rc * r)
-        return (dx * s, dy * s)
+        return PairForce.exact(dx: dx, dy: dy, chargeCubed: chargeCubed, id: id, other: ids[Int(order[j])], tick: tick)
     }
 }

@@ -7,12 +7,6 @@ import Synchronization
 /// thread while writing only its own slice of the force arrays. Both the serial and the
 /// parallel path sum each cell's terms in the same order, so they agree bit for bit.
 struct Coulomb {
-    /// The two force arrays, moved together into the lock of the parallel path.
-    private struct ForceBuffers: Sendable {
-        var x: [Double]
-        var y: [Double]
-    }
-
     /// Distances are clamped to at least this many world units, whatever the cell size:
     /// the force then peaks at charge^3 (1e9 at the maximum charge), which the step bound
     /// absorbs, and nothing divides by zero.
@@ -28,8 +22,7 @@ struct Coulomb {
     let tick: Int
 
     init(charge: Double, tick: Int) {
-        let c = charge * charge * charge
-        chargeCubed = c.isFinite && c > 0 ? c : 0
+        chargeCubed = PairForce.chargeCubed(charge)
         self.tick = tick
     }
 
@@ -105,9 +98,6 @@ struct Coulomb {
         _ outX: UnsafeMutableBufferPointer<Double>, _ outY: UnsafeMutableBufferPointer<Double>
     ) {
         let n = xs.count
-        let minD = Self.minDistance
-        let eps2 = Wiggle.epsilon * Wiggle.epsilon
-        let coincidentMagnitude = chargeCubed / (minD * minD)
         for i in range {
             let k = i - range.lowerBound
             guard !pinned[i] else {
@@ -120,21 +110,10 @@ struct Coulomb {
             var j = 0
             while j < n {
                 if j != i {
-                    let dx = xi - xs[j], dy = yi - ys[j]
-                    let d2 = dx * dx + dy * dy
-                    if d2 < eps2 {
-                        let w = Wiggle.direction(for: ids[i], awayFrom: ids[j], tick: tick)
-                        ax += w.x * coincidentMagnitude
-                        ay += w.y * coincidentMagnitude
-                    } else if d2.isFinite {
-                        // Infinite d2 means an astronomically far cell: its force is ~0.
-                        let r = d2.squareRoot()
-                        let rc = Swift.max(r, minD)
-                        // F along (dx, dy) / r with magnitude C / rc^2; r >= eps, so finite.
-                        let s = chargeCubed / (rc * rc * r)
-                        ax += dx * s
-                        ay += dy * s
-                    }
+                    let f = PairForce.exact(dx: xi - xs[j], dy: yi - ys[j], chargeCubed: chargeCubed,
+                                            id: ids[i], other: ids[j], tick: tick)
+                    ax += f.x
+                    ay += f.y
                 }
                 j += 1
             }
