@@ -54,3 +54,18 @@ final class MailboxTests: XCTestCase {
         XCTAssertFalse(mailbox.overflowed)
     }
 }
+
+final class EventMessagesTests: XCTestCase {
+    func testOneEncodingIsSharedByEveryMailbox() {
+        let encoder = EventMessages()
+        let envelope = Envelope(seq: 9, event: LayoutEvent(kind: .settled, by: nil, tick: 1, detail: .none))
+        let mailboxes = (0..<3).map { _ in Mailbox(maxEventBacklog: 10, encoder: encoder) }
+        for mailbox in mailboxes { mailbox.pushEvent(envelope) }
+        let messages = mailboxes.compactMap { $0.pop() }
+        XCTAssertEqual(messages.count, 3)
+        XCTAssertTrue(messages.allSatisfy { $0 === messages[0] })
+        XCTAssertTrue(messages[0].text.contains("\"seq\":9"))
+        let next = Envelope(seq: 10, event: LayoutEvent(kind: .woke, by: nil, tick: 2, detail: .none))
+        XCTAssertFalse(encoder.message(for: next) === messages[0])
+    }
+}

@@ -21,10 +21,13 @@ final class ServerMessagesTests: XCTestCase {
                        #"{"type":"frame","tick":12,"v":3,"xy":[10.5,-3,0,0,-22.2,7.4]}"#)
     }
 
-    func testFramePairReservesThePrefix() {
-        let pair = FramePair(tick: 1, version: 1, idsFragment: FramePair.idsFragment(for: []), xs: [], ys: [], prefix: 16)
-        XCTAssertEqual(Array(pair.withIDs.prefix(16)), [UInt8](repeating: 0, count: 16))
-        XCTAssertEqual(String(decoding: pair.withIDs.dropFirst(16), as: UTF8.self), #"{"type":"frame","tick":1,"v":1,"ids":[],"xy":[]}"#)
+    func testFramePartsAssembleIntoOneMessage() {
+        let pair = FramePair(tick: 1, version: 1, idsFragment: FramePair.idsFragment(for: []), xs: [], ys: [])
+        XCTAssertEqual(String(decoding: pair.withIDs, as: UTF8.self), #"{"type":"frame","tick":1,"v":1,"ids":[],"xy":[]}"#)
+        let message = OutgoingMessage(parts: [pair.head, pair.idsFragment, pair.body])
+        XCTAssertEqual(message.count, pair.withIDs.count)
+        XCTAssertEqual(message.text, String(decoding: pair.withIDs, as: UTF8.self))
+        XCTAssertEqual(pair.withoutIDsCount, pair.withoutIDs.count)
     }
 
     func testEventEncodings() throws {

@@ -28,10 +28,7 @@ struct BarnesHut {
     func forces(tree: QuadTree, xs: [Double], ys: [Double], ids: [CellID], pinned: [Bool],
                 parallel: Bool? = nil, fx: inout [Double], fy: inout [Double]) {
         let n = xs.count
-        fx.removeAll(keepingCapacity: true)
-        fx.append(contentsOf: repeatElement(0, count: n))
-        fy.removeAll(keepingCapacity: true)
-        fy.append(contentsOf: repeatElement(0, count: n))
+        ForceBuffers.zero(&fx, &fy, count: n)
         guard n > 1, chargeCubed > 0 else { return }
 
         // Positions in tree order, so a leaf's cells are contiguous in memory.

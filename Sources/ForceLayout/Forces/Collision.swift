@@ -80,7 +80,8 @@ struct Collision {
                 }
             }
         }
-        for _ in 0..<Self.polishRounds where pinned.contains(true) {
+        guard pinned.contains(true) else { return }
+        for _ in 0..<Self.polishRounds {
             if resolve(tree: &tree, xs: &xs, ys: &ys, ids: ids, pinned: pinned) < Self.tolerance * size { break }
         }
     }

@@ -33,11 +33,7 @@ struct Coulomb {
         parallel: Bool? = nil, fx: inout [Double], fy: inout [Double]
     ) {
         let n = xs.count
-        // Keeping capacity lets a caller's scratch buffers be reused step after step.
-        fx.removeAll(keepingCapacity: true)
-        fx.append(contentsOf: repeatElement(0, count: n))
-        fy.removeAll(keepingCapacity: true)
-        fy.append(contentsOf: repeatElement(0, count: n))
+        ForceBuffers.zero(&fx, &fy, count: n)
         guard n > 1, chargeCubed > 0 else { return }
 
         if !(parallel ?? (n >= Self.parallelThreshold)) {

@@ -68,19 +68,19 @@ public struct JSONWriter {
     }
 
     public mutating func integers(_ values: [Int]) {
-        bytes.append(UInt8(ascii: "["))
-        for (offset, value) in values.enumerated() {
-            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-            integer(value)
-        }
-        bytes.append(UInt8(ascii: "]"))
+        array(values) { $0.integer($1) }
     }
 
     public mutating func strings(_ values: [String]) {
+        array(values) { $0.string($1) }
+    }
+
+    /// `[e0,e1,…]`, each element written by `element`.
+    public mutating func array<T>(_ values: [T], _ element: (inout JSONWriter, T) -> Void) {
         bytes.append(UInt8(ascii: "["))
         for (offset, value) in values.enumerated() {
             if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-            string(value)
+            element(&self, value)
         }
         bytes.append(UInt8(ascii: "]"))
     }

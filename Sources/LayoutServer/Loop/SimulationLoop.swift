@@ -222,11 +222,12 @@ private struct Runner {
             idsCache = (simulation.version, FramePair.idsFragment(for: simulation.ids))
         }
         let pair = FramePair(tick: simulation.tick, version: simulation.version, idsFragment: idsCache.fragment,
-                             xs: simulation.xs, ys: simulation.ys, prefix: OutgoingMessage.reserved)
+                             xs: simulation.xs, ys: simulation.ys)
         frameSerial += 1
         shared.frames.publish(PublishedFrame(
             serial: frameSerial, version: simulation.version,
-            withIDs: OutgoingMessage(prefixed: pair.withIDs), withoutIDs: OutgoingMessage(prefixed: pair.withoutIDs)))
+            withIDs: OutgoingMessage(parts: [pair.head, pair.idsFragment, pair.body]),
+            withoutIDs: OutgoingMessage(parts: [pair.head, pair.body])))
     }
 
     private func publishStatus() {

@@ -15,8 +15,13 @@ final class Mailbox: Sendable {
 
     private let state = Mutex(State())
     private let maxEventBacklog: Int
+    private let encoder: EventMessages
 
-    init(maxEventBacklog: Int) { self.maxEventBacklog = maxEventBacklog }
+    /// `encoder` is shared by every mailbox, so an event is encoded once for all of them.
+    init(maxEventBacklog: Int, encoder: EventMessages = EventMessages()) {
+        self.maxEventBacklog = maxEventBacklog
+        self.encoder = encoder
+    }
 
     /// Queues an event unless it was already queued (a replay and a live delivery may
     /// overlap); past the backlog bound the mailbox is marked overflowed instead.
@@ -26,7 +31,7 @@ final class Mailbox: Sendable {
             state.lastEventSeq = envelope.seq
             guard state.pendingEvents < maxEventBacklog else { state.overflowed = true; return }
             state.pendingEvents += 1
-            state.messages.append((OutgoingMessage(ServerMessages.event(envelope)), true))
+            state.messages.append((encoder.message(for: envelope), true))
         }
     }
 

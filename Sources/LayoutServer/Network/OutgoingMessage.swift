@@ -12,21 +12,21 @@ public final class OutgoingMessage: @unchecked Sendable {
     public let count: Int
 
     /// Copies `payload` behind the reserved header room.
-    public init(_ payload: [UInt8]) {
-        count = payload.count
-        storage = .allocate(byteCount: OutgoingMessage.reserved + max(payload.count, 1), alignment: 16)
-        payload.withUnsafeBytes { source in
-            storage.baseAddress!.advanced(by: OutgoingMessage.reserved).copyMemory(from: source.baseAddress!, byteCount: source.count)
-        }
+    public convenience init(_ payload: [UInt8]) {
+        self.init(parts: [payload])
     }
 
-    /// Takes an encoding that already begins with `reserved` spare bytes.
-    public init(prefixed bytes: [UInt8]) {
-        precondition(bytes.count >= OutgoingMessage.reserved)
-        count = bytes.count - OutgoingMessage.reserved
-        storage = .allocate(byteCount: max(bytes.count, OutgoingMessage.reserved + 1), alignment: 16)
-        bytes.withUnsafeBytes { source in
-            storage.baseAddress!.copyMemory(from: source.baseAddress!, byteCount: source.count)
+    /// Copies the concatenation of `parts` behind the reserved header room, in one pass.
+    public init(parts: [[UInt8]]) {
+        count = parts.reduce(0) { $0 + $1.count }
+        storage = .allocate(byteCount: OutgoingMessage.reserved + max(count, 1), alignment: 16)
+        var cursor = storage.baseAddress!.advanced(by: OutgoingMessage.reserved)
+        for part in parts {
+            part.withUnsafeBytes { source in
+                guard let base = source.baseAddress else { return }
+                cursor.copyMemory(from: base, byteCount: source.count)
+                cursor = cursor.advanced(by: source.count)
+            }
         }
     }
 

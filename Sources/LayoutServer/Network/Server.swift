@@ -45,6 +45,7 @@ public final class Server {
     let bus: EventBus<LayoutEvent>
     let commands = CommandQueue()
     let frames = FrameBoard()
+    let eventMessages = EventMessages()
     let status = StatusBoard()
     private let loop: SimulationLoop
     private let restored: LayoutSnapshot?
@@ -277,7 +278,7 @@ public final class Server {
     private func opened(_ wsi: OpaquePointer) {
         clientCounter += 1
         let client = "c\(clientCounter)"
-        let mailbox = Mailbox(maxEventBacklog: config.limits.maxEventBacklog)
+        let mailbox = Mailbox(maxEventBacklog: config.limits.maxEventBacklog, encoder: eventMessages)
         // Read before subscribing: every event this frame depends on was published before it
         // was stored, so it is in the replay below, and the frame may follow hello at once.
         let initialFrame = frames.current

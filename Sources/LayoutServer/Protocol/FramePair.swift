@@ -1,15 +1,17 @@
 import ForceLayout
 
-/// A frame encoded once, in both forms connections need, sharing one pass over positions.
+/// A frame encoded once, in both forms connections need, sharing one pass over positions:
+/// the head (`{"type":"frame","tick":T,"v":V`), the ids fragment and the body
+/// (`,"xy":[…]}`) are kept apart, so each form is assembled by one copy of its parts.
 public struct FramePair {
-    public let withIDs: [UInt8]
-    public let withoutIDs: [UInt8]
+    public let head: [UInt8]
+    public let idsFragment: [UInt8]
+    public let body: [UInt8]
 
     /// `idsFragment` is `,"ids":[…]` for `version` (see `idsFragment(for:)`), which callers
     /// cache per version: membership changes far less often than positions.
-    public init(tick: Int, version: Int, idsFragment: [UInt8], xs: [Double], ys: [Double], prefix: Int = 0) {
-        var head = JSONWriter(reservingCapacity: prefix + 48)
-        if prefix > 0 { head.raw([UInt8](repeating: 0, count: prefix)) }
+    public init(tick: Int, version: Int, idsFragment: [UInt8], xs: [Double], ys: [Double]) {
+        var head = JSONWriter(reservingCapacity: 48)
         head.raw("{\"type\":\"frame\",\"tick\":")
         head.integer(tick)
         head.raw(",\"v\":")
@@ -24,13 +26,14 @@ public struct FramePair {
             body.oneDecimal(ys[index])
         }
         body.raw("]}")
-        withoutIDs = head.bytes + body.bytes
-        var full = head.bytes
-        full.reserveCapacity(head.bytes.count + idsFragment.count + body.bytes.count)
-        full.append(contentsOf: idsFragment)
-        full.append(contentsOf: body.bytes)
-        withIDs = full
+        self.head = head.bytes
+        self.idsFragment = idsFragment
+        self.body = body.bytes
     }
+
+    public var withIDs: [UInt8] { head + idsFragment + body }
+    public var withoutIDs: [UInt8] { head + body }
+    public var withoutIDsCount: Int { head.count + body.count }
 
     public static func idsFragment(for ids: [CellID]) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 16 + ids.count * 7)

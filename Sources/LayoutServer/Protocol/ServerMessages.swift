@@ -48,12 +48,7 @@ public enum ServerMessages {
     }
 
     static func writeEvents(_ envelopes: [Envelope<LayoutEvent>], into writer: inout JSONWriter) {
-        writer.raw("[")
-        for (offset, envelope) in envelopes.enumerated() {
-            if offset > 0 { writer.raw(",") }
-            writeEvent(envelope, into: &writer)
-        }
-        writer.raw("]")
+        writer.array(envelopes) { writeEvent($1, into: &$0) }
     }
 
     public static func event(_ envelope: Envelope<LayoutEvent>) -> [UInt8] {
