@@ -31,9 +31,9 @@ public struct JSONWriter {
         }
     }
 
-    /// A number rounded to one decimal, never with an exponent or trailing zeros (frames).
-    public mutating func oneDecimal(_ value: Double) {
-        NumberFormatting.appendOneDecimal(value, to: &bytes)
+    /// A frame coordinate: tenths below 1000, whole units above, never an exponent.
+    public mutating func position(_ value: Double) {
+        NumberFormatting.appendPosition(value, to: &bytes)
     }
 
     public mutating func bool(_ value: Bool) {

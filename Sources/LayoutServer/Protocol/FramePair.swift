@@ -21,9 +21,9 @@ public struct FramePair {
         let count = min(xs.count, ys.count)
         for index in 0..<count {
             if index > 0 { body.raw(UInt8(ascii: ",")) }
-            body.oneDecimal(xs[index])
+            body.position(xs[index])
             body.raw(UInt8(ascii: ","))
-            body.oneDecimal(ys[index])
+            body.position(ys[index])
         }
         body.raw("]}")
         self.head = head.bytes
