@@ -71,6 +71,11 @@ public final class Simulation {
         return pinned[i]
     }
 
+    /// The pinned cells' ids, ascending.
+    public var pinnedIDs: [CellID] {
+        pinned.indices.lazy.filter { self.pinned[$0] }.map { self.ids[$0] }
+    }
+
     public func position(of id: CellID) -> (x: Double, y: Double)? {
         guard let i = index[id] else { return nil }
         return (xs[i], ys[i])

@@ -21,9 +21,21 @@ final class ServerMessagesTests: XCTestCase {
                        #"{"type":"frame","tick":12,"v":3,"xy":[10.5,-3,0,0,-22.2,7.4]}"#)
     }
 
+    func testFullFrameSaysWhoAddedWhichCells() throws {
+        let owners = [Ownership.Run(client: "c1", first: 1, last: 2), Ownership.Run(client: "c2", first: 5, last: 5)]
+        let pair = FramePair(tick: 1, version: 1, idsFragment: FramePair.idsFragment(for: [1, 2, 5], owners: owners),
+                             xs: [0, 0, 0], ys: [0, 0, 0])
+        let full = try JSONParser.parse(pair.withIDs)
+        XCTAssertEqual(full["owners"], .array([
+            .array([.string("c1"), .number(1), .number(2)]),
+            .array([.string("c2"), .number(5), .number(5)]),
+        ]))
+        XCTAssertNil(try JSONParser.parse(pair.withoutIDs)["owners"])
+    }
+
     func testFramePartsAssembleIntoOneMessage() {
         let pair = FramePair(tick: 1, version: 1, idsFragment: FramePair.idsFragment(for: []), xs: [], ys: [])
-        XCTAssertEqual(String(decoding: pair.withIDs, as: UTF8.self), #"{"type":"frame","tick":1,"v":1,"ids":[],"xy":[]}"#)
+        XCTAssertEqual(String(decoding: pair.withIDs, as: UTF8.self), #"{"type":"frame","tick":1,"v":1,"ids":[],"owners":[],"xy":[]}"#)
         let message = OutgoingMessage(parts: [pair.head, pair.idsFragment, pair.body])
         XCTAssertEqual(message.count, pair.withIDs.count)
         XCTAssertEqual(message.text, String(decoding: pair.withIDs, as: UTF8.self))
@@ -61,6 +73,7 @@ final class ServerMessagesTests: XCTestCase {
         var status = LayoutStatus()
         status.tick = 1234
         status.cells = 3
+        status.pinned = [2, 9]
         let event = Envelope(seq: 5, event: LayoutEvent(kind: .added, by: "c1", tick: 1, detail: .cells([1])))
         let hello = try JSONParser.parse(ServerMessages.hello(client: "c7", clients: 2, status: status,
                                                               limits: Limits(), events: [event]))
@@ -75,6 +88,7 @@ final class ServerMessagesTests: XCTestCase {
         XCTAssertEqual(hello["limits"]?["maxMessageBytes"], .number(65536))
         XCTAssertEqual(hello["tick"], .number(1234))
         XCTAssertEqual(hello["settled"], .bool(true))
+        XCTAssertEqual(hello["pinned"], .array([.number(2), .number(9)]))
         XCTAssertEqual(hello["events"]?.arrayCount, 1)
 
         let stats = try JSONParser.parse(ServerMessages.stats(status, clients: 4, uptimeSeconds: 61))

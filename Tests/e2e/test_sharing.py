@@ -85,3 +85,30 @@ def test_frames_never_go_backwards(server):
             last = frames[-1]
             assert len(last["xy"]) == 200
     run(scenario())
+
+
+def test_late_joiner_learns_owners_and_pins_beyond_the_replay_buffer(server):
+    async def scenario():
+        async with Client(server.ws) as first, Client(server.ws) as second:
+            await first.send({"type": "add", "count": 3})
+            mine = (await first.event("added"))["ids"]
+            await second.send({"type": "add", "count": 2})
+            theirs = (await first.event("added", by=second.id))["ids"]
+            await first.send({"type": "pin", "id": mine[1], "x": 40, "y": -40})
+            await first.event("pinned")
+            await first.send({"type": "remove", "ids": [mine[0]]})
+            await first.event("removed")
+            # Push the pin out of reach of the replay buffer.
+            size = first.hello["limits"]["replayBuffer"]
+            for _ in range(size // 2 + 1):
+                await second.send({"type": "params", "paused": True})
+                await second.send({"type": "params", "paused": False})
+                await asyncio.sleep(0.03)  # inside the rate limit
+            await second.send({"type": "params", "charge": 11})
+            await second.event("params", changed=["charge"])
+            async with Client(server.ws) as late:
+                assert "pinned" not in [event["kind"] for event in late.hello["events"]]
+                assert late.hello["pinned"] == [mine[1]]
+                frame = await late.next("frame")
+                assert frame["owners"] == [[first.id, mine[1], mine[2]], [second.id, theirs[0], theirs[1]]]
+    run(scenario())

@@ -64,6 +64,9 @@ private struct Runner {
     var timings = TickTimings()
     var frameSerial = 0
     var idsCache: (version: Int, fragment: [UInt8]) = (-1, [])
+    var ownership = Ownership()
+    /// The pinned set changed since `hello`'s copy of it was last taken.
+    var pinsChanged = true
     var dirty = false
     var lastSave = DispatchTime(uptimeNanoseconds: 0)
 
@@ -158,6 +161,7 @@ private struct Runner {
                 throw ProtocolError(.limit, "adding \(count) would pass maxCells (\(limit)): the layout has \(simulation.count)")
             }
             let ids = simulation.add(count: count, spawn: spawn)
+            ownership.record(ids, by: by)
             change.membership = true
             publish(.added, by: by, .cells(ids))
         case .remove(let ids):
@@ -168,16 +172,19 @@ private struct Runner {
                 throw ProtocolError(.badRequest, Self.describe(error))
             }
             change.membership = true
+            pinsChanged = true
             publish(.removed, by: by, .cells(removed))
         case .removeNewest(let count):
             let removed = simulation.removeNewest(count)
             guard !removed.isEmpty else { return }
             change.membership = true
+            pinsChanged = true
             publish(.removed, by: by, .cells(removed))
         case .clear:
             let removed = simulation.clear()
             guard !removed.isEmpty else { return }
             change.membership = true
+            pinsChanged = true
             publish(.cleared, by: by, .cells(removed))
         case .params(let parameterChange):
             let (parameters, changed) = parameterChange.applied(to: simulation.parameters)
@@ -192,6 +199,7 @@ private struct Runner {
                 throw ProtocolError(.badRequest, Self.describe(error))
             }
             change.moved = true
+            pinsChanged = true
             publish(.pinned, by: by, .pinned(id: id, x: x, y: y))
         case .unpin(let id):
             guard simulation.contains(id) else { throw ProtocolError(.badRequest, "unknown cell id \(id)") }
@@ -202,6 +210,7 @@ private struct Runner {
                 throw ProtocolError(.badRequest, Self.describe(error))
             }
             change.other = true
+            pinsChanged = true
             publish(.unpinned, by: by, .unpinned(id: id))
         }
     }
@@ -219,7 +228,8 @@ private struct Runner {
 
     private mutating func publishFrame() {
         if idsCache.version != simulation.version {
-            idsCache = (simulation.version, FramePair.idsFragment(for: simulation.ids))
+            let owners = ownership.compact(to: simulation.ids)
+            idsCache = (simulation.version, FramePair.idsFragment(for: simulation.ids, owners: owners))
         }
         let pair = FramePair(tick: simulation.tick, version: simulation.version, idsFragment: idsCache.fragment,
                              xs: simulation.xs, ys: simulation.ys)
@@ -230,10 +240,13 @@ private struct Runner {
             withoutIDs: OutgoingMessage(parts: [pair.head, pair.body])))
     }
 
-    private func publishStatus() {
+    private mutating func publishStatus() {
         let report = simulation.lastReport
         let frameBytes = shared.frames.current?.withoutIDs.count ?? 0
+        let pinned = pinsChanged ? simulation.pinnedIDs : nil
+        pinsChanged = false
         shared.status.update { status in
+            if let pinned { status.pinned = pinned }
             status.parameters = simulation.parameters
             status.tick = simulation.tick
             status.settled = settled

@@ -8,7 +8,7 @@ public struct FramePair {
     public let idsFragment: [UInt8]
     public let body: [UInt8]
 
-    /// `idsFragment` is `,"ids":[…]` for `version` (see `idsFragment(for:)`), which callers
+    /// `idsFragment` is `,"ids":[…],"owners":[…]` for `version` (see `idsFragment(for:owners:)`), which callers
     /// cache per version: membership changes far less often than positions.
     public init(tick: Int, version: Int, idsFragment: [UInt8], xs: [Double], ys: [Double]) {
         var head = JSONWriter(reservingCapacity: 48)
@@ -35,10 +35,22 @@ public struct FramePair {
     public var withoutIDs: [UInt8] { head + body }
     public var withoutIDsCount: Int { head.count + body.count }
 
-    public static func idsFragment(for ids: [CellID]) -> [UInt8] {
-        var writer = JSONWriter(reservingCapacity: 16 + ids.count * 7)
+    /// `,"ids":[…],"owners":[["c1",1,40],…]`: the membership and who added it, as runs
+    /// `[client, firstId, lastId]` (ascending; ids outside every run have no known owner).
+    public static func idsFragment(for ids: [CellID], owners: [Ownership.Run] = []) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 32 + ids.count * 7 + owners.count * 20)
         writer.raw(",\"ids\":")
         writer.integers(ids)
+        writer.raw(",\"owners\":")
+        writer.array(owners) { writer, run in
+            writer.raw("[")
+            writer.string(run.client)
+            writer.raw(",")
+            writer.integer(run.first)
+            writer.raw(",")
+            writer.integer(run.last)
+            writer.raw("]")
+        }
         return writer.bytes
     }
 }

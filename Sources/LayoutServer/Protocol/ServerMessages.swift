@@ -13,6 +13,8 @@ public struct LayoutStatus: Sendable, Equatable {
     public var frameBytes = 0
     public var maxMove = 0.0
     public var totalMove = 0.0
+    /// Ids of the pinned cells, for `hello` (pins before the replay buffer's reach).
+    public var pinned: [CellID] = []
 
     public init() {}
 }
@@ -84,6 +86,8 @@ public enum ServerMessages {
         writer.integer(status.tick)
         writer.raw(",\"settled\":")
         writer.bool(status.settled)
+        writer.raw(",\"pinned\":")
+        writer.integers(status.pinned)
         writer.raw(",\"events\":")
         writeEvents(events, into: &writer)
         writer.raw("}")
