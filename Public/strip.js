@@ -1,8 +1,9 @@
 // The page-dot strip: one dot per cell in membership order, the selected cell's dot the
 // largest, sizes from dots.js (a cosine wave that keeps the strip's width constant). It is
-// an ARIA slider: click a dot, or focus it and use the arrow keys, to select a cell. The
-// wave's centre (`current`, fractional) glides toward the selected index.
+// an ARIA slider: click or drag along it, or focus it and use the keys (stripnav.js), to
+// select a cell. The wave's centre (`current`, fractional) glides toward the selected index.
 import { dotSizes, sumSizes } from './dots.js';
+import { keyTarget } from './stripnav.js';
 
 const BASE = 14; // largest dot slot, CSS px
 const WAVE = 9; // dots in the half-wave
@@ -109,20 +110,31 @@ export function createStrip(el, { onSelect = () => {}, label = null } = {}) {
     if (j !== selected) onSelect(j);
   }
 
+  // Press anywhere on the strip to select the nearest dot; keep pressing and drag to scrub.
+  let scrubbing = null;
   el.addEventListener('pointerdown', (e) => {
     if (e.button !== 0) return;
     const i = indexAt(e.clientX);
     if (i >= 0) choose(i);
+    scrubbing = e.pointerId;
+    el.setPointerCapture(e.pointerId);
     el.focus({ preventScroll: true });
   });
+  el.addEventListener('pointermove', (e) => {
+    if (scrubbing !== e.pointerId) return;
+    const i = indexAt(e.clientX);
+    if (i >= 0) choose(i);
+  });
+  const endScrub = (e) => {
+    if (scrubbing === e.pointerId) scrubbing = null;
+  };
+  el.addEventListener('pointerup', endScrub);
+  el.addEventListener('pointercancel', endScrub);
 
   el.addEventListener('keydown', (e) => {
-    if (count === 0) return;
-    const step = { ArrowLeft: -1, ArrowDown: -1, ArrowRight: 1, ArrowUp: 1, PageDown: -10, PageUp: 10 }[e.key];
-    if (step !== undefined) choose(selected + step);
-    else if (e.key === 'Home') choose(0);
-    else if (e.key === 'End') choose(count - 1);
-    else return;
+    const i = keyTarget(e.key, { selected, count, page: layout.sizes.length });
+    if (i === null) return;
+    choose(i);
     e.preventDefault();
   });
 
