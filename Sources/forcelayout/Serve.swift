@@ -21,6 +21,14 @@ struct Serve: ParsableCommand {
     @Option(help: "Most cells the layout may hold.")
     var maxCells = 100_000
 
+    @Option(help: "Most WebSocket clients served at once; one more is refused with HTTP 503.")
+    var maxClients = 1000
+
+    @Option(name: .customLong("allow-origin"), parsing: .singleValue,
+            help: ArgumentHelp("Also accept WebSocket handshakes from pages of this origin (scheme://host[:port]); repeatable; '*' accepts every origin.",
+                               valueName: "origin"))
+    var allowOrigins: [String] = []
+
     @Option(help: "Save the layout to this file about once a second and on shutdown; restore it on start.")
     var state: String?
 
@@ -30,6 +38,12 @@ struct Serve: ParsableCommand {
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be in 1...65535") }
         guard maxCells >= 1 else { throw ValidationError("--max-cells must be at least 1") }
+        guard maxClients >= 1 else { throw ValidationError("--max-clients must be at least 1") }
+        do {
+            _ = try OriginPolicy(allowing: allowOrigins)
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     func run() throws {
@@ -43,6 +57,12 @@ struct Serve: ParsableCommand {
         config.host = host
         config.port = port
         config.limits.maxCells = maxCells
+        config.limits.maxClients = maxClients
+        do {
+            config.originPolicy = try OriginPolicy(allowing: allowOrigins, loopbackOnly: OriginPolicy.isLoopback(host.lowercased()))
+        } catch {
+            throw ValidationError(error.description)
+        }
         config.statePath = state.map { URL(fileURLWithPath: $0).path }
         config.seed = seed
 
@@ -55,8 +75,8 @@ struct Serve: ParsableCommand {
             FileHandle.standardError.write(Data("forcelayout: \(error)\n".utf8))
             throw ExitCode.failure
         }
-        if host != "127.0.0.1" && host != "localhost" && host != "::1" {
-            logger.warning("listening on \(host): anyone who can reach this address can change the layout")
+        if !config.originPolicy.loopbackOnly {
+            logger.warning("listening on \(host), not loopback only: anyone who can reach this address can change the layout")
         }
         let signals = installSignalHandlers(server.stopSwitch)
         // Written unbuffered: scripts and tests wait for this line on a pipe.

@@ -217,8 +217,15 @@ public final class Server {
     func handle(wsi: OpaquePointer, reason: lws_callback_reasons, user: UnsafeMutableRawPointer?,
                 input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         switch reason {
+        case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+            // The place to refuse a handshake with an HTTP status; >0 says we answered.
+            guard let (status, why) = handshakeRefusal(wsi) else { return 0 }
+            logger.info("refused \(why)")
+            _ = lws_return_http_status(wsi, status, nil)
+            return 1
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-            return acceptsWebSocket(wsi) ? 0 : 1
+            // Checked again in case an upgrade ever reaches here without the confirmation.
+            return handshakeRefusal(wsi) == nil ? 0 : 1
         case LWS_CALLBACK_ESTABLISHED:
             opened(wsi)
             return 0
@@ -251,14 +258,21 @@ public final class Server {
         }
     }
 
-    private func acceptsWebSocket(_ wsi: OpaquePointer) -> Bool {
-        guard shutdownDeadline == nil else { return false }
+    /// Why a WebSocket handshake must be refused, with the HTTP status to answer; nil to serve it.
+    private func handshakeRefusal(_ wsi: OpaquePointer) -> (status: UInt32, why: String)? {
+        guard shutdownDeadline == nil else { return (503, "WebSocket: the server is shutting down") }
         let path = header(wsi, WSI_TOKEN_GET_URI) ?? ""
         guard path == Server.websocketPath else {
-            logger.info("refused WebSocket at \(path.prefix(100)): the endpoint is \(Server.websocketPath)")
-            return false
+            return (404, "WebSocket at \(path.prefix(100)): the endpoint is \(Server.websocketPath)")
         }
-        return true
+        let origin = header(wsi, WSI_TOKEN_ORIGIN)
+        if case .refused(let why) = config.originPolicy.verdict(origin: origin, host: header(wsi, WSI_TOKEN_HOST)) {
+            return (403, "WebSocket from \(peerAddress(wsi)): \(why)")
+        }
+        guard sessions.count < config.limits.maxClients else {
+            return (503, "WebSocket from \(peerAddress(wsi)): \(config.limits.maxClients) clients already (--max-clients)")
+        }
+        return nil
     }
 
     func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {

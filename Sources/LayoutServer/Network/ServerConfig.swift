@@ -6,6 +6,8 @@ public struct ServerConfig: Sendable {
     public var publicDirectory: String
     public var statePath: String?
     public var limits = Limits()
+    /// Which pages' WebSocket handshakes are served (see `OriginPolicy`).
+    public var originPolicy = OriginPolicy.sameSite
     public var seed: UInt64?
     /// Seconds of silence before a ping, and before a connection is dropped.
     public var pingAfterSeconds: UInt16 = 30

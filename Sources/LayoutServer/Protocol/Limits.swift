@@ -10,6 +10,8 @@ public struct Limits: Sendable, Equatable {
     public var messageBurst: Double = 120
     /// Events waiting for one connection before it is closed as too slow.
     public var maxEventBacklog: Int = 4096
+    /// Connections served at once; the handshake of one more is refused with HTTP 503.
+    public var maxClients: Int = 1000
 
     public init() {}
 }

@@ -1,0 +1,84 @@
+"""Who may open a WebSocket: same-site pages and tools, never a cross-site page, a
+DNS-rebinding page or one client more than --max-clients."""
+import asyncio
+import socket
+
+from client import Client, run
+from server import RunningServer, wait_until
+
+
+def handshake(port, origin=None, host=None, path="/ws"):
+    """Status line of a raw WebSocket handshake with exactly these headers."""
+    lines = [f"GET {path} HTTP/1.1", f"Host: {host or f'127.0.0.1:{port}'}", "Upgrade: websocket",
+             "Connection: Upgrade", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13",
+             "Sec-WebSocket-Protocol: forcelayout.v1"]
+    if origin is not None:
+        lines.append(f"Origin: {origin}")
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        reply = b""
+        while b"\r\n" not in reply:
+            chunk = connection.recv(4096)
+            if not chunk:
+                break
+            reply += chunk
+    return reply.split(b"\r\n")[0].decode(errors="replace")
+
+
+def status(line):
+    parts = line.split()
+    return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
+
+
+def test_same_site_pages_and_tools_are_served(server):
+    assert status(handshake(server.port)) == 101
+    assert status(handshake(server.port, origin=f"http://127.0.0.1:{server.port}")) == 101
+    assert status(handshake(server.port, origin=f"http://localhost:{server.port}", host=f"localhost:{server.port}")) == 101
+
+
+def test_cross_site_pages_are_refused_with_403(server):
+    for origin in ["http://evil.example", f"http://127.0.0.1:{server.port + 1}", "null",
+                   f"http://127.0.0.1:{server.port}.evil.example"]:
+        assert status(handshake(server.port, origin=origin)) == 403, origin
+    assert "cross-site Origin http://evil.example" in server.log
+    # and nothing of the layout was reachable: the server still has no clients
+    assert "c1 connected" not in server.log
+
+
+def test_dns_rebinding_is_refused_on_loopback(server):
+    rebound = f"rebind.example:{server.port}"
+    assert status(handshake(server.port, origin=f"http://{rebound}", host=rebound)) == 403
+    assert status(handshake(server.port, host=rebound)) == 403
+
+
+def test_allow_origin_adds_origins():
+    with RunningServer("--allow-origin", "https://dash.example.com") as server:
+        assert status(handshake(server.port, origin="https://dash.example.com")) == 101
+        assert status(handshake(server.port, origin="https://other.example.com")) == 403
+    refused = RunningServer("--allow-origin", "dash.example.com", expect_failure=True)
+    assert refused.wait() != 0
+    assert "--allow-origin dash.example.com: expected scheme://host[:port]" in refused.log
+
+
+def test_one_client_more_than_max_clients_is_refused_with_503():
+    async def scenario(server):
+        async with Client(server.ws) as first, Client(server.ws) as second:
+            assert first.hello["limits"]["maxClients"] == 2
+            assert status(handshake(server.port)) == 503
+            assert "2 clients already (--max-clients)" in server.log
+            await second.send({"type": "add"})  # the others are unaffected
+            await first.event("added")
+        # once one leaves there is room again
+        assert wait_until(lambda: "c2 disconnected" in server.log)
+        async with Client(server.ws) as third:
+            assert third.hello["clients"] == 1
+    with RunningServer("--max-clients", "2") as server:
+        run(scenario(server))
+
+
+def test_exposed_bind_is_logged_as_a_choice():
+    server = RunningServer("--host", "0.0.0.0", expect_failure=True)
+    try:
+        assert wait_until(lambda: "not loopback only" in server.log, timeout=20), server.log
+    finally:
+        server.stop()
