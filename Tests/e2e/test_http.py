@@ -3,7 +3,7 @@ import http.client
 import json
 import subprocess
 
-from server import REPO
+from server import REPO, RunningServer
 
 
 def get(server, path):
@@ -43,6 +43,25 @@ def test_no_path_reaches_outside_public(server):
         status, _, body = get(server, path)
         assert secret not in body and b"root:" not in body, path
         assert status in (400, 403, 404), (path, status)
+
+
+def test_no_symbolic_link_leads_outside_public(tmp_path):
+    public = tmp_path / "public"
+    (public / "sub").mkdir(parents=True)
+    (public / "index.html").write_text("page")
+    (public / "sub" / "a.txt").write_text("inner")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("secret")
+    (public / "leak.txt").symlink_to(secret)
+    (public / "outside").symlink_to(tmp_path)
+    (public / "inside.txt").symlink_to(public / "sub" / "a.txt")
+    with RunningServer(public=public) as server:
+        for path in ["/leak.txt", "/outside/secret.txt", "/outside/"]:
+            status, _, body = get(server, path)
+            assert status == 404 and b"secret" not in body, path
+        assert get(server, "/inside.txt")[2] == b"inner"
+        assert get(server, "/sub/a.txt")[2] == b"inner"
+        assert "refused GET /leak.txt: it resolves outside" in server.log
 
 
 def test_stats_endpoint(server):

@@ -42,6 +42,7 @@ public final class Server {
     private let startedAt = DispatchTime.now()
 
     let decoder: MessageDecoder
+    let publicFiles: PublicFiles
     let bus: EventBus<LayoutEvent>
     let commands = CommandQueue()
     let frames = FrameBoard()
@@ -60,6 +61,7 @@ public final class Server {
         self.config = config
         self.logger = logger
         decoder = MessageDecoder(limits: config.limits)
+        publicFiles = PublicFiles(root: config.publicDirectory)
         bus = EventBus(replayCapacity: config.limits.replayBuffer)
         var saver: StateSaver?
         if let path = config.statePath {
@@ -243,6 +245,14 @@ public final class Server {
             // Must return 0, or lws closes its wake-up pipe for good.
             if let context, let protocolInfo = lws_get_protocol(wsi) {
                 lws_callback_on_writable_all_protocol(context, protocolInfo)
+            }
+            return 0
+        case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+            let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
+            guard publicFiles.allows(path) else {
+                logger.info("refused GET \(path.prefix(200)): it resolves outside \(publicFiles.root)")
+                _ = lws_return_http_status(wsi, UInt32(HTTP_STATUS_NOT_FOUND.rawValue), nil)
+                return 1
             }
             return 0
         case LWS_CALLBACK_HTTP:
