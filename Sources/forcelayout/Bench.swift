@@ -66,7 +66,7 @@ struct Bench: ParsableCommand {
             "engine": "forcelayout", "cells": cells, "theta": theta, "collide": collide, "ticks": ticks,
             "msPerTick": rounded(median(stepTimes)), "msPerTickMean": rounded(stepTimes.reduce(0, +) / Double(ticks)),
             "encodeMs": rounded(median(encodeTimes)), "frameBytes": frameBytes,
-            "bytesPerCell": rounded(Double(frameBytes) / Double(cells)), "rssMB": rounded(residentMegabytes()),
+            "bytesPerCell": rounded(Double(frameBytes) / Double(cells)), "rssMB": rounded(ProcessMemory.peakResidentMB),
             "maxMove": rounded(simulation.lastReport.maxMove),
         ]
     }
@@ -88,7 +88,7 @@ struct Bench: ParsableCommand {
             "engine": "forcelayout", "mode": "settle", "cells": cells, "theta": theta, "collide": collide,
             "settled": settled, "settleSteps": steps, "settleSeconds": rounded(seconds),
             "overlaps": overlaps, "minDistance": rounded(closest), "maxMove": rounded(simulation.lastReport.maxMove),
-            "rssMB": rounded(residentMegabytes()),
+            "rssMB": rounded(ProcessMemory.peakResidentMB),
         ]
     }
 
@@ -105,11 +105,4 @@ struct Bench: ParsableCommand {
 
     private func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 
-    /// Resident set size from /proc (Linux), in MB.
-    private func residentMegabytes() -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
-        return kilobytes / 1024
-    }
 }

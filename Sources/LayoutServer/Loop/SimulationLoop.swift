@@ -231,7 +231,8 @@ private struct Runner {
             let owners = ownership.compact(to: simulation.ids)
             idsCache = (simulation.version, FramePair.idsFragment(for: simulation.ids, owners: owners))
         }
-        let pair = FramePair(tick: simulation.tick, version: simulation.version, idsFragment: idsCache.fragment,
+        let pair = FramePair(tick: simulation.tick, version: simulation.version,
+                             at: Int((Date().timeIntervalSince1970 * 1000).rounded()), idsFragment: idsCache.fragment,
                              xs: simulation.xs, ys: simulation.ys)
         frameSerial += 1
         shared.frames.publish(PublishedFrame(

@@ -10,12 +10,18 @@ public struct FramePair {
 
     /// `idsFragment` is `,"ids":[…],"owners":[…]` for `version` (see `idsFragment(for:owners:)`), which callers
     /// cache per version: membership changes far less often than positions.
-    public init(tick: Int, version: Int, idsFragment: [UInt8], xs: [Double], ys: [Double]) {
-        var head = JSONWriter(reservingCapacity: 48)
+    /// `at` is the wall-clock time of the step in ms since 1970 (nil: left out), so clients
+    /// on other machines' clocks or this one can measure how late frames arrive.
+    public init(tick: Int, version: Int, at: Int? = nil, idsFragment: [UInt8], xs: [Double], ys: [Double]) {
+        var head = JSONWriter(reservingCapacity: 64)
         head.raw("{\"type\":\"frame\",\"tick\":")
         head.integer(tick)
         head.raw(",\"v\":")
         head.integer(version)
+        if let at {
+            head.raw(",\"at\":")
+            head.integer(at)
+        }
         var body = JSONWriter(reservingCapacity: 16 + xs.count * 12)
         body.raw(",\"xy\":[")
         let count = min(xs.count, ys.count)

@@ -134,6 +134,8 @@ public enum ServerMessages {
         writer.bool(status.parameters.paused)
         writer.raw(",\"v\":")
         writer.integer(status.version)
+        writer.raw(",\"rssMB\":")
+        writer.number(rounded(ProcessMemory.residentMB, places: 1))
         writer.raw("}")
         return writer.bytes
     }
