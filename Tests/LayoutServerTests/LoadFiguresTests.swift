@@ -1,0 +1,50 @@
+import XCTest
+@testable import LayoutServer
+
+final class LoadFiguresTests: XCTestCase {
+    func testFrameHeadReadsTypeTickAndAt() {
+        let frame = FrameHead(Array(#"{"type":"frame","tick":1235,"v":17,"at":1763700000123,"xy":[1,2]}"#.utf8))
+        XCTAssertEqual(frame, FrameHead(type: "frame", tick: 1235, at: 1_763_700_000_123))
+        XCTAssertEqual(FrameHead(Array(#"{"type":"error","code":"limit"}"#.utf8))?.type, "error")
+        XCTAssertNil(FrameHead(Array("not json".utf8)))
+        // a number cut off by the end of what arrived so far is not trusted
+        XCTAssertNil(FrameHead(Array(#"{"type":"frame","tick":12"#.utf8))?.tick)
+    }
+
+    func testWebSocketURLs() throws {
+        let url = try WebSocketURL("ws://127.0.0.1:8080/ws")
+        XCTAssertEqual([url.host, String(url.port), url.path], ["127.0.0.1", "8080", "/ws"])
+        XCTAssertEqual(try WebSocketURL("ws://localhost").port, 80)
+        XCTAssertEqual(try WebSocketURL("ws://[::1]:9000/ws").host, "::1")
+        for bad in ["http://x/ws", "wss://x/ws", "ws://", "ws://x:0/", "ws://x:99999/", "ws://x:port/"] {
+            XCTAssertThrowsError(try WebSocketURL(bad), bad)
+        }
+    }
+
+    func testPercentilesByNearestRank() {
+        let values = (1...100).map(Double.init)
+        XCTAssertEqual(LoadReport.percentile(values, 0.5), 50)
+        XCTAssertEqual(LoadReport.percentile(values, 0.99), 99)
+        XCTAssertEqual(LoadReport.percentile(values, 1), 100)
+        XCTAssertEqual(LoadReport.percentile([7], 0.99), 7)
+        XCTAssertNil(LoadReport.percentile([], 0.5))
+    }
+
+    func testReportSharesAndStalledClients() throws {
+        var reader = LoadTally(stalled: false)
+        reader.frames = 190
+        reader.latenciesMs = [1, 2, 3]
+        var slow = LoadTally(stalled: true)
+        slow.closedWith = 1008
+        let report = LoadReport(seconds: 10, tallies: [reader, slow],
+                                before: .init(tick: 0, rssMB: 20, clients: 2, cells: 2000, at: 100),
+                                after: .init(tick: 200, rssMB: 22.5, clients: 2, cells: 2000, at: 110))
+        let json = report.json
+        XCTAssertEqual(json["serverTicksPerSecond"] as? Double, 20)
+        XCTAssertEqual((json["delivered"] as? [String: Double])?["min"], 0.95)
+        XCTAssertEqual((json["serverRSSMB"] as? [String: Double])?["growth"], 2.5)
+        XCTAssertEqual(json["stalledClosed"] as? Int, 1)
+        XCTAssertEqual(json["stalledCloseCodes"] as? [Int], [1008])
+        XCTAssertEqual((json["framesPerSecond"] as? [String: Double])?["min"], 19)
+    }
+}

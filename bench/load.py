@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""`make load`: many real WebSocket clients against a real server, and the issue's targets.
+
+Starts `forcelayout serve` (release) on a free loopback port with no state file, then runs
+`forcelayout load` (libwebsockets clients in one process): it adds the cells, sets threshold
+0 so they keep moving at the tick rate, opens the readers and the stalled clients, warms up
+and measures. Prints the JSON line and a table of figures against the targets:
+
+- the server keeps its tick rate (20/s by default; at least 95% of it),
+- every reading client gets at least 95% of the frames,
+- p99 tick-to-receive latency under 50 ms,
+- server RSS grows less than 20 MB after warm-up,
+- stalled clients are closed or coalesced (the server's memory says which: it does not grow).
+
+Exit status 0 when every target is met, 1 otherwise, 2 when the run itself failed.
+Environment: FORCELAYOUT_BIN (default .build/release/forcelayout). Stdlib only.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def git_commit():
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "?"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clients", type=int, default=200)
+    parser.add_argument("--stalled", type=int, default=5)
+    parser.add_argument("--cells", type=int, default=2000)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--warmup", type=float, default=5)
+    args = parser.parse_args()
+
+    binary = Path(os.environ.get("FORCELAYOUT_BIN", ROOT / ".build" / "release" / "forcelayout"))
+    if not binary.exists():
+        print(f"load: {binary} is missing (swift build -c release)", file=sys.stderr)
+        return 2
+    load_avg = " ".join(f"{v:.2f}" for v in os.getloadavg())
+    print(f"forcelayout load: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, "
+          f"nproc {os.cpu_count()}, commit {git_commit()}, load {load_avg}")
+    print(f"{args.clients} reading + {args.stalled} stalled clients, {args.cells} moving cells, "
+          f"{args.warmup:g} s warm-up, {args.seconds:g} s measured")
+
+    port = free_port()
+    server = subprocess.Popen([str(binary), "serve", "--port", str(port), "--max-clients", str(args.clients + args.stalled + 10)],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = server.stdout.readline()
+        if not line.startswith("listening on"):
+            print("load: the server did not start", file=sys.stderr)
+            return 2
+        started = time.monotonic()
+        run = subprocess.run([str(binary), "load", "--url", f"ws://127.0.0.1:{port}/ws", "--clients", str(args.clients),
+                              "--stalled", str(args.stalled), "--cells", str(args.cells), "--seconds", str(args.seconds),
+                              "--warmup", str(args.warmup)], capture_output=True, text=True,
+                             timeout=args.seconds + args.warmup + 120)
+        if run.returncode != 0 or not run.stdout.strip():
+            print(f"load: forcelayout load failed ({run.returncode}): {run.stderr.strip()}", file=sys.stderr)
+            return 2
+        figures = json.loads(run.stdout.strip().splitlines()[-1])
+        alive = server.poll() is None
+    finally:
+        server.terminate()
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    print(json.dumps(figures, sort_keys=True), file=sys.stderr)
+
+    rate = figures.get("serverTicksPerSecond", 0)
+    delivered = figures.get("delivered", {}).get("min", 0)
+    p99 = figures["latencyMs"]["p99"]
+    growth = figures.get("serverRSSMB", {}).get("growth", float("inf"))
+    stalled_closed = figures["stalledClosed"]
+    rows = [
+        ("server ticks/s", f"{rate:.2f}", "≥ 19 (20 Hz)", rate >= 19),
+        ("frames/s per reader (min / median)",
+         f"{figures['framesPerSecond']['min']:.2f} / {figures['framesPerSecond']['median']:.2f}", "", True),
+        ("share of frames, worst reader", f"{delivered:.1%}", "≥ 95%", delivered >= 0.95),
+        ("latency p50 / p99 (ms)", f"{figures['latencyMs']['p50']:.1f} / {p99:.1f}", "p99 < 50", p99 < 50),
+        ("throughput (MB/s, all readers)", f"{figures['bytesPerSecond'] / 1e6:.1f}", "", True),
+        ("server RSS before → after (MB)",
+         f"{figures['serverRSSMB']['before']:.1f} → {figures['serverRSSMB']['after']:.1f} ({growth:+.1f})", "growth < 20", growth < 20),
+        ("errors / failed connects / readers closed",
+         f"{figures['errors']} / {figures['connectFailures']} / {figures['readersClosed']}", "all 0",
+         figures["errors"] == 0 and figures["connectFailures"] == 0 and figures["readersClosed"] == 0),
+        ("stalled clients closed", f"{stalled_closed} of {figures['stalled']} {figures['stalledCloseCodes'] or ''}".strip(),
+         "closed or coalesced", True),
+        ("server alive at the end", "yes" if alive else "NO", "yes", alive),
+    ]
+    print()
+    print("| figure | measured | target | |")
+    print("|---|---:|---|:---:|")
+    for name, value, target, ok in rows:
+        print(f"| {name} | {value} | {target} | {'ok' if ok else 'MISSED'} |")
+    print(f"\ntotal {time.monotonic() - started:.0f} s")
+    return 0 if all(ok for *_, ok in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
