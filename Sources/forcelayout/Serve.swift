@@ -47,6 +47,9 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
+        // Before any thread exists, so every thread inherits the blocked mask and a signal
+        // that arrives early waits for `sigwait` instead of being lost or killing the process.
+        let stopSignals = Self.blockStopSignals()
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .info
@@ -78,11 +81,10 @@ struct Serve: ParsableCommand {
         if !config.originPolicy.loopbackOnly {
             logger.warning("listening on \(host), not loopback only: anyone who can reach this address can change the layout")
         }
-        let signals = installSignalHandlers(server.stopSwitch)
+        Self.waitForStopSignals(stopSignals, then: server.stopSwitch)
         // Written unbuffered: scripts and tests wait for this line on a pipe.
         FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))
         server.run()
-        withExtendedLifetime(signals) {}
         logger.info("stopped")
     }
 
@@ -96,13 +98,25 @@ struct Serve: ParsableCommand {
         return URL(fileURLWithPath: "Public").standardizedFileURL.path
     }
 
-    private func installSignalHandlers(_ stopSwitch: Server.StopSwitch) -> [DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stopSwitch.requestStop() }
-            source.resume()
-            return source
+    private static func blockStopSignals() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        return set
+    }
+
+    /// A thread that takes SIGINT and SIGTERM (pending ones too) and asks the server to stop.
+    private static func waitForStopSignals(_ set: sigset_t, then stopSwitch: Server.StopSwitch) {
+        let thread = Thread {
+            var set = set
+            while true {
+                var number: Int32 = 0
+                if sigwait(&set, &number) == 0 { stopSwitch.requestStop() }
+            }
         }
+        thread.name = "signals"
+        thread.start()
     }
 }

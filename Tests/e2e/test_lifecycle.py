@@ -2,6 +2,7 @@
 import asyncio
 import json
 import signal
+import time
 
 from client import Client, positions, run
 from server import RunningServer, wait_until
@@ -105,3 +106,42 @@ def test_corrupt_state_stops_startup_and_is_untouched(tmp_path):
         assert running.wait() != 0
         assert "state file" in running.log, running.log
         assert state.read_text() == content
+
+
+def test_kill_9_loses_at_most_the_last_second(tmp_path):
+    """Changes keep coming; after SIGKILL the restored state holds everything acknowledged
+    more than a second (plus scheduling slack) before the kill."""
+    state = tmp_path / "layout.json"
+    acknowledged = []  # (monotonic time, charge) of each params event
+
+    async def stream(running):
+        async with Client(running.ws) as client:
+            for step in range(1, 41):
+                await client.send({"type": "params", "charge": step})
+                await client.event("params", changed=["charge"])
+                acknowledged.append((time.monotonic(), step))
+                await asyncio.sleep(0.08)
+            running.stop()  # SIGKILL right after the last acknowledgement
+    killed_at = None
+    with RunningServer("--state", str(state)) as running:
+        run(stream(running))
+        killed_at = time.monotonic()
+    restored = json.loads(state.read_text())["layout"]["parameters"]["charge"]
+    safe = max(step for at, step in acknowledged if at <= killed_at - 1.25)
+    assert restored >= safe, (restored, safe)
+
+
+def test_sigterm_loses_nothing(tmp_path):
+    state = tmp_path / "layout.json"
+
+    async def change(running):
+        async with Client(running.ws) as client:
+            await client.send({"type": "add", "count": 7})
+            await client.event("added")
+            await client.send({"type": "params", "charge": 33})
+            await client.event("params")
+            assert running.terminate() == 0  # at once: no second for the periodic save
+    with RunningServer("--state", str(state)) as running:
+        run(change(running))
+    saved = json.loads(state.read_text())["layout"]
+    assert len(saved["cells"]) == 7 and saved["parameters"]["charge"] == 33

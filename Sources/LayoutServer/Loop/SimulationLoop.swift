@@ -261,11 +261,12 @@ private struct Runner {
         }
     }
 
-    /// At most one write a second while the layout changes; the final write happens on stop.
+    /// While the layout changes, a write every 0.75 s: with the idle loop's 250 ms wait, a
+    /// kill -9 loses at most the last second. The final write happens on stop.
     private mutating func saveIfDue() {
         guard dirty, let saver = shared.saver else { return }
         let now = DispatchTime.now()
-        guard now.uptimeNanoseconds >= lastSave.uptimeNanoseconds + 1_000_000_000 else { return }
+        guard now.uptimeNanoseconds >= lastSave.uptimeNanoseconds + 750_000_000 else { return }
         saver.offer(simulation.snapshot())
         lastSave = now
         dirty = false
