@@ -24,6 +24,24 @@ struct Serve: ParsableCommand {
     @Option(help: "Most WebSocket clients served at once; one more is refused with HTTP 503.")
     var maxClients = 1000
 
+    @Option(help: "Most cells one add message may ask for.")
+    var maxAddPerMessage = 1000
+
+    @Option(help: "Largest client message in bytes; a larger one closes its connection with 1009.")
+    var maxMessageBytes = 65_536
+
+    @Option(help: "Messages a second each connection may send, sustained (token bucket).")
+    var messagesPerSecond = 60.0
+
+    @Option(help: "Messages a connection may send in a burst.")
+    var messageBurst = 120.0
+
+    @Option(help: "Recent events kept for late joiners (hello) and replay.")
+    var replayBuffer = 256
+
+    @Option(help: "Events waiting for one connection before it is closed with 1008 (too slow).")
+    var maxEventBacklog = 4096
+
     @Option(name: .customLong("allow-origin"), parsing: .singleValue,
             help: ArgumentHelp("Also accept WebSocket handshakes from pages of this origin (scheme://host[:port]); repeatable; '*' accepts every origin.",
                                valueName: "origin"))
@@ -39,6 +57,17 @@ struct Serve: ParsableCommand {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be in 1...65535") }
         guard maxCells >= 1 else { throw ValidationError("--max-cells must be at least 1") }
         guard maxClients >= 1 else { throw ValidationError("--max-clients must be at least 1") }
+        guard (1...maxCells).contains(maxAddPerMessage) else {
+            throw ValidationError("--max-add-per-message must be in 1...--max-cells")
+        }
+        guard (1024...(16 << 20)).contains(maxMessageBytes) else {
+            throw ValidationError("--max-message-bytes must be in 1024...16777216")
+        }
+        guard messagesPerSecond > 0, messagesPerSecond.isFinite, messageBurst >= 1, messageBurst.isFinite else {
+            throw ValidationError("--messages-per-second must be positive and --message-burst at least 1")
+        }
+        guard (1...100_000).contains(replayBuffer) else { throw ValidationError("--replay-buffer must be in 1...100000") }
+        guard maxEventBacklog >= 16 else { throw ValidationError("--max-event-backlog must be at least 16") }
         do {
             _ = try OriginPolicy(allowing: allowOrigins)
         } catch {
@@ -61,6 +90,12 @@ struct Serve: ParsableCommand {
         config.port = port
         config.limits.maxCells = maxCells
         config.limits.maxClients = maxClients
+        config.limits.maxAddPerMessage = maxAddPerMessage
+        config.limits.maxMessageBytes = maxMessageBytes
+        config.limits.messagesPerSecond = messagesPerSecond
+        config.limits.messageBurst = messageBurst
+        config.limits.replayBuffer = replayBuffer
+        config.limits.maxEventBacklog = maxEventBacklog
         do {
             config.originPolicy = try OriginPolicy(allowing: allowOrigins, loopbackOnly: OriginPolicy.isLoopback(host.lowercased()))
         } catch {

@@ -82,3 +82,24 @@ def test_exposed_bind_is_logged_as_a_choice():
         assert wait_until(lambda: "not loopback only" in server.log, timeout=20), server.log
     finally:
         server.stop()
+
+
+def test_limits_are_flags_and_reported_in_hello():
+    flags = ["--max-cells", "500", "--max-add-per-message", "50", "--max-message-bytes", "4096",
+             "--messages-per-second", "5", "--message-burst", "8", "--replay-buffer", "16", "--max-event-backlog", "64",
+             "--max-clients", "9"]
+
+    async def scenario(server):
+        async with Client(server.ws) as client:
+            assert client.hello["limits"] == {"maxCells": 500, "maxAddPerMessage": 50, "maxMessageBytes": 4096,
+                                              "replayBuffer": 16, "messagesPerSecond": 5, "messageBurst": 8,
+                                              "maxEventBacklog": 64, "maxClients": 9}
+            await client.send({"type": "add", "count": 51})
+            assert "50" in (await client.error("limit"))["message"]
+            for _ in range(12):
+                await client.send({"type": "subscribe"})
+            await client.error("rate_limited")
+    with RunningServer(*flags) as server:
+        run(scenario(server))
+    bad = RunningServer("--max-add-per-message", "0", expect_failure=True)
+    assert bad.wait() != 0 and "--max-add-per-message" in bad.log
