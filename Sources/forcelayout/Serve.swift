@@ -24,7 +24,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Most WebSocket clients served at once; one more is refused with HTTP 503.")
     var maxClients = 1000
 
-    @Option(help: "Most cells one add message may ask for.")
+    @Option(help: "Most cells one add message may ask for (at most --max-cells).")
     var maxAddPerMessage = 1000
 
     @Option(help: "Largest client message in bytes; a larger one closes its connection with 1009.")
@@ -57,9 +57,7 @@ struct Serve: ParsableCommand {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be in 1...65535") }
         guard maxCells >= 1 else { throw ValidationError("--max-cells must be at least 1") }
         guard maxClients >= 1 else { throw ValidationError("--max-clients must be at least 1") }
-        guard (1...maxCells).contains(maxAddPerMessage) else {
-            throw ValidationError("--max-add-per-message must be in 1...--max-cells")
-        }
+        guard maxAddPerMessage >= 1 else { throw ValidationError("--max-add-per-message must be at least 1") }
         guard (1024...(16 << 20)).contains(maxMessageBytes) else {
             throw ValidationError("--max-message-bytes must be in 1024...16777216")
         }
@@ -90,7 +88,7 @@ struct Serve: ParsableCommand {
         config.port = port
         config.limits.maxCells = maxCells
         config.limits.maxClients = maxClients
-        config.limits.maxAddPerMessage = maxAddPerMessage
+        config.limits.maxAddPerMessage = min(maxAddPerMessage, maxCells)
         config.limits.maxMessageBytes = maxMessageBytes
         config.limits.messagesPerSecond = messagesPerSecond
         config.limits.messageBurst = messageBurst
