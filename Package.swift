@@ -34,6 +34,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // libFuzzer target for the client-message path (`make fuzz`); a plain build makes a replayer.
+        .executableTarget(name: "forcelayout-fuzz", dependencies: ["LayoutServer", "ForceLayout"]),
         .testTarget(name: "ForceLayoutTests", dependencies: ["ForceLayout"]),
         .testTarget(name: "EventBusTests", dependencies: ["EventBus"]),
         .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "ForceLayout", "EventBus"]),

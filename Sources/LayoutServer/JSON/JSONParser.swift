@@ -72,7 +72,7 @@ public struct JSONParser {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a string key") }
             let key = try parseString()
-            guard seen.insert(key).inserted else { throw failure("duplicate key \"\(key)\"") }
+            guard seen.insert(key).inserted else { throw failure("duplicate key \(Excerpt.quoted(key, limit: 64))") }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':'") }
             index += 1

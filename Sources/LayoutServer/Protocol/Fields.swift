@@ -23,7 +23,7 @@ struct Fields {
 
     func rejectLeftovers() throws(ProtocolError) {
         if let key = members.first?.key {
-            throw ProtocolError(.badRequest, "unknown field \"\(key.prefix(64))\" in \(context)")
+            throw ProtocolError(.badRequest, "unknown field \(Excerpt.quoted(key, limit: 64)) in \(context)")
         }
     }
 

@@ -21,8 +21,9 @@ public struct MessageDecoder: Sendable {
         let ref: String?
         switch fields.take("ref") {
         case nil: ref = nil
-        case .string(let text)? where text.count <= 64: ref = text
-        case .string?: return .failure(ProtocolError(.badRequest, "ref must be at most 64 characters"))
+        // Code points, not Characters: one Character can be kilobytes of combining marks.
+        case .string(let text)? where text.unicodeScalars.count <= 64: ref = text
+        case .string?: return .failure(ProtocolError(.badRequest, "ref must be at most 64 characters (code points)"))
         case let other?: return .failure(ProtocolError(.badRequest, "ref must be a string, not \(other.typeName)"))
         }
         do throws(ProtocolError) {
@@ -61,7 +62,7 @@ public struct MessageDecoder: Sendable {
             return .replay(count: count, kinds: try fields.kinds("kinds") ?? .all)
         default:
             let known = "add, remove, clear, params, pin, unpin, subscribe, replay"
-            throw ProtocolError(.unknownType, "unknown type \"\(type.prefix(64))\" (expected one of \(known))")
+            throw ProtocolError(.unknownType, "unknown type \(Excerpt.quoted(type, limit: 64)) (expected one of \(known))")
         }
     }
 
@@ -127,7 +128,7 @@ public struct MessageDecoder: Sendable {
         change.collide = try fields.boolean("collide")
         change.paused = try fields.boolean("paused")
         if let unknown = fields.remainingKeys.first {
-            throw ProtocolError(.badRequest, "unknown parameter \"\(unknown.prefix(64))\"")
+            throw ProtocolError(.badRequest, "unknown parameter \(Excerpt.quoted(unknown, limit: 64))")
         }
         guard change != ParameterChange() else {
             throw ProtocolError(.badRequest, "params needs at least one parameter")
@@ -139,7 +140,7 @@ public struct MessageDecoder: Sendable {
 /// Describes a JSON value briefly for an error message, without echoing large input.
 func describe(_ value: JSONValue) -> String {
     switch value {
-    case .string(let text): return "\"\(text.prefix(32))\""
+    case .string(let text): return Excerpt.quoted(text, limit: 32)
     case .number(let number): return JSONText.number(number)
     case .bool(let flag): return flag ? "true" : "false"
     default: return value.typeName
