@@ -9,8 +9,9 @@ PYTHON := /usr/bin/python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 BUILD_PACKAGES := libwebsockets-dev pkg-config
-TEST_PACKAGES := $(BUILD_PACKAGES) python3-websockets python3-selenium python3-pytest \
-	chromium chromium-driver node-d3-force
+# what the browser test (and make bench-page, make screenshot) need
+BROWSER_PACKAGES := python3-websockets python3-selenium python3-pytest chromium chromium-driver
+TEST_PACKAGES := $(BUILD_PACKAGES) $(BROWSER_PACKAGES) node-d3-force
 
 # Installs the named Debian packages that are missing (apt-get update only then).
 define ensure_packages
@@ -25,7 +26,7 @@ define ensure_packages
 endef
 
 .PHONY: run build deps test-deps test test-swift test-node test-e2e test-browser clean \
-	bench bench-deps
+	bench bench-deps bench-page screenshot fuzz load
 
 ## Install what is missing, build in release, serve on http://$(HOST):$(PORT)/
 run: deps
@@ -69,3 +70,37 @@ bench: bench-deps
 
 bench-deps:
 	$(call ensure_packages,$(BUILD_PACKAGES) nodejs node-d3-force)
+
+## Render rate of the page in headless Chromium with 1k, 10k and 50k moving cells streamed
+## from the real server; never part of `make test`. About a minute.
+## Subsets: make bench-page BENCH_PAGE_ARGS="--sizes 1000,10000 --seconds 4"
+bench-page:
+	$(call ensure_packages,$(BUILD_PACKAGES) $(BROWSER_PACKAGES))
+	swift build -c release --product forcelayout
+	$(PYTHON) bench/page.py $(BENCH_PAGE_ARGS)
+
+## 200 reading + 5 stalled WebSocket clients on 2k moving cells for 60 s, against the
+## hardened-server targets; never part of `make test`. Subsets: make load LOAD_ARGS="--seconds 10"
+load: deps
+	swift build -c release --product forcelayout
+	$(PYTHON) bench/load.py $(LOAD_ARGS)
+
+## docs/screenshot.png: the page (1280x800) with a few hundred cells from two clients, settled.
+## The release binary, so the status line shows a real step time.
+screenshot:
+	$(call ensure_packages,$(BUILD_PACKAGES) $(BROWSER_PACKAGES))
+	swift build -c release --product forcelayout
+	FORCELAYOUT_SCREENSHOT=$(CURDIR)/docs/screenshot.png FORCELAYOUT_BIN=$(CURDIR)/.build/release/forcelayout \
+		$(PYTHON) -m pytest -q Tests/web/test_browser.py -k test_screenshot
+
+## libFuzzer (with AddressSanitizer) over what a client message goes through before it changes
+## anything: JSON parser, MessageDecoder, error reply, the command on a small layout. Never part
+## of `make test`. Seeds: Tests/fuzz/corpus; new inputs go to .fuzz/corpus, crashes to .fuzz/.
+## Replay without sanitizers: swift build && .build/debug/forcelayout-fuzz Tests/fuzz/corpus .fuzz/corpus
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	set -o pipefail; swift build -c debug --product forcelayout-fuzz -Xswiftc -sanitize=fuzzer,address \
+		-Xswiftc -parse-as-library -Xswiftc -DFUZZING --build-path .build-fuzz 2>&1 | grep -v "Cannot export local symbol"
+	mkdir -p .fuzz/corpus
+	.build-fuzz/debug/forcelayout-fuzz .fuzz/corpus Tests/fuzz/corpus -dict=Tests/fuzz/json.dict \
+		-max_len=65536 -timeout=10 -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=.fuzz/ -print_final_stats=1

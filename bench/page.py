@@ -1,0 +1,578 @@
+#!/usr/bin/python3
+"""`make bench-page`: how fast the page renders 1k, 10k and 50k moving cells.
+
+Starts the release server (`forcelayout serve --port <free> --max-cells 100000`, no state
+file, in a temporary working directory), connects a control client (python3-websockets),
+and for every size: clears the layout, adds N cells (`add` messages of up to 1000, paced
+under the server's 60 msg/s limit), sets `threshold` 0 so the layout never settles and a
+frame is streamed after every step, opens the page in a fresh headless Chromium (selenium),
+waits until `body[data-cells]` says N, warms up, then measures for a while:
+
+- rAF fps: requestAnimationFrame callbacks per second, counted by a loop injected before
+  the page's own scripts run. It counts the frames the browser produced; a draw (or a
+  parse) that blocks the main thread delays them, so it falls when the page cannot keep up.
+- frames/s received, kB/s: `frame` messages and characters (= bytes, the JSON is ASCII)
+  the page's WebSocket received, counted by a wrapper around `window.WebSocket`, also
+  injected before the page's scripts.
+- page draws/s, draw ms: from `window.forcelayout.perf()` when the page has it (fields
+  `fps` and `drawMs`; its other fields go to the JSON line); "–" when it has not.
+- server tick ms: the mean `tickMs` of the server's `stats` messages during the window.
+
+It checks that the cells move (the page's `forcelayout.state.xy`, or else the streamed
+frames, differ between the start and the end of the window) and reports it.
+
+One JSON line per size goes to stdout as it is measured, then a Markdown table; progress
+goes to stderr (`--quiet` hides it). Exit status 0 when every size was measured with
+moving cells, 1 when something failed, 2 when the tools are missing.
+
+Environment: FORCELAYOUT_BIN (default .build/release/forcelayout), CHROMIUM_BIN
+(/usr/bin/chromium), CHROMEDRIVER_BIN (/usr/bin/chromedriver). Debian packages:
+python3-websockets python3-selenium chromium chromium-driver.
+"""
+
+import argparse
+import asyncio
+import datetime
+import json
+import os
+import platform
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PUBLIC = ROOT / "Public"
+CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
+DEFAULT_SIZES = (1000, 10000, 50000)
+ADD_CHUNK = 1000          # the server's maxAddPerMessage
+MESSAGES_PER_SECOND = 20  # our pace; the server allows 60/s with bursts of 120
+DASH = "–"
+
+# Runs in every document before the page's own scripts (CDP, so the page's CSP does not
+# apply): counts animation frames and what the page's WebSockets receive.
+PROBE = r"""
+(() => {
+  if (window.__bench) return;
+  const probe = window.__bench = { raf: 0, frames: 0, bytes: 0, messages: 0, worstGap: 0, last: 0 };
+  const tick = (t) => {
+    if (probe.last) probe.worstGap = Math.max(probe.worstGap, t - probe.last);
+    probe.last = t;
+    probe.raf++;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  const Native = window.WebSocket;
+  class CountedWebSocket extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => {
+        if (typeof e.data !== 'string') return;
+        probe.messages++;
+        probe.bytes += e.data.length;
+        if (e.data.startsWith('{"type":"frame"')) probe.frames++;
+      });
+    }
+  }
+  window.WebSocket = CountedWebSocket;
+})();
+"""
+
+# One reading of the page: counters, perf(), and a sample of positions (up to 64 cells).
+SNAPSHOT = r"""
+const probe = window.__bench || null;
+const fl = window.forcelayout;
+let perf = null;
+try {
+  if (fl && typeof fl.perf === 'function') perf = fl.perf();
+} catch (e) {
+  perf = { error: String(e) };
+}
+let sample = null;
+try {
+  const xy = fl && fl.state && fl.state.xy;
+  if (xy && xy.length >= 2) {
+    const cells = Math.floor(xy.length / 2);
+    const step = Math.max(1, Math.floor(cells / 64));
+    sample = [];
+    for (let i = 0; i < cells && sample.length < 128; i += step) sample.push(xy[2 * i], xy[2 * i + 1]);
+  }
+} catch (e) {
+  sample = null;
+}
+const out = {
+  now: performance.now(),
+  probe: probe && { raf: probe.raf, frames: probe.frames, bytes: probe.bytes, worstGap: probe.worstGap },
+  perf: perf && typeof perf === 'object' ? JSON.parse(JSON.stringify(perf)) : null,
+  sample,
+  cells: document.body.dataset.cells ?? null,
+  viewport: `${innerWidth}x${innerHeight}@${devicePixelRatio}`,
+};
+if (probe) probe.worstGap = 0;
+return out;
+"""
+
+
+class BenchError(Exception):
+    pass
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}")
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be >= 1")
+    return value
+
+
+def int_list(text):
+    values = [positive_int(part.strip()) for part in text.split(",") if part.strip()]
+    if not values:
+        raise argparse.ArgumentTypeError("no sizes")
+    return values
+
+
+def positive_float(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}")
+    if not value > 0:
+        raise argparse.ArgumentTypeError("must be > 0")
+    return value
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(
+        description="Render rate of the page in headless Chromium (see bench/README.md).")
+    parser.add_argument("--sizes", type=int_list, default=list(DEFAULT_SIZES),
+                        help="cell counts (default 1000,10000,50000; at most 100000)")
+    parser.add_argument("--warmup", type=positive_float, default=2.0,
+                        help="seconds between the page showing N cells and the measurement (2)")
+    parser.add_argument("--seconds", type=positive_float, default=8.0,
+                        help="seconds measured per size (8)")
+    parser.add_argument("--window", default="1280,800", help="browser window size (1280,800)")
+    parser.add_argument("--scale", type=positive_float, default=1.0,
+                        help="--force-device-scale-factor (1; 2 for a HiDPI canvas)")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    args = parser.parse_args(argv)
+    if max(args.sizes) > 100000:
+        parser.error("sizes above 100000 (the server's --max-cells here)")
+    return args
+
+
+class Server:
+    """`forcelayout serve` on a free port, in its own session (killed with its group)."""
+
+    def __init__(self, binary):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.workdir = tempfile.TemporaryDirectory(prefix="forcelayout-bench-page-")
+        self.output = []
+        self.proc = subprocess.Popen(
+            [str(binary), "serve", "--host", "127.0.0.1", "--port", str(self.port),
+             "--public", str(PUBLIC), "--max-cells", "100000"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, cwd=self.workdir.name, start_new_session=True)
+        ready = threading.Event()
+
+        def drain():
+            for line in self.proc.stdout:
+                self.output.append(line)
+                if f"listening on {self.url}" in line:
+                    ready.set()
+
+        threading.Thread(target=drain, daemon=True).start()
+        deadline = time.monotonic() + 30
+        while not ready.wait(0.1):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                code = self.proc.poll()
+                self.stop()
+                raise BenchError(f"server did not start (exit code {code}): "
+                                 + "".join(self.output)[-2000:])
+
+    def stats(self):
+        with urllib.request.urlopen(self.url + "stats", timeout=5) as r:
+            return json.load(r)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                self.proc.wait(5)
+        self.workdir.cleanup()
+
+
+class Control:
+    """A WebSocket client on a background asyncio loop. It counts frames without parsing
+    them (a 50k-cell frame is ~600 kB) and keeps the stats, events and errors."""
+
+    def __init__(self, url):
+        import websockets  # python3-websockets (Debian)
+        self.websockets = websockets
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.lock = threading.Lock()
+        self.frames = 0
+        self.last_frame = ""
+        self.stats = []    # (monotonic time, stats message)
+        self.errors = []
+        self.closed = None
+        self.sent_at = []  # monotonic times of our sends, for pacing
+        self.socket = self._run(self._connect(url), 15)
+
+    def _run(self, coroutine, timeout):
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    async def _connect(self, url):
+        socket_ = await self.websockets.connect(url, subprotocols=["forcelayout.v1"],
+                                                max_size=None, ping_interval=None)
+        self.reader = self.loop.create_task(self._read(socket_))
+        return socket_
+
+    async def _read(self, socket_):
+        try:
+            async for raw in socket_:
+                if not isinstance(raw, str):
+                    continue
+                if raw.startswith('{"type":"frame"'):
+                    with self.lock:
+                        self.frames += 1
+                        self.last_frame = raw
+                    continue
+                message = json.loads(raw)
+                kind = message.get("type")
+                with self.lock:
+                    if kind == "stats":
+                        self.stats.append((time.monotonic(), message))
+                        del self.stats[:-600]
+                    elif kind == "error":
+                        self.errors.append(message)
+        except self.websockets.ConnectionClosed:
+            pass
+        finally:
+            self.closed = (socket_.close_code, socket_.close_reason)
+
+    def send(self, message):
+        """Sends one message, at most MESSAGES_PER_SECOND a second."""
+        if self.closed is not None:
+            raise BenchError(f"control connection closed {self.closed}")
+        now = time.monotonic()
+        self.sent_at = [t for t in self.sent_at if now - t < 1.0]
+        if len(self.sent_at) >= MESSAGES_PER_SECOND:
+            time.sleep(1.0 - (now - self.sent_at[0]) + 0.01)
+        self.sent_at.append(time.monotonic())
+        self._run(self.socket.send(json.dumps(message)), 15)
+
+    def check(self):
+        with self.lock:
+            if self.errors:
+                raise BenchError(f"the server rejected a message: {self.errors[0]}")
+        if self.closed is not None:
+            raise BenchError(f"control connection closed {self.closed}")
+
+    def frame_xy(self):
+        with self.lock:
+            raw = self.last_frame
+        at = raw.find('"xy":')
+        return raw[at:] if at >= 0 else ""
+
+    def tick_ms_between(self, start, end):
+        with self.lock:
+            values = [m.get("tickMs") for t, m in self.stats if start <= t <= end]
+        values = [v for v in values if isinstance(v, (int, float))]
+        return statistics.mean(values) if values else None
+
+    def close(self):
+        try:
+            self._run(self.socket.close(), 5)
+        except Exception:
+            pass
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+def open_browser(args):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--disable-gpu", f"--window-size={args.window}",
+                f"--force-device-scale-factor={args.scale:g}", "--no-first-run",
+                "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+                "--disable-backgrounding-occluded-windows"):
+        options.add_argument(arg)
+    if os.geteuid() == 0:
+        options.add_argument("--no-sandbox")  # Chromium refuses to run its sandbox as root
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_script_timeout(30)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": PROBE})
+    return driver
+
+
+def wait_for(predicate, timeout, what):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise BenchError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(0.1)
+
+
+def fill(server, control, cells, log):
+    """Clears the layout and adds `cells` cells, paced; waits until the server holds them."""
+    if server.stats()["cells"]:
+        control.send({"type": "clear"})
+        wait_for(lambda: server.stats()["cells"] == 0, 30, "the layout to be cleared")
+    started = time.monotonic()
+    left = cells
+    while left:
+        count = min(ADD_CHUNK, left)
+        control.send({"type": "add", "count": count})
+        left -= count
+    wait_for(lambda: server.stats()["cells"] == cells, 60, f"{cells} cells on the server")
+    control.check()
+    log(f"[{cells} cells] added in {time.monotonic() - started:.1f} s")
+
+
+def median(values):
+    values = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return statistics.median(values) if values else None
+
+
+def measure(server, control, args, cells, log):
+    fill(server, control, cells, log)
+    driver = open_browser(args)
+    try:
+        started = time.monotonic()
+        driver.get(server.url)
+        wait_for(lambda: driver.execute_script("return document.body.dataset.cells")
+                 == str(cells), 120, f"the page to show {cells} cells")
+        loaded = time.monotonic() - started
+        if not driver.execute_script("return !!window.__bench"):
+            raise BenchError("the probe script did not run in the page")
+        time.sleep(args.warmup)
+
+        first = driver.execute_script(SNAPSHOT)
+        t0 = time.monotonic()
+        frame0 = control.frame_xy()
+        sent0 = control.frames
+        perfs, gaps = [], []
+        while time.monotonic() - t0 < args.seconds:
+            time.sleep(min(1.0, max(0.0, args.seconds - (time.monotonic() - t0))))
+            reading = driver.execute_script(SNAPSHOT)
+            gaps.append(reading["probe"]["worstGap"])
+            if reading["perf"] is not None:
+                perfs.append(reading["perf"])
+        last = reading
+        t1 = time.monotonic()
+        frame1 = control.frame_xy()
+        sent1 = control.frames
+        control.check()
+    finally:
+        driver.quit()
+
+    seconds = (last["now"] - first["now"]) / 1000
+    p0, p1 = first["probe"], last["probe"]
+    moved = None
+    motion = None
+    if first["sample"] and last["sample"] and len(first["sample"]) == len(last["sample"]):
+        deltas = [abs(a - b) for a, b in zip(first["sample"], last["sample"])]
+        moved = any(d > 0 for d in deltas)
+        motion = sum(deltas) / len(deltas)
+        motion_source = "page"
+    else:
+        moved = bool(frame0) and frame0 != frame1
+        motion_source = "frames"
+    perf_fields = sorted({k for p in perfs for k in p if k != "error"})
+    perf = {k: rounded(median([p.get(k) for p in perfs])) for k in perf_fields} if perfs else None
+    if perfs and any("error" in p for p in perfs):
+        perf = dict(perf or {}, error=next(p["error"] for p in perfs if "error" in p))
+    worst = max(gaps, default=None)
+    return {
+        "cells": cells,
+        "seconds": round(seconds, 2),
+        "loadSeconds": round(loaded, 2),
+        "viewport": last["viewport"],
+        "rafFps": round((p1["raf"] - p0["raf"]) / seconds, 1),
+        "worstFrameMs": round(worst, 1) if worst else None,
+        "framesPerSecond": round((p1["frames"] - p0["frames"]) / seconds, 1),
+        "kBPerSecond": round((p1["bytes"] - p0["bytes"]) / 1000 / seconds, 1),
+        "serverFramesPerSecond": round((sent1 - sent0) / (t1 - t0), 1),
+        "serverTickMs": round(v, 2) if (v := control.tick_ms_between(t0, t1)) is not None else None,
+        "moving": moved,
+        "motionSource": motion_source,
+        "meanMove": round(motion, 3) if motion is not None else None,
+        "perf": perf,
+    }
+
+
+def rounded(value):
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else round(value, 3)
+    return value
+
+
+def header():
+    now = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
+    try:
+        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                              capture_output=True, text=True, timeout=10)
+        commit = done.stdout.strip() if done.returncode == 0 else "unknown"
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "Public", "Sources"],
+                               cwd=ROOT, capture_output=True, text=True, timeout=10)
+        if dirty.returncode == 0 and dirty.stdout.strip():
+            commit += "+changes"
+    except (OSError, subprocess.TimeoutExpired):
+        commit = "unknown"
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    try:
+        version = subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True,
+                                 timeout=20).stdout.strip() or "chromium ?"
+    except (OSError, subprocess.TimeoutExpired):
+        version = "chromium ?"
+    return (f"forcelayout bench-page: {now}, nproc {os.cpu_count()}, commit {commit}, "
+            f"{platform.machine()}, load {load}; {version}")
+
+
+def fmt(value, digits=1):
+    if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return DASH
+    return f"{value:.{digits}f}"
+
+
+def print_table(rows, args):
+    print("| cells | rAF fps | page draws/s | frames/s received | draw ms | KB/s | server tick ms |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for row in rows:
+        perf = row.get("perf") or {}
+        cells = f"{row['cells']}" + ("" if row.get("moving") else " (not moving!)")
+        print(f"| {cells} | {fmt(row['rafFps'])} | {fmt(perf.get('fps'))} "
+              f"| {fmt(row['framesPerSecond'])} | {fmt(perf.get('drawMs'), 2)} "
+              f"| {fmt(row['kBPerSecond'], 0)} | {fmt(row['serverTickMs'], 2)} |")
+    print()
+    print(f"Headless Chromium, window {args.window}, device scale {args.scale:g}, "
+          f"{args.warmup:g} s warm-up, {args.seconds:g} s measured per size, threshold 0, "
+          "server stepping at 20/s. rAF fps: animation frames per second (about 60 at most); "
+          "frames/s, KB/s (1000 bytes): what the page's WebSocket received; page draws/s, "
+          f"draw ms: window.forcelayout.perf() ({DASH} when the page lacks it); "
+          "server tick ms: mean of the server's stats.")
+    print("Frames/s the server streamed to the control client in the same window: "
+          + ", ".join(f"{row['cells']} cells {fmt(row['serverFramesPerSecond'])}" for row in rows)
+          + " (frames/s received below that: the page fell behind and the server skipped frames for it).")
+
+
+INTERRUPTED = threading.Event()
+
+
+def interrupted(signum, frame):
+    INTERRUPTED.set()
+    raise KeyboardInterrupt
+
+
+def main(argv):
+    args = parse_args(argv)
+    binary = Path(os.environ.get("FORCELAYOUT_BIN", ".build/release/forcelayout"))
+    binary = binary if binary.is_absolute() else ROOT / binary
+    problems = []
+    if not (binary.is_file() and os.access(binary, os.X_OK)):
+        problems.append(f"no executable forcelayout at {binary} "
+                        "(swift build -c release --product forcelayout, or set FORCELAYOUT_BIN)")
+    for tool in (CHROMIUM, CHROMEDRIVER):
+        if not os.access(tool, os.X_OK):
+            problems.append(f"{tool} missing (apt-get install chromium chromium-driver)")
+    try:
+        import selenium  # noqa: F401
+        import websockets  # noqa: F401
+    except ImportError as error:
+        problems.append(f"{error} (apt-get install python3-selenium python3-websockets; "
+                        "run with /usr/bin/python3)")
+    if problems:
+        for problem in problems:
+            print(f"bench-page: {problem}", file=sys.stderr)
+        return 2
+
+    def log(text):
+        if not args.quiet:
+            print(text, file=sys.stderr, flush=True)
+
+    # Ctrl-C and SIGTERM end the run; the finally blocks stop the browser and the server.
+    # (Ctrl-C also reaches chromedriver and Chromium, so selenium may fail first.)
+    signal.signal(signal.SIGINT, interrupted)
+    signal.signal(signal.SIGTERM, interrupted)
+
+    print(header(), flush=True)
+    rows, failures = [], []
+    server = control = None
+    try:
+        server = Server(binary)
+        control = Control(f"ws://127.0.0.1:{server.port}/ws")
+        control.send({"type": "params", "threshold": 0})
+        for cells in args.sizes:
+            try:
+                row = measure(server, control, args, cells, log)
+            except BenchError as error:
+                failures.append(f"{cells} cells: {error}")
+                print(f"FAILED {cells} cells: {error}", file=sys.stderr, flush=True)
+                if control.closed is not None or server.proc.poll() is not None:
+                    break
+                continue
+            print(json.dumps(row, separators=(",", ":")), flush=True)
+            rows.append(row)
+            if not row["moving"]:
+                failures.append(f"{cells} cells: the positions did not change while measured")
+    except KeyboardInterrupt:
+        print("bench-page: interrupted", file=sys.stderr)
+        return 130
+    except Exception:
+        if INTERRUPTED.is_set() or control is not None and control.closed is not None:
+            print("bench-page: interrupted" if INTERRUPTED.is_set() else
+                  f"bench-page: control connection closed {control.closed}", file=sys.stderr)
+            return 130 if INTERRUPTED.is_set() else 1
+        raise
+    except BenchError as error:
+        failures.append(str(error))
+        print(f"bench-page: {error}", file=sys.stderr)
+    finally:
+        if control is not None:
+            control.close()
+        if server is not None:
+            server.stop()
+    if rows:
+        print()
+        print_table(rows, args)
+    print(f"load {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if failures:
+        print(f"\n{len(failures)} failure(s):", file=sys.stderr)
+        for failure in failures:
+            print(f"- {failure}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
