@@ -1,5 +1,5 @@
 // Camera math: fit the world (cells plus the spring center) into a viewport and ease
-// toward that fit. Pure, no DOM.
+// toward that fit; zoom about a point, pan, pinch. Pure, no DOM.
 //
 // A camera is {cx, cy, scale}: the world point (cx, cy) sits at the viewport's centre and
 // one world unit is `scale` CSS pixels. A view is {x, y, w, h} in CSS pixels, the part of
@@ -70,6 +70,46 @@ export function worldToScreen(cam, view, x, y) {
 
 export function screenToWorld(cam, view, sx, sy) {
   return [cam.cx + (sx - view.x - view.w / 2) / cam.scale, cam.cy + (sy - view.y - view.h / 2) / cam.scale];
+}
+
+/** Scales a camera may take (world units to CSS px). */
+export const MIN_SCALE = 1e-4;
+export const MAX_SCALE = 200;
+const clampScale = (s) => Math.min(MAX_SCALE, Math.max(MIN_SCALE, s));
+
+/** The camera of scale `scale` that shows world point (wx, wy) at screen point (sx, sy). */
+export function placeAt(scale, view, wx, wy, sx, sy) {
+  return { cx: wx - (sx - view.x - view.w / 2) / scale, cy: wy - (sy - view.y - view.h / 2) / scale, scale };
+}
+
+/** Zoom by `factor` about screen point (sx, sy): the world point under it stays there. */
+export function zoomAt(cam, view, sx, sy, factor) {
+  const [wx, wy] = screenToWorld(cam, view, sx, sy);
+  const f = Number.isFinite(factor) && factor > 0 ? factor : 1;
+  return placeAt(clampScale(cam.scale * f), view, wx, wy, sx, sy);
+}
+
+/** Move the picture by (dx, dy) CSS px. */
+export function panBy(cam, dx, dy) {
+  return { cx: cam.cx - dx / cam.scale, cy: cam.cy - dy / cam.scale, scale: cam.scale };
+}
+
+/**
+ * Two pointers moved from a0, b0 to a1, b1 (screen points [x, y]) since `start`: the world
+ * point under their first midpoint follows their midpoint, the scale follows their distance.
+ */
+export function pinch(start, view, a0, b0, a1, b1) {
+  const d0 = Math.hypot(b0[0] - a0[0], b0[1] - a0[1]);
+  const d1 = Math.hypot(b1[0] - a1[0], b1[1] - a1[1]);
+  const factor = d0 > 1 && d1 > 0 ? d1 / d0 : 1;
+  const [wx, wy] = screenToWorld(start, view, (a0[0] + b0[0]) / 2, (a0[1] + b0[1]) / 2);
+  return placeAt(clampScale(start.scale * factor), view, wx, wy, (a1[0] + b1[0]) / 2, (a1[1] + b1[1]) / 2);
+}
+
+/** Zoom factor of a wheel event's deltaY (deltaMode 0 pixels, 1 lines, 2 pages). */
+export function wheelFactor(deltaY, deltaMode = 0) {
+  const px = deltaY * (deltaMode === 1 ? 16 : deltaMode === 2 ? 400 : 1);
+  return Math.exp(-Math.max(-500, Math.min(500, px)) * 0.002);
 }
 
 /**

@@ -1,45 +1,161 @@
-// Wiring: the connection feeds the state; the state feeds the canvas, the strip, the
-// controls, the status line and the log; one requestAnimationFrame loop runs only while
-// something moves or changed.
+// Wiring: the connection feeds the state and the interpolator; each animation frame draws
+// the interpolated scene (canvas) and the strip; the state also feeds the controls, the
+// status line, the legend and the log. The loop runs only while something moves or changed.
 import { connect, socketUrl } from './net.js';
 import {
-  applyEvent, applyFrame, applyHello, applyStats, cellCount, createState, selectIndex, selectedIndex,
+  applyEvent, applyFrame, applyHello, applyStats, cellCount, createState, ownerLookup, selectIndex, selectedIndex,
 } from './state.js';
+import { createInterpolator, maxDelta } from './interpolate.js';
 import { createRenderer } from './render.js';
+import { createPointers } from './pointers.js';
 import { createStrip } from './strip.js';
 import { createControls } from './controls.js';
 import { createStatus } from './status.js';
 import { createLog } from './log.js';
 import { createNotice } from './notice.js';
+import { createTooltip } from './tooltip.js';
+import { createLegend } from './legend.js';
+import { createPerfPanel } from './perfpanel.js';
+import { createMean, createRate } from './perf.js';
+import { keyAction, targetKind } from './keys.js';
+import { createPalette } from './palette.js';
+import { describeOwner, ownerSlots } from './owners.js';
 import { describeError, describeEvent, eventKey } from './wording.js';
 import { throttle } from './throttle.js';
 
 const $ = (sel) => document.querySelector(sel);
 
 const state = createState();
+const interp = createInterpolator();
 const canvas = $('#layout');
 const panel = $('#panel');
 const panelToggle = $('#panel-toggle');
+const fitButton = $('#fit');
 const status = createStatus($('#status'));
 const log = createLog($('#log'), { max: 50 });
 const notice = createNotice($('#notice'));
+const tooltip = createTooltip($('#tooltip'));
+const legend = createLegend($('#legend'));
 let connection = 'connecting';
-let press = null; // a pointer pressed on a cell: {id, x, y, pointerId}
-let dragging = null; // that cell being dragged (pinned): {id, wx, wy}
+let dragging = null; // the cell dragged here: {id, wx, wy, wasPinned}
+let hoveredId = null;
+
+// ---- figures for ?perf and window.forcelayout.perf() ----
+
+const perf = {
+  draws: createRate(2000),
+  frames: createRate(2000),
+  bytes: createRate(2000),
+  drawMs: createMean(2000),
+};
+
+function perfNow() {
+  const t = performance.now();
+  return {
+    fps: perf.draws.rate(t),
+    framesPerSecond: perf.frames.rate(t),
+    kbPerSecond: perf.bytes.rate(t) / 1000,
+    tickMs: Number.isFinite(state.stats?.tickMs) ? state.stats.tickMs : null,
+    drawMs: perf.drawMs.mean(t),
+    cells: cellCount(state),
+  };
+}
+
+// ---- what is drawn: the interpolated positions, coloured by owner ----
+
+// index maps and colour slots of the memberships being drawn (the newest, and for a moment
+// after a change, the one before it)
+const indexCache = new WeakMap();
+function indexOf(ids) {
+  if (ids === state.ids) return state.index;
+  let m = indexCache.get(ids);
+  if (!m) {
+    m = new Map();
+    for (let i = 0; i < ids.length; i++) m.set(ids[i], i);
+    indexCache.set(ids, m);
+  }
+  return m;
+}
+
+let paints = [];
+function paintOf(ids) {
+  const scheme = renderer.scheme;
+  let p = paints.find((q) => q.ids === ids && q.version === state.ownersVersion && q.scheme === scheme);
+  if (!p) {
+    const { slots, owners, counts } = ownerSlots(ids, ownerLookup(state));
+    p = { ids, version: state.ownersVersion, scheme, slots, owners, counts, palette: createPalette(owners, scheme) };
+    paints = [p, ...paints.slice(0, 1)];
+  }
+  return p;
+}
+
+const scene = {
+  ids: [], index: new Map(), xy: new Float64Array(0), count: 0, cellSize: 20, slots: null,
+  palette: createPalette([null]), pinned: state.pinned, selectedId: null, hoveredId: null, draggingId: null,
+};
+
+function updateScene(now) {
+  const s = interp.sample(now);
+  scene.ids = s.ids;
+  scene.xy = s.xy;
+  scene.count = s.count;
+  scene.index = indexOf(scene.ids);
+  const p = paintOf(scene.ids);
+  scene.slots = p.slots;
+  scene.palette = p.palette;
+  scene.cellSize = Number(state.params.cellSize) || 20;
+  scene.pinned = state.pinned;
+  scene.selectedId = state.selectedId;
+  scene.hoveredId = hoveredId;
+  scene.draggingId = dragging ? dragging.id : null;
+  if (dragging) {
+    // the dragged cell is where the pointer is, not where the delayed frames had it
+    const i = scene.index.get(dragging.id);
+    if (i !== undefined) {
+      scene.xy[2 * i] = dragging.wx;
+      scene.xy[2 * i + 1] = dragging.wy;
+    }
+  }
+  return s.moving;
+}
 
 // ---- drawing loop ----
 
 let raf = 0;
 let lastT = 0;
+let wasMoving = false;
+let fresh = false; // a frame arrived since the last draw
+let drawnIds = null; // what the canvas shows: membership and positions
+let drawnXY = new Float64Array(0);
 function kick() {
   if (!raf) raf = requestAnimationFrame(loop);
+}
+// Positions changed by a quarter of a device pixel or more since the last draw? A big layout
+// at rest still jiggles by hundredths of a pixel per step: no need to redraw it 60 times a second.
+function visiblyMoved() {
+  if (scene.ids !== drawnIds || drawnXY.length < 2 * scene.count) return true;
+  const devicePxPerUnit = renderer.camera.scale * (window.devicePixelRatio || 1);
+  return maxDelta(scene.xy, drawnXY, 2 * scene.count) * devicePxPerUnit >= 0.25;
 }
 function loop(t) {
   raf = 0;
   const dt = lastT ? Math.min(0.1, (t - lastT) / 1000) : 1 / 60;
-  const a = renderer.frame(dt, state);
+  const moving = updateScene(t);
+  const changed = !!dragging || ((moving || wasMoving || fresh) && visiblyMoved());
+  const r = renderer.frame(dt, scene, changed);
+  if (r.drawn) {
+    const now = performance.now();
+    perf.draws.add(now);
+    perf.drawMs.add(now, renderer.lastDraw.ms);
+    const n = 2 * scene.count;
+    if (drawnXY.length < n) drawnXY = new Float64Array(n);
+    drawnXY.set(scene.xy.subarray(0, n));
+    drawnIds = scene.ids;
+  }
+  wasMoving = moving;
+  fresh = false;
   const b = strip.frame(dt);
-  if (a || b) {
+  if (r.moving || moving || b) {
     lastT = t;
     kick();
   } else {
@@ -47,11 +163,21 @@ function loop(t) {
   }
 }
 
-// the part of the canvas not under the panel (wide windows only; a narrow one overlays)
+// the part of the canvas not under the panel: beside it in wide windows, below its header
+// in narrow ones (opened there, it overlays); measured when sizes change, not every draw
+let inset = { top: 0, right: 0, bottom: 0, left: 0 };
+function measureInsets() {
+  const collapsed = panel.classList.contains('collapsed');
+  const narrow = window.innerWidth <= 640;
+  inset = {
+    top: narrow && collapsed ? panel.offsetTop + panel.offsetHeight : 0,
+    right: narrow || collapsed ? 0 : panel.offsetWidth + 24,
+    bottom: 0,
+    left: 0,
+  };
+}
 function insets() {
-  const none = { top: 0, right: 0, bottom: 0, left: 0 };
-  if (panel.classList.contains('collapsed') || window.innerWidth <= 640) return none;
-  return { ...none, right: panel.offsetWidth + 24 };
+  return inset;
 }
 
 const renderer = createRenderer(canvas, { insets });
@@ -84,6 +210,16 @@ function refreshStatus() {
   });
 }
 
+function refreshLegend() {
+  const p = paintOf(state.ids);
+  legend.update(p.owners.map((client, s) => ({ client, count: p.counts[s], css: p.palette.css[s] })), state.client, state.owners !== null);
+}
+
+function showFit() {
+  fitButton.hidden = renderer.mode !== 'manual';
+  document.body.dataset.camera = renderer.mode;
+}
+
 // ---- the connection ----
 
 function send(msg) {
@@ -105,21 +241,27 @@ const handlers = {
     controls.setParams(state.params);
     controls.setEnabled(true);
     renderer.retarget(state);
+    renderer.invalidate();
     refreshStatus();
     kick();
   },
   frame(msg) {
     const beforeId = state.selectedId;
     const before = selectedIndex(state);
+    const version = state.ownersVersion;
+    perf.frames.add(performance.now());
     const r = applyFrame(state, msg);
     if (!r.applied) return;
-    if (dragging) holdDragged();
+    interp.push(performance.now(), state.ids, state.xy);
+    fresh = true;
     if (r.membership) {
       const after = selectedIndex(state);
       syncStrip(beforeId !== null && beforeId === state.selectedId && before >= 0 ? after - before : 0);
       document.body.dataset.selected = state.selectedId === null ? '' : String(state.selectedId);
+      if (hoveredId !== null && !state.index.has(hoveredId)) showHover(null);
       refreshStatus();
     }
+    if (r.membership || version !== state.ownersVersion) refreshLegend();
     renderer.retarget(state);
     kick();
   },
@@ -128,7 +270,7 @@ const handlers = {
     if (!r.show) return;
     log.add(describeEvent(msg), { seq: msg.seq, kind: msg.kind, key: eventKey(msg) });
     if (r.params) {
-      controls.setParams(msg.params);
+      controls.setParams(state.params);
       renderer.retarget(state);
     }
     renderer.invalidate();
@@ -147,6 +289,9 @@ const handlers = {
 
 const net = connect({
   url: socketUrl(location),
+  onBytes(n) {
+    perf.bytes.add(performance.now(), n);
+  },
   onMessage(msg) {
     const handle = typeof msg.type === 'string' && Object.hasOwn(handlers, msg.type) ? handlers[msg.type] : null;
     if (handle) handle(msg);
@@ -156,69 +301,123 @@ const net = connect({
     connection = s;
     if (s === 'reconnecting') {
       controls.setEnabled(false);
-      endDrag();
+      pointers.cancel();
     }
     refreshStatus();
   },
 });
 
-// ---- pointer on the canvas: select, drag to pin, double-click to unpin ----
+// ---- pointer on the canvas: select, drag (held at the pointer, released on drop),
+// double-click / double-tap toggles a pin, pan / pinch / wheel move the camera ----
 
-const sendPin = throttle((id, x, y) => net.send({ type: 'pin', id, x, y }), 50);
+const sendPin = throttle((id, x, y) => net.send({ type: 'pin', id, x, y }), 33);
 const round1 = (v) => Math.round(v * 10) / 10;
 
-function holdDragged() {
-  const i = state.index.get(dragging.id);
-  if (i === undefined) return;
-  state.xy[2 * i] = dragging.wx;
-  state.xy[2 * i + 1] = dragging.wy;
+function cellAt(clientX, clientY) {
+  const i = renderer.hit(clientX, clientY, scene);
+  return i < 0 ? null : scene.ids[i];
 }
 
-function endDrag() {
-  if (dragging) {
-    sendPin.flush(dragging.id, dragging.wx, dragging.wy);
-    renderer.freeze(false, state);
+function showHover(id, clientX, clientY) {
+  if (id !== hoveredId) {
+    hoveredId = id;
+    canvas.classList.toggle('over-cell', id !== null);
+    renderer.invalidate();
+    kick();
   }
-  dragging = null;
-  press = null;
-  canvas.classList.remove('dragging');
-}
-
-canvas.addEventListener('pointerdown', (e) => {
-  if (e.button !== 0) return;
-  const i = renderer.hit(e.clientX, e.clientY, state);
-  if (i < 0) return;
-  if (selectIndex(state, i)) selectionChanged();
-  press = { id: state.ids[i], x: e.clientX, y: e.clientY, pointerId: e.pointerId };
-  canvas.setPointerCapture(e.pointerId);
-});
-
-canvas.addEventListener('pointermove', (e) => {
-  if (!press) {
-    if (e.pointerType === 'mouse') canvas.classList.toggle('over-cell', renderer.hit(e.clientX, e.clientY, state) >= 0);
+  if (id === null) {
+    tooltip.hide();
     return;
   }
-  if (!dragging && Math.hypot(e.clientX - press.x, e.clientY - press.y) < 4) return;
-  if (!dragging) {
-    dragging = { id: press.id, wx: 0, wy: 0 };
+  const owner = ownerLookup(state)(id);
+  const pinned = state.pinned.has(id) ? ' · pinned' : '';
+  tooltip.show(`Cell ${id} · ${describeOwner(owner, state.client, state.owners !== null)}${pinned}`, clientX, clientY);
+}
+
+const pointers = createPointers(canvas, renderer, {
+  cellAt,
+  select(id) {
+    const i = state.index.get(id);
+    if (i !== undefined && selectIndex(state, i)) selectionChanged();
+  },
+  dragStart(id) {
+    dragging = { id, wx: 0, wy: 0, wasPinned: state.pinned.has(id) };
     renderer.freeze(true);
     canvas.classList.add('dragging');
-  }
-  const [wx, wy] = renderer.toWorld(e.clientX, e.clientY);
-  dragging.wx = round1(wx);
-  dragging.wy = round1(wy);
-  holdDragged();
-  sendPin.call(dragging.id, dragging.wx, dragging.wy);
-  renderer.invalidate();
-  kick();
+    tooltip.hide();
+  },
+  dragMove(id, clientX, clientY) {
+    const [wx, wy] = renderer.toWorld(clientX, clientY);
+    dragging.wx = round1(wx);
+    dragging.wy = round1(wy);
+    sendPin.call(id, dragging.wx, dragging.wy);
+    renderer.invalidate();
+    kick();
+  },
+  dragEnd(id, { cancelled }) {
+    const d = dragging;
+    dragging = null;
+    canvas.classList.remove('dragging');
+    if (d) {
+      // a cell pinned before the drag stays pinned where it is dropped; any other is let go
+      if (d.wasPinned && !cancelled) sendPin.flush(id, d.wx, d.wy);
+      else {
+        sendPin.cancel();
+        net.send({ type: 'unpin', id });
+      }
+    }
+    renderer.freeze(false, state);
+    renderer.invalidate();
+    kick();
+  },
+  doubleTap(id) {
+    if (state.pinned.has(id)) {
+      send({ type: 'unpin', id });
+      return;
+    }
+    const i = scene.index.get(id);
+    if (i === undefined) return;
+    send({ type: 'pin', id, x: round1(scene.xy[2 * i]), y: round1(scene.xy[2 * i + 1]) });
+  },
+  hover: showHover,
+  cameraMoved() {
+    showFit();
+    kick();
+  },
 });
 
-canvas.addEventListener('pointerup', endDrag);
-canvas.addEventListener('pointercancel', endDrag);
+function fit() {
+  renderer.fit(state);
+  showFit();
+  kick();
+}
+fitButton.addEventListener('click', fit);
 
-canvas.addEventListener('dblclick', (e) => {
-  const i = renderer.hit(e.clientX, e.clientY, state);
-  if (i >= 0 && state.pinned.has(state.ids[i])) send({ type: 'unpin', id: state.ids[i] });
+// ---- keyboard: + - space arrows f (keys.js says where they apply) ----
+
+document.addEventListener('keydown', (e) => {
+  if (e.defaultPrevented) return;
+  const action = keyAction(e, targetKind(e.target instanceof Element ? e.target : {}));
+  if (!action) return;
+  e.preventDefault();
+  if (e.repeat && action !== 'prev' && action !== 'next') return; // a held key adds once
+  switch (action) {
+    case 'add':
+    case 'remove':
+    case 'pause':
+      panel.querySelector(`button[data-action="${action}"]`)?.click();
+      break;
+    case 'prev':
+    case 'next': {
+      const i = selectedIndex(state);
+      if (selectIndex(state, i < 0 ? 0 : i + (action === 'next' ? 1 : -1))) selectionChanged();
+      break;
+    }
+    case 'fit':
+      fit();
+      break;
+    default:
+  }
 });
 
 // ---- panel, sizes, theme ----
@@ -228,6 +427,7 @@ function setPanel(open) {
   panelToggle.setAttribute('aria-expanded', String(open));
   panelToggle.title = open ? 'Hide the panel' : 'Show the panel';
   panelToggle.textContent = open ? '\u2715' : '\u2630';
+  measureInsets();
   renderer.retarget(state);
   kick();
 }
@@ -241,12 +441,21 @@ $('#params').addEventListener('submit', (e) => {
 });
 
 const resized = () => {
+  measureInsets();
   renderer.resize();
   strip.resize();
   renderer.retarget(state);
   kick();
 };
 new ResizeObserver(resized).observe(document.body);
+new ResizeObserver(() => {
+  const before = inset;
+  measureInsets();
+  if (inset.top !== before.top || inset.right !== before.right) {
+    renderer.retarget(state);
+    kick();
+  }
+}).observe(panel);
 // a window moved to a screen of another pixel ratio keeps its CSS size: watch the ratio too
 (function watchPixelRatio() {
   window.matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener('change', () => {
@@ -257,17 +466,28 @@ new ResizeObserver(resized).observe(document.body);
 window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
   renderer.themeChanged();
   strip.themeChanged();
+  refreshLegend();
   kick();
 });
 
 resized();
 refreshStatus();
+showFit();
 
-// for tests and the console: read-only views of the model and the camera
+if (new URLSearchParams(location.search).has('perf')) createPerfPanel($('#perf'), perfNow);
+
+// for tests and the console: read-only views of the model, the camera and the figures
 window.forcelayout = {
   state,
+  /** Client (CSS px) position where cell `id` is drawn now, null when it is not. */
   cellClientPosition(id) {
-    const i = state.index.get(id);
+    let i = scene.index.get(id);
+    if (i !== undefined && i < scene.count) return renderer.toClient(scene.xy[2 * i], scene.xy[2 * i + 1]);
+    i = state.index.get(id);
     return i === undefined ? null : renderer.toClient(state.xy[2 * i], state.xy[2 * i + 1]);
   },
+  camera() {
+    return { mode: renderer.mode, ...renderer.camera };
+  },
+  perf: perfNow,
 };

@@ -1,7 +1,9 @@
 // The WebSocket connection to the server: connects, parses each message and hands it to
 // onMessage, reconnects by itself with exponential backoff (0.25 s doubling up to 5 s)
 // whenever the connection closes, and reports its state: 'connecting' (first attempt),
-// 'open' (socket open, waiting for hello), 'reconnecting'.
+// 'open' (socket open, waiting for hello), 'reconnecting'. Every message's raw size goes
+// to onBytes (for KB/s): the length of the text, which is its UTF-8 size for the ASCII JSON
+// the server sends (measuring non-ASCII exactly would cost an encode per frame).
 
 export const SUBPROTOCOL = 'forcelayout.v1';
 
@@ -15,7 +17,7 @@ export function backoffDelay(attempt, { first = 250, max = 5000 } = {}) {
   return Math.min(max, first * 2 ** Math.min(attempt, 20));
 }
 
-export function connect({ url, onMessage, onState = () => {}, onOpen = () => {} }) {
+export function connect({ url, onMessage, onState = () => {}, onOpen = () => {}, onBytes = () => {} }) {
   let ws = null;
   let attempt = 0;
   let timer = null;
@@ -39,6 +41,8 @@ export function connect({ url, onMessage, onState = () => {}, onOpen = () => {} 
     });
     ws.addEventListener('message', (e) => {
       attempt = 0; // the server talks: the next drop starts the backoff over
+      const size = typeof e.data === 'string' ? e.data.length : e.data?.size ?? e.data?.byteLength ?? 0;
+      onBytes(size);
       if (typeof e.data !== 'string') return;
       let msg;
       try {
@@ -49,7 +53,7 @@ export function connect({ url, onMessage, onState = () => {}, onOpen = () => {} 
       }
       if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return;
       try {
-        onMessage(msg);
+        onMessage(msg, size);
       } catch (err) {
         // a message shape this page did not expect must never break the page
         console.debug('forcelayout: message not handled', msg.type, err);

@@ -1,7 +1,9 @@
 // The page's model of the shared layout, fed by the server's messages: params, membership
 // (ids of version v) and positions, pinned cells, clients, stats, the selected cell, and the
-// highest event seq already shown. Pure, no DOM: every apply* takes a message as parsed
-// JSON, never throws on shapes the protocol allows, and says what changed.
+// highest event seq already shown, and who added which cell. Pure, no DOM: every apply*
+// takes a message as parsed JSON, never throws on shapes the protocol allows, and says what
+// changed. `ids` is replaced, never changed in place, so its identity marks a membership.
+import { normalizeRuns, ownerOf, sameRuns } from './owners.js';
 
 export function createState() {
   return {
@@ -19,6 +21,9 @@ export function createState() {
     pinned: new Set(),
     selectedId: null,
     lastSeq: 0, // highest event seq shown in the log
+    owners: null, // the server's owner runs ([client, first, last]); null when it sends none
+    addedBy: new Map(), // id -> client, from the `added` events this page saw (when owners is null)
+    ownersVersion: 0, // bumped whenever owners or addedBy change
   };
 }
 
@@ -47,11 +52,20 @@ export function applyHello(s, msg) {
   let maxSeq = 0;
   for (const ev of events) if (Number.isFinite(ev.seq) && ev.seq > maxSeq) maxSeq = ev.seq;
   const restarted = s.lastSeq > 0 && maxSeq < s.lastSeq;
-  if (restarted) s.lastSeq = 0;
+  if (restarted) {
+    s.lastSeq = 0;
+    s.addedBy = new Map();
+    s.ownersVersion++;
+  }
 
-  // pins are not part of hello: rebuild them from the replayed history, as far as it goes
+  // the pins when the connection opened (servers that send them), then the replayed
+  // history in order (older servers: as far as it goes)
   s.pinned = new Set();
-  for (const ev of events) trackPins(s, ev);
+  if (Array.isArray(msg.pinned)) for (const id of msg.pinned) if (isId(id)) s.pinned.add(id);
+  for (const ev of events) {
+    trackPins(s, ev);
+    trackOwners(s, ev);
+  }
 
   return { restarted, events: takeNewEvents(s, events) };
 }
@@ -87,6 +101,34 @@ function trackPins(s, ev) {
   }
 }
 
+function trackOwners(s, ev) {
+  if (ev.kind === 'cleared') {
+    s.addedBy.clear();
+  } else if (!Array.isArray(ev.ids)) {
+    return;
+  } else if (ev.kind === 'added' && typeof ev.by === 'string') {
+    for (const id of ev.ids) if (isId(id)) s.addedBy.set(id, ev.by);
+  } else if (ev.kind === 'removed') {
+    for (const id of ev.ids) s.addedBy.delete(id);
+  } else {
+    return;
+  }
+  if (s.owners === null) s.ownersVersion++;
+}
+
+/**
+ * A function id -> the client that added it (null: unknown): the server's owner runs when
+ * it sends them, else what the page saw in `added` events.
+ */
+export function ownerLookup(s) {
+  if (s.owners) {
+    const runs = s.owners;
+    return (id) => ownerOf(runs, id);
+  }
+  const map = s.addedBy;
+  return (id) => map.get(id) ?? null;
+}
+
 /**
  * A live `event`. Returns {show, params}: show when it is new (the log shows it), params
  * when the parameters changed. Events already shown (seq <= lastSeq) change nothing.
@@ -94,6 +136,7 @@ function trackPins(s, ev) {
 export function applyEvent(s, ev) {
   if (takeNewEvents(s, [ev]).length === 0) return { show: false, params: false };
   trackPins(s, ev);
+  trackOwners(s, ev);
   let params = false;
   switch (ev.kind) {
     case 'params':
@@ -137,6 +180,11 @@ export function applyFrame(s, msg) {
     if (xy.length !== 2 * ids.length) return { applied: false, membership: false };
     const same = sameIds(s.ids, ids);
     if (!same) setMembership(s, ids);
+    const runs = normalizeRuns(msg.owners);
+    if (!sameRuns(runs, s.owners)) {
+      s.owners = runs;
+      s.ownersVersion++;
+    }
     s.v = msg.v;
     s.xy = toPositions(xy, s.xy);
     if (Number.isFinite(msg.tick)) s.tick = msg.tick;

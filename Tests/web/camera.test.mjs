@@ -1,7 +1,10 @@
-// node --test Tests/web/  — camera fit and easing of Public/camera.js
+// node --test Tests/web/  — camera fit, easing, zoom, pan and pinch of Public/camera.js
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contentBounds, easeCamera, fitCamera, nearestCell, screenToWorld, worldToScreen } from '../../Public/camera.js';
+import {
+  MAX_SCALE, MIN_SCALE, contentBounds, easeCamera, fitCamera, nearestCell, panBy, pinch, placeAt, screenToWorld, wheelFactor,
+  worldToScreen, zoomAt,
+} from '../../Public/camera.js';
 
 const near = (a, b, eps = 1e-9) => assert.ok(Math.abs(a - b) <= eps, `${a} != ${b}`);
 
@@ -80,4 +83,69 @@ test('nearest cell within its radius', () => {
   assert.equal(nearestCell(xy, 3, 0, 15, 20), -1);
   assert.equal(nearestCell(xy, 3, 0, 15, 20, 16), 0); // a larger click radius for tiny cells
   assert.equal(nearestCell([], 0, 0, 0, 20), -1);
+});
+
+test('zoom about a point keeps the world point under it fixed', () => {
+  const view = { x: 0, y: 0, w: 900, h: 600 };
+  const cam = { cx: 40, cy: -20, scale: 1.5 };
+  for (const [sx, sy] of [[450, 300], [0, 0], [812, 77]]) {
+    for (const f of [2, 0.5, 1.1, 10]) {
+      const before = screenToWorld(cam, view, sx, sy);
+      const z = zoomAt(cam, view, sx, sy, f);
+      near(z.scale, cam.scale * f);
+      const after = screenToWorld(z, view, sx, sy);
+      near(after[0], before[0], 1e-9);
+      near(after[1], before[1], 1e-9);
+    }
+  }
+  // clamped, and nonsense factors change nothing
+  assert.equal(zoomAt(cam, view, 0, 0, 1e12).scale, MAX_SCALE);
+  assert.equal(zoomAt(cam, view, 0, 0, 1e-12).scale, MIN_SCALE);
+  assert.equal(zoomAt(cam, view, 0, 0, NaN).scale, cam.scale);
+  assert.equal(zoomAt(cam, view, 0, 0, -2).scale, cam.scale);
+});
+
+test('pan moves the picture with the pointer', () => {
+  const view = { x: 0, y: 0, w: 900, h: 600 };
+  const cam = { cx: 0, cy: 0, scale: 2 };
+  const p = panBy(cam, 30, -10);
+  const [sx, sy] = worldToScreen(p, view, 0, 0);
+  near(sx, 450 + 30);
+  near(sy, 300 - 10);
+  assert.equal(p.scale, 2);
+});
+
+test('placeAt shows a world point at a screen point', () => {
+  const view = { x: 10, y: 20, w: 400, h: 300 };
+  const c = placeAt(3, view, 7, 8, 100, 50);
+  const [sx, sy] = worldToScreen(c, view, 7, 8);
+  near(sx, 100);
+  near(sy, 50);
+});
+
+test('pinch: the point between the fingers follows them, the scale their spread', () => {
+  const view = { x: 0, y: 0, w: 800, h: 600 };
+  const start = { cx: 5, cy: 5, scale: 1 };
+  const a0 = [300, 300];
+  const b0 = [500, 300];
+  const mid = screenToWorld(start, view, 400, 300);
+  // spread to twice the distance and move right by 50
+  const c = pinch(start, view, a0, b0, [250, 300], [650, 300]);
+  near(c.scale, 2);
+  const [sx, sy] = worldToScreen(c, view, mid[0], mid[1]);
+  near(sx, 450);
+  near(sy, 300);
+  // fingers on one spot: no zoom, no NaN
+  const same = pinch(start, view, [1, 1], [1, 1], [2, 2], [2, 2]);
+  assert.equal(same.scale, 1);
+  assert.ok(Number.isFinite(same.cx) && Number.isFinite(same.cy));
+});
+
+test('wheel: down zooms out, up zooms in, lines and pages count more, no extremes', () => {
+  assert.ok(wheelFactor(100) < 1);
+  assert.ok(wheelFactor(-100) > 1);
+  near(wheelFactor(100) * wheelFactor(-100), 1);
+  near(wheelFactor(3, 1), wheelFactor(48));
+  assert.ok(wheelFactor(1e9) > 0.3 && wheelFactor(-1e9) < 3);
+  assert.equal(wheelFactor(0), 1);
 });

@@ -5,15 +5,19 @@
 Starts `<bin> serve --host 127.0.0.1 --port <free port> --public <repo>/Public`, with <bin>
 from $FORCELAYOUT_BIN (default <repo>/.build/debug/forcelayout), waits for it to print
 `listening on http://127.0.0.1:<port>/`, drives two pages with selenium, and stops the
-server with SIGTERM. Screenshots go to $SCREENSHOT_DIR when it is set.
+server with SIGTERM. Screenshots go to $SCREENSHOT_DIR when it is set; test_screenshot saves
+the page with a few hundred settled cells to $FORCELAYOUT_SCREENSHOT when that is set
+(`make screenshot`: docs/screenshot.png). Connections besides the pages: control.py.
 Needs the Debian packages python3-selenium, python3-pytest, chromium, chromium-driver.
 """
 import json
+import math
 import os
 import re
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import tempfile
 import threading
@@ -23,8 +27,10 @@ from pathlib import Path
 
 import pytest
 
+from control import Control  # noqa: E402  (Tests/web/control.py)
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.actions.action_builder import ActionBuilder  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
@@ -123,15 +129,22 @@ def server():
 class Page:
     """One browser window on the page, with the console messages it logged so far."""
 
-    def __init__(self, url):
+    def __init__(self, url, size=(1200, 800), scale=None, viewport=None):
         opts = webdriver.ChromeOptions()
         opts.binary_location = CHROMIUM
-        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1200,800"):
+        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={size[0]},{size[1]}"):
             opts.add_argument(arg)
+        if scale is not None:
+            opts.add_argument(f"--force-device-scale-factor={scale}")
         opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
         self.logs = []
         self.driver.get(url)
+        if viewport:  # the window's own frame takes some of --window-size: grow it by that
+            outer_w, outer_h, inner_w, inner_h = self.js("return [outerWidth, outerHeight, innerWidth, innerHeight]")
+            self.driver.set_window_size(viewport[0] + outer_w - inner_w, viewport[1] + outer_h - inner_h)
+            self.wait(lambda: self.js("return [innerWidth, innerHeight]") == list(viewport),
+                      f"a {viewport[0]}x{viewport[1]} viewport")
 
     def js(self, script, *args):
         return self.driver.execute_script(script, *args)
@@ -139,9 +152,9 @@ class Page:
     def find(self, css):
         return self.driver.find_element(By.CSS_SELECTOR, css)
 
-    def wait(self, predicate, what):
+    def wait(self, predicate, what, timeout=WAIT):
         try:
-            return WebDriverWait(self.driver, WAIT, poll_frequency=0.05).until(lambda d: predicate())
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(lambda d: predicate())
         except Exception as e:  # a readable failure instead of a bare TimeoutException
             raise AssertionError(f"timed out waiting for {what}; status: {self.status_text()!r}") from e
 
@@ -319,6 +332,221 @@ def test_remove_and_pause(first, second):
     assert first.severe() == [] and second.severe() == []
 
 
+# ---- helpers for the tests below ----
+
+def cell_xy(page, cell):
+    """The page's world position of a cell, [x, y], or None when it does not know the cell."""
+    return page.js(
+        "const s = window.forcelayout.state; const i = s.index.get(arguments[0]);"
+        "return i === undefined ? null : [s.xy[2 * i], s.xy[2 * i + 1]];", cell)
+
+
+def is_pinned(page, cell):
+    return page.js("return window.forcelayout.state.pinned.has(arguments[0])", cell)
+
+
+def client_position(page, cell):
+    return page.js("return window.forcelayout.cellClientPosition(arguments[0])", cell)
+
+
+def near(a, b, tolerance):
+    return a is not None and b is not None and abs(a[0] - b[0]) <= tolerance and abs(a[1] - b[1]) <= tolerance
+
+
+def add_cells(page, count):
+    before = page.cells()
+    page.set_input("count", count)
+    page.find('button[data-action="add"]').click()
+    page.wait(lambda: page.cells() == before + count, f"{before + count} cells")
+
+
+def ensure_cells(page, at_least):
+    if page.cells() < at_least:
+        add_cells(page, at_least - page.cells())
+
+
+def settled(page, timeout=90):
+    page.wait(lambda: page.js("return document.body.dataset.motion") == "settled",
+              "the layout to settle", timeout)
+
+
+def steady_position(page, cell, still=3):
+    """The client position of a cell once it (and the camera) stopped moving: the same, to a
+    tenth of a pixel, in `still` readings in a row 100 ms apart."""
+    readings = []
+
+    def steady():
+        readings.append(client_position(page, cell))
+        if readings[-1] is None:
+            raise AssertionError(f"cell {cell} is not on the page")
+        recent = readings[-still:]
+        if len(recent) == still and all(near(r, recent[0], 0.1) for r in recent):
+            return recent[-1]
+        time.sleep(0.1)
+        return None
+
+    return page.wait(steady, f"cell {cell} to stand still on the page", 30)
+
+
+def free_view(page):
+    """The part of the canvas not under the panel (client px): [left, top, right, bottom]."""
+    return page.js(
+        "const c = document.querySelector('#layout').getBoundingClientRect();"
+        "const p = document.querySelector('#panel').getBoundingClientRect();"
+        "const right = p.width > 0 && p.left > c.left + 100 ? Math.min(c.right, p.left) : c.right;"
+        "return [c.left, c.top, right, c.bottom];")
+
+
+def pick_cell(page, far=True):
+    """An unpinned cell inside the free view: the farthest from its centre (far) or the
+    nearest. Returns (id, [x, y] client, [cx, cy] centre of the free view)."""
+    left, top, right, bottom = free_view(page)
+    centre = ((left + right) / 2, (top + bottom) / 2)
+    candidates = []
+    for cell in page.js("return window.forcelayout.state.ids.slice(0, 200)"):
+        if is_pinned(page, cell):
+            continue
+        p = client_position(page, cell)
+        if p and left + 30 < p[0] < right - 30 and top + 30 < p[1] < bottom - 30:
+            candidates.append((math.hypot(p[0] - centre[0], p[1] - centre[1]), cell))
+    assert candidates, "no unpinned cell inside the free part of the canvas"
+    cell = max(candidates)[1] if far else min(candidates)[1]
+    return cell, centre
+
+
+def release_pointer(page):
+    """Lets go of every pressed button (after a failure mid-drag)."""
+    try:
+        ActionChains(page.driver).reset_actions()
+    except Exception:
+        pass
+
+
+# ---- the strip's ARIA values, dragging, double-click ----
+
+def strip_value(page):
+    strip = page.find("#strip")
+    text = strip.get_attribute("aria-valuetext")
+    m = re.fullmatch(r"Cell (\d+), (\d+) of (\d+)", text or "")
+    assert m, f"aria-valuetext {text!r} does not read like 'Cell 12, 3 of 40'"
+    return int(m[1]), int(m[2]), int(m[3]), strip.get_attribute("aria-valuemax")
+
+
+def test_strip_aria_values_follow_adds_and_removes(server, first, second):
+    connected(first)
+    connected(second)
+    ensure_cells(first, 6)
+    strip = first.find("#strip")
+    strip.click()
+    strip.send_keys(Keys.HOME)
+    strip.send_keys(Keys.ARROW_RIGHT)
+    strip.send_keys(Keys.ARROW_RIGHT)
+    first.wait(lambda: strip.get_attribute("aria-valuenow") == "3", "the third cell selected")
+    ids = first.js("return window.forcelayout.state.ids.slice()")
+    chosen = ids[2]
+    n = len(ids)
+    assert strip_value(first) == (chosen, 3, n, str(n))
+    assert first.js("return document.body.dataset.selected") == str(chosen)
+
+    # cells added by another page come after it (ids ascend): same cell, same place
+    second.set_input("count", 4)
+    second.find('button[data-action="add"]').click()
+    first.wait(lambda: strip_value(first) == (chosen, 3, n + 4, str(n + 4)),
+               f"'Cell {chosen}, 3 of {n + 4}' after 4 cells were added elsewhere")
+
+    # another connection removes a cell before it and one after it: the same cell, one place back
+    with Control(server) as other:
+        ids = first.js("return window.forcelayout.state.ids.slice()")
+        other.send({"type": "remove", "ids": [ids[0], ids[-1]]})
+        other.event("removed")
+        first.wait(lambda: strip_value(first) == (chosen, 2, n + 2, str(n + 2)),
+                   f"'Cell {chosen}, 2 of {n + 2}' after cells before and after it were removed")
+        # and the newest few, by count, from the other page
+        second.set_input("count", 2)
+        second.find('button[data-action="remove"]').click()
+        first.wait(lambda: strip_value(first) == (chosen, 2, n, str(n)),
+                   f"'Cell {chosen}, 2 of {n}' after the newest 2 were removed")
+        assert other.errors() == []
+    assert first.js("return document.body.dataset.selected") == str(chosen)
+    assert strip.get_attribute("aria-valuenow") == "2"
+    assert first.severe() == [] and second.severe() == []
+
+
+def test_dragging_a_cell_pins_it_for_everyone(first, second):
+    connected(first)
+    connected(second)
+    ensure_cells(first, 8)
+    second.wait(lambda: second.cells() == first.cells(), "the second page to show every cell")
+    settled(first)
+    cell, centre = pick_cell(first, far=True)
+    x, y = steady_position(first, cell)
+    # toward the middle of the free view, at least 60 px
+    dx, dy = (centre[0] - x) * 0.6, (centre[1] - y) * 0.6
+    if math.hypot(dx, dy) < 60:
+        dx, dy = (60 if x < centre[0] else -60), 0
+    start = (int(round(x)), int(round(y)))
+    steps = [(int(round(x + dx * i / 8)), int(round(y + dy * i / 8))) for i in range(1, 9)]
+    end = steps[-1]
+
+    drag = ActionBuilder(first.driver, duration=40)
+    drag.pointer_action.move_to_location(*start).pointer_down()
+    for point in steps:
+        drag.pointer_action.move_to_location(*point)
+    released = False
+    try:
+        drag.perform()  # the button stays down until the release below
+        second.wait(lambda: is_pinned(second, cell),
+                    f"cell {cell} pinned on the second page while the first drags it "
+                    f"(pinned there: {second.js('return [...window.forcelayout.state.pinned]')})")
+        # on the dragging page the cell is under the pointer; the other page has it at the
+        # same world position
+        first.wait(lambda: near(client_position(first, cell), end, 3),
+                   f"cell {cell} under the pointer at {end} (it is at {client_position(first, cell)})")
+        held = cell_xy(first, cell)
+        second.wait(lambda: near(cell_xy(second, cell), held, 1.0),
+                    f"cell {cell} at the pointer's world position {held} on the second page "
+                    f"(it is at {cell_xy(second, cell)})")
+        assert is_pinned(first, cell)
+
+        drop = ActionBuilder(first.driver)
+        drop.pointer_action.pointer_up()
+        drop.perform()
+        released = True
+    finally:
+        if not released:
+            release_pointer(first)
+    second.wait(lambda: not is_pinned(second, cell), f"cell {cell} released on the second page after the drop")
+    first.wait(lambda: not is_pinned(first, cell), f"cell {cell} released on the first page after the drop")
+    assert first.severe() == [] and second.severe() == []
+
+
+def test_double_click_pins_a_cell_in_place_and_again_releases_it(first, second):
+    connected(first)
+    connected(second)
+    ensure_cells(first, 8)
+    settled(first)
+    cell, _ = pick_cell(first, far=False)
+    x, y = steady_position(first, cell)
+    before = cell_xy(first, cell)
+
+    click = ActionBuilder(first.driver)
+    click.pointer_action.move_to_location(int(round(x)), int(round(y))).double_click()
+    click.perform()
+    second.wait(lambda: is_pinned(second, cell), f"cell {cell} pinned on the second page after a double-click")
+    first.wait(lambda: is_pinned(first, cell), f"cell {cell} pinned on the first page")
+    # pinned where it stood (the layout had settled), not somewhere else
+    second.wait(lambda: near(cell_xy(second, cell), before, 2.0),
+                f"cell {cell} pinned in place at {before} (it is at {cell_xy(second, cell)})")
+
+    x, y = steady_position(first, cell)
+    click = ActionBuilder(first.driver)
+    click.pointer_action.move_to_location(int(round(x)), int(round(y))).double_click()
+    click.perform()
+    second.wait(lambda: not is_pinned(second, cell), f"cell {cell} released on the second page after a second double-click")
+    first.wait(lambda: not is_pinned(first, cell), f"cell {cell} released on the first page")
+    assert first.severe() == [] and second.severe() == []
+
+
 def test_reconnects_after_a_server_restart():
     """A separate server: stop it under an open page, start it again on the same port."""
     require_tools()
@@ -347,3 +575,98 @@ def test_reconnects_after_a_server_restart():
         if page:
             page.quit()
         srv.close()
+
+
+# ---- pages of their own server ----
+
+@pytest.fixture
+def own_server():
+    require_tools()
+    srv = Server(free_port()).start()
+    try:
+        yield srv
+    finally:
+        srv.close()
+
+
+def test_page_survives_extreme_but_allowed_messages(own_server):
+    """Another client sends what the protocol allows at its edges; the page keeps up."""
+    page = Page(own_server.url)
+    try:
+        connected(page)
+        with Control(own_server.url) as other:
+            for message in (
+                {"type": "add", "count": 40},
+                {"type": "params", "cellSize": 200, "charge": 1000, "stiffness": 1, "theta": 2,
+                 "tickRate": 120, "collide": True},
+                {"type": "add", "count": 20, "spawn": {"x": 1e9, "y": -1e9}},
+                {"type": "add", "count": 20, "spawn": "border"},
+                {"type": "params", "cellSize": 1, "charge": 0, "theta": 0, "collide": False},
+                {"type": "subscribe", "kinds": []},
+                {"type": "replay", "count": 256},
+            ):
+                other.send(message)
+            other.next("replay")
+            ids = page.wait(lambda: page.cells() == 80 and page.js("return window.forcelayout.state.ids.slice()"),
+                            "80 cells on the page")
+            other.send({"type": "subscribe", "kinds": "all"})
+            other.send({"type": "pin", "id": ids[0], "x": 1e9, "y": 1e9})
+            other.send({"type": "pin", "id": ids[1], "x": -1e9, "y": -1e9})
+            other.send({"type": "pin", "id": ids[2], "x": 0.05, "y": -0.05})
+            other.event("pinned", id=ids[2])
+            page.wait(lambda: all(is_pinned(page, i) for i in ids[:3]), "three pinned cells on the page")
+            page.wait(lambda: near(cell_xy(page, ids[0]), (1e9, 1e9), 1), "a cell at (1e9, 1e9)")
+            # every position finite, every cell placed somewhere on (or off) the screen
+            assert page.js("return window.forcelayout.state.xy.every(Number.isFinite)")
+            for i in ids[:3]:
+                p = client_position(page, i)
+                assert p is not None and all(math.isfinite(v) for v in p), (i, p)
+            other.send({"type": "params", "threshold": 1e6, "paused": True})
+            other.event("params")
+            other.send({"type": "remove", "ids": ids[:2]})
+            other.event("removed")
+            page.wait(lambda: page.cells() == 78, "78 cells after the far ones were removed")
+            assert other.errors() == []
+        # the page still works
+        add_cells(page, 2)
+        page.wait(lambda: page.field("cells") == "80", "80 cells in the status line")
+        assert page.field("connection") == "connected"
+        assert page.severe() == []
+    finally:
+        page.quit()
+
+
+def test_screenshot(own_server):
+    """The page with a few hundred cells from two clients, once settled. Saved to
+    $FORCELAYOUT_SCREENSHOT when it is set (make screenshot), else only checked."""
+    pages = []
+    try:
+        a = Page(own_server.url, size=(1280, 800), scale=1, viewport=(1280, 800))
+        pages.append(a)
+        b = Page(own_server.url, size=(1280, 800), scale=1, viewport=(1280, 800))
+        pages.append(b)
+        connected(a)
+        connected(b)
+        add_cells(a, 180)
+        add_cells(b, 120)
+        a.wait(lambda: a.cells() == 300, "300 cells on the first page")
+        a.wait(lambda: a.field("clients") == "2", "2 clients")
+        settled(a)
+        ids = a.js("return window.forcelayout.state.ids.slice()")
+        for cell in (ids[0], ids[len(ids) // 2], ids[-1]):
+            steady_position(a, cell)  # the camera has come to rest
+        assert a.field("motion") == "settled"
+        assert a.js("return [innerWidth, innerHeight]") == [1280, 800]
+        assert a.severe() == [] and b.severe() == []
+        target = os.environ.get("FORCELAYOUT_SCREENSHOT")
+        if target:
+            path = Path(target)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            assert a.driver.save_screenshot(str(path)), f"could not write {path}"
+            with open(path, "rb") as f:
+                head = f.read(24)
+            assert head[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+            assert struct.unpack(">II", head[16:24]) == (1280, 800), struct.unpack(">II", head[16:24])
+    finally:
+        for p in pages:
+            p.quit()

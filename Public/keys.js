@@ -1,0 +1,49 @@
+// Keyboard shortcuts of the page, as a pure mapping from a key to an action, so the rules
+// about where they apply are testable without a DOM:
+//   + / =   add cells (the Count box)        -   remove cells
+//   space   pause / resume                   f   fit the layout (auto camera)
+//   ← ↓     previous cell                    → ↑ next cell (as on the strip slider)
+// Nothing applies with Ctrl, Alt or Meta held (browser shortcuts), while typing in a text or
+// number field, or on the strip (it has its own keys); keys a focused control uses itself
+// (arrows on a slider, space on a button or checkbox) stay with it.
+
+const ACTIONS = {
+  '+': 'add',
+  '=': 'add',
+  '-': 'remove',
+  _: 'remove',
+  ' ': 'pause',
+  Spacebar: 'pause',
+  f: 'fit',
+  F: 'fit',
+  ArrowLeft: 'prev',
+  ArrowDown: 'prev',
+  ArrowRight: 'next',
+  ArrowUp: 'next',
+};
+
+/**
+ * The action of a keydown ({key, ctrlKey, altKey, metaKey}) whose target is of `kind`:
+ * 'text' (text-like input, textarea, select, editable), 'strip', 'control' (range, checkbox,
+ * radio), 'button', or anything else. Returns null when the page should not act.
+ */
+export function keyAction(e, kind = 'other') {
+  if (!e || e.ctrlKey || e.altKey || e.metaKey) return null;
+  const action = Object.hasOwn(ACTIONS, e.key) ? ACTIONS[e.key] : null;
+  if (!action || kind === 'text' || kind === 'strip') return null;
+  if (kind === 'control' && (action === 'prev' || action === 'next' || action === 'pause')) return null;
+  if (kind === 'button' && action === 'pause') return null;
+  return action;
+}
+
+const TEXT_INPUTS = new Set(['text', 'number', 'search', 'email', 'url', 'tel', 'password', 'date', 'time', 'datetime-local', 'month', 'week']);
+
+/** The kind of a focused element for keyAction, from its tag, type and role. */
+export function targetKind({ tagName = '', type = '', isContentEditable = false, id = '' } = {}) {
+  const tag = String(tagName).toUpperCase();
+  if (id === 'strip') return 'strip';
+  if (isContentEditable || tag === 'TEXTAREA' || tag === 'SELECT') return 'text';
+  if (tag === 'INPUT') return TEXT_INPUTS.has(String(type).toLowerCase()) || type === '' ? 'text' : 'control';
+  if (tag === 'BUTTON') return 'button';
+  return 'other';
+}

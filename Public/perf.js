@@ -1,0 +1,57 @@
+// Rolling figures for the performance overlay: events (or amounts) per second and the mean
+// of a value over the last `window` ms. Pure, no DOM; times are milliseconds.
+
+function createWindow(windowMs) {
+  const times = [];
+  const values = [];
+  let head = 0;
+  let start = null; // time of the first sample ever: a young window divides by its age
+  return {
+    add(now, value) {
+      if (start === null) start = now;
+      times.push(now);
+      values.push(value);
+    },
+    /** Drops what fell out of the window; returns [sum, count, span ms]. */
+    read(now) {
+      while (head < times.length && times[head] <= now - windowMs) head++;
+      if (head > 256 && head * 2 > times.length) {
+        times.splice(0, head);
+        values.splice(0, head);
+        head = 0;
+      }
+      let sum = 0;
+      for (let i = head; i < values.length; i++) sum += values[i];
+      const span = start === null ? windowMs : Math.min(windowMs, Math.max(250, now - start));
+      return [sum, times.length - head, span];
+    },
+  };
+}
+
+/** Amounts per second over the last `windowMs` (draws, frames, bytes). */
+export function createRate(windowMs = 2000) {
+  const w = createWindow(windowMs);
+  return {
+    add(now, amount = 1) {
+      w.add(now, amount);
+    },
+    rate(now) {
+      const [sum, , span] = w.read(now);
+      return (sum * 1000) / span;
+    },
+  };
+}
+
+/** The mean of the values added in the last `windowMs`; null when there are none. */
+export function createMean(windowMs = 2000) {
+  const w = createWindow(windowMs);
+  return {
+    add(now, value) {
+      if (Number.isFinite(value)) w.add(now, value);
+    },
+    mean(now) {
+      const [sum, count] = w.read(now);
+      return count ? sum / count : null;
+    },
+  };
+}

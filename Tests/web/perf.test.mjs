@@ -1,0 +1,39 @@
+// node --test Tests/web/  — rolling figures of Public/perf.js
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createMean, createRate } from '../../Public/perf.js';
+
+test('a rate counts per second over its window', () => {
+  const r = createRate(2000);
+  assert.equal(r.rate(0), 0);
+  for (let t = 0; t < 10000; t += 1000 / 60) r.add(t);
+  assert.ok(Math.abs(r.rate(10000) - 60) <= 1, String(r.rate(10000)));
+  // nothing for a while: it falls to zero
+  assert.equal(r.rate(13000), 0);
+  // amounts (bytes)
+  const b = createRate(2000);
+  for (let t = 0; t <= 4000; t += 50) b.add(t, 1000);
+  assert.ok(Math.abs(b.rate(4000) - 20000) <= 1000, String(b.rate(4000)));
+});
+
+test('a young window divides by its age, not the whole window', () => {
+  const r = createRate(2000);
+  for (let t = 1000; t < 1500; t += 1000 / 60) r.add(t);
+  assert.ok(Math.abs(r.rate(1500) - 60) <= 3, String(r.rate(1500)));
+});
+
+test('a mean over the window, null when empty, non-numbers ignored', () => {
+  const m = createMean(1000);
+  assert.equal(m.mean(0), null);
+  m.add(0, 4);
+  m.add(100, 6);
+  m.add(200, NaN);
+  assert.equal(m.mean(200), 5);
+  m.add(1500, 10);
+  assert.equal(m.mean(1500), 10);
+  assert.equal(m.mean(5000), null);
+  // many samples: the storage is compacted, figures stay right
+  const big = createMean(100);
+  for (let t = 0; t < 100000; t++) big.add(t, t % 2);
+  assert.ok(Math.abs(big.mean(99999) - 0.5) < 0.02);
+});
