@@ -170,6 +170,9 @@ def parse_args(argv):
     parser.add_argument("--scale", type=positive_float, default=1.0,
                         help="--force-device-scale-factor (1; 2 for a HiDPI canvas)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--calm", action="store_true",
+                        help="do not stir the layout (by default the charge alternates 10/14 every second "
+                             "while measuring, so cells visibly move at every size, as when people steer it)")
     args = parser.parse_args(argv)
     if max(args.sizes) > 100000:
         parser.error("sizes above 100000 (the server's --max-cells here)")
@@ -382,7 +385,11 @@ def measure(server, control, args, cells, log):
         frame0 = control.frame_xy()
         sent0 = control.frames
         perfs, gaps = [], []
+        stirs = 0
         while time.monotonic() - t0 < args.seconds:
+            if not args.calm:
+                stirs += 1
+                control.send({"type": "params", "charge": 14 if stirs % 2 else 10})
             time.sleep(min(1.0, max(0.0, args.seconds - (time.monotonic() - t0))))
             reading = driver.execute_script(SNAPSHOT)
             gaps.append(reading["probe"]["worstGap"])
@@ -393,6 +400,8 @@ def measure(server, control, args, cells, log):
         frame1 = control.frame_xy()
         sent1 = control.frames
         control.check()
+        if not args.calm:
+            control.send({"type": "params", "charge": 10})
     finally:
         driver.quit()
 
@@ -417,6 +426,7 @@ def measure(server, control, args, cells, log):
         "cells": cells,
         "seconds": round(seconds, 2),
         "loadSeconds": round(loaded, 2),
+        "stirred": not args.calm,
         "viewport": last["viewport"],
         "rafFps": round((p1["raf"] - p0["raf"]) / seconds, 1),
         "worstFrameMs": round(worst, 1) if worst else None,
@@ -477,7 +487,7 @@ def print_table(rows, args):
     print()
     print(f"Headless Chromium, window {args.window}, device scale {args.scale:g}, "
           f"{args.warmup:g} s warm-up, {args.seconds:g} s measured per size, threshold 0, "
-          "server stepping at 20/s. rAF fps: animation frames per second (about 60 at most); "
+          f"server stepping at 20/s, {'calm' if args.calm else 'charge stirred 10/14 every second'}. rAF fps: animation frames per second (about 60 at most); "
           "frames/s, KB/s (1000 bytes): what the page's WebSocket received; page draws/s, "
           f"draw ms: window.forcelayout.perf() ({DASH} when the page lacks it); "
           "server tick ms: mean of the server's stats.")
