@@ -3,6 +3,8 @@ import { formatParam } from './params.js';
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const count = (ids) => (Array.isArray(ids) ? ids.length : 0);
+// "cell 12", or "a cell" when the event's id is not a cell id (never "cell undefined")
+const cellName = (id) => (Number.isSafeInteger(id) && id > 0 ? `cell ${id}` : 'a cell');
 
 function paramChange(name, value) {
   if (name === 'paused' && typeof value === 'boolean') return value ? 'paused the layout' : 'resumed the layout';
@@ -32,9 +34,9 @@ export function describeEvent(ev) {
       return `${who} ${names.map((n) => paramChange(n, params[n])).join(', ')}`;
     }
     case 'pinned':
-      return `${who} pinned cell ${ev.id}`;
+      return `${who} pinned ${cellName(ev.id)}`;
     case 'unpinned':
-      return `${who} unpinned cell ${ev.id}`;
+      return `${who} unpinned ${cellName(ev.id)}`;
     case 'settled':
       return 'layout settled';
     case 'woke':

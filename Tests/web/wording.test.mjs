@@ -21,6 +21,8 @@ test('events read as short sentences', () => {
     [{ kind: 'params', by: 'c2', params: P, changed: [] }, 'c2 set the parameters'],
     [{ kind: 'pinned', by: 'c1', id: 7, x: 1, y: 2 }, 'c1 pinned cell 7'],
     [{ kind: 'unpinned', by: 'c1', id: 7 }, 'c1 unpinned cell 7'],
+    [{ kind: 'pinned', by: 'c1', id: 'nope' }, 'c1 pinned a cell'],
+    [{ kind: 'unpinned' }, 'server unpinned a cell'],
     [{ kind: 'settled' }, 'layout settled'],
     [{ kind: 'woke' }, 'layout woke'],
     [{ kind: 'joined', client: 'c4', clients: 3 }, 'c4 joined (3 clients)'],
