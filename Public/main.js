@@ -20,7 +20,7 @@ import { createMean, createRate } from './perf.js';
 import { keyAction, targetKind } from './keys.js';
 import { createPalette } from './palette.js';
 import { describeOwner, ownerSlots } from './owners.js';
-import { describeError, describeEvent, eventKey } from './wording.js';
+import { describeError, describeEvent, eventKey, eventTime } from './wording.js';
 import { throttle } from './throttle.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -236,7 +236,7 @@ const handlers = {
     connection = 'connected';
     const { restarted, events } = applyHello(state, msg);
     if (restarted) log.add('server restarted', { kind: 'restart' });
-    for (const ev of events) log.add(describeEvent(ev), { seq: ev.seq, kind: ev.kind, key: eventKey(ev) });
+    for (const ev of events) log.add(describeEvent(ev), { seq: ev.seq, kind: ev.kind, key: eventKey(ev), time: eventTime(ev) });
     controls.setLimits(state.limits);
     controls.setParams(state.params);
     controls.setEnabled(true);
@@ -268,7 +268,7 @@ const handlers = {
   event(msg) {
     const r = applyEvent(state, msg);
     if (!r.show) return;
-    log.add(describeEvent(msg), { seq: msg.seq, kind: msg.kind, key: eventKey(msg) });
+    log.add(describeEvent(msg), { seq: msg.seq, kind: msg.kind, key: eventKey(msg), time: eventTime(msg) });
     if (r.params) {
       controls.setParams(state.params);
       renderer.retarget(state);

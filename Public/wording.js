@@ -82,3 +82,9 @@ export function clockTime(date) {
   const p = (n) => String(n).padStart(2, '0');
   return `${p(date.getHours())}:${p(date.getMinutes())}:${p(date.getSeconds())}`;
 }
+
+/** When an event happened: its server time `at` (ms since 1970), else now (older servers). */
+export function eventTime(ev, now = () => new Date()) {
+  const at = ev?.at;
+  return Number.isFinite(at) && at > 0 && at < 8.64e15 ? new Date(at) : now();
+}

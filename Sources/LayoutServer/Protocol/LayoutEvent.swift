@@ -1,4 +1,5 @@
 import EventBus
+import Foundation
 import ForceLayout
 
 public enum EventKind: String, CaseIterable, Sendable {
@@ -21,14 +22,20 @@ public struct LayoutEvent: BusEvent, Equatable {
     public let by: String?
     public let tick: Int
     public let detail: Detail
+    /// Wall-clock time it happened, ms since 1970 (`at` on the wire): a late joiner's log
+    /// shows when replayed events happened, not when they arrived.
+    public let at: Int
     /// `,"kind":…}`: the message after `{"type":"event","seq":N`.
     public let encodedTail: [UInt8]
 
-    public init(kind: EventKind, by: String?, tick: Int, detail: Detail) {
+    public static func now() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded()) }
+
+    public init(kind: EventKind, by: String?, tick: Int, detail: Detail, at: Int = LayoutEvent.now()) {
         self.kind = kind
         self.by = by
         self.tick = tick
         self.detail = detail
+        self.at = at
         var writer = JSONWriter()
         writer.raw(",\"kind\":")
         writer.string(kind.rawValue)
@@ -38,6 +45,8 @@ public struct LayoutEvent: BusEvent, Equatable {
         }
         writer.raw(",\"tick\":")
         writer.integer(tick)
+        writer.raw(",\"at\":")
+        writer.integer(at)
         switch detail {
         case .cells(let ids):
             writer.raw(",\"ids\":")
