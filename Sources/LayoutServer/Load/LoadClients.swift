@@ -35,7 +35,7 @@ public final class LoadClients {
     private var after: LoadReport.ServerSample?
     private var measuredFrom = 0.0
     private var measuredSeconds = 0.0
-    private var timer: UnsafeMutableRawPointer?
+    private var timer: ServiceTimer?
     private var control: OpaquePointer?
     private var controlQueue: [String] = []
     private var controlDone = true
@@ -65,9 +65,9 @@ public final class LoadClients {
         guard let context = lws_create_context(&info) else { throw Failure(description: "cannot create a libwebsockets client context") }
         self.context = context
         defer {
+            timer?.cancel()
             lws_context_destroy(context)
             self.context = nil
-            timer?.deallocate()
         }
         scheduleTimer()
 
@@ -112,18 +112,13 @@ public final class LoadClients {
     // MARK: - Phases, on a 100 ms timer
 
     private func scheduleTimer() {
-        let size = MemoryLayout<lws_sorted_usec_list_t>.stride + MemoryLayout<UnsafeRawPointer>.stride
-        let block = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-        block.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-        block.advanced(by: MemoryLayout<lws_sorted_usec_list_t>.stride)
-            .storeBytes(of: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()), as: UnsafeRawPointer.self)
-        timer = block
+        timer = ServiceTimer { [unowned self] in self.timerFired() }
         armTimer()
     }
 
     private func armTimer() {
         guard let context, let timer else { return }
-        lws_sul_schedule(context, 0, timer.assumingMemoryBound(to: lws_sorted_usec_list_t.self), loadTimerCallback, 100_000)
+        timer.schedule(on: context, after: 100_000)
     }
 
     func timerFired() {
@@ -248,10 +243,4 @@ func loadClientCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _
     guard let wsi, let context = lws_get_context(wsi), let opaque = lws_context_user(context) else { return 0 }
     return Unmanaged<LoadClients>.fromOpaque(opaque).takeUnretainedValue()
         .handle(wsi: wsi, reason: reason, input: input, length: length)
-}
-
-func loadTimerCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
-    guard let sul else { return }
-    let slot = UnsafeMutableRawPointer(sul).advanced(by: MemoryLayout<lws_sorted_usec_list_t>.stride)
-    Unmanaged<LoadClients>.fromOpaque(slot.load(as: UnsafeRawPointer.self)).takeUnretainedValue().timerFired()
 }

@@ -10,12 +10,3 @@ func layoutProtocolCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reason
     let server = Unmanaged<Server>.fromOpaque(opaque).takeUnretainedValue()
     return server.handle(wsi: wsi, reason: reason, user: user, input: input, length: length)
 }
-
-/// The one-second stats timer. Its list entry sits at the start of a block whose next
-/// word points at the server.
-func statsTimerCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
-    guard let sul else { return }
-    let slot = UnsafeMutableRawPointer(sul).advanced(by: MemoryLayout<lws_sorted_usec_list_t>.stride)
-    let server = Unmanaged<Server>.fromOpaque(slot.load(as: UnsafeRawPointer.self)).takeUnretainedValue()
-    server.statsTimerFired()
-}

@@ -66,18 +66,13 @@ extension Server {
     }
 
     func scheduleStatsTimer() {
-        let size = MemoryLayout<lws_sorted_usec_list_t>.stride + MemoryLayout<UnsafeRawPointer>.stride
-        let block = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-        block.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-        block.advanced(by: MemoryLayout<lws_sorted_usec_list_t>.stride)
-            .storeBytes(of: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()), as: UnsafeRawPointer.self)
-        statsTimer = block
+        let timer = ServiceTimer { [unowned self] in self.statsTimerFired() }
+        statsTimer = timer
         armStatsTimer()
     }
 
     func armStatsTimer() {
         guard let context, let statsTimer else { return }
-        lws_sul_schedule(context, 0, statsTimer.assumingMemoryBound(to: lws_sorted_usec_list_t.self),
-                         statsTimerCallback, 1_000_000)
+        statsTimer.schedule(on: context, after: 1_000_000)
     }
 }

@@ -38,7 +38,7 @@ public final class Server {
     let allocations = CAllocations()
     var context: OpaquePointer?
     private(set) var waker: ServiceWaker?
-    var statsTimer: UnsafeMutableRawPointer?
+    var statsTimer: ServiceTimer?
     let startedAt = DispatchTime.now()
 
     let decoder: MessageDecoder
@@ -116,11 +116,10 @@ public final class Server {
                 if sessions.isEmpty || DispatchTime.now() > shutdownDeadline! { break }
             }
         }
-        if let statsTimer { lws_sul_cancel(statsTimer.assumingMemoryBound(to: lws_sorted_usec_list_t.self)) }
+        statsTimer?.cancel()
         loop.stop()
         lws_context_destroy(context)
         self.context = nil
-        statsTimer?.deallocate()
         statsTimer = nil
     }
 
