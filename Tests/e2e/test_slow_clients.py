@@ -5,6 +5,8 @@ import json
 import websockets
 
 from client import Client, run
+from raw_websocket import RawWebSocket
+from server import RunningServer
 
 
 def test_stalled_reader_skips_frames_keeps_events_and_does_not_slow_others(server):
@@ -48,3 +50,46 @@ def test_stalled_reader_skips_frames_keeps_events_and_does_not_slow_others(serve
             assert len(ticks) < len(steady_ticks)
         await stalled.close()  # its unread backlog makes the close handshake wait out close_timeout
     run(scenario())
+
+
+def test_a_reader_too_far_behind_on_events_is_closed_with_1008():
+    """Frames coalesce, events cannot: a connection with more undelivered events than
+    --max-event-backlog is closed as too slow instead of growing the server's memory. One that
+    reads again gets the 1008 close; one that never reads is dropped a few seconds later."""
+    async def wait_for_log(server, text, seconds):
+        for _ in range(int(seconds * 10)):
+            if text in server.log:
+                return
+            await asyncio.sleep(0.1)
+        raise AssertionError(f"{text!r} not in the log:\n{server.log[-2000:]}")
+
+    async def scenario(server):
+        # Raw sockets with a small receive buffer that read nothing after their first frame.
+        resumes = RawWebSocket(server.port, receive_buffer=4096)  # c1
+        never = RawWebSocket(server.port, receive_buffer=4096)    # c2
+        async with Client(server.ws) as steady:
+            await steady.send({"type": "params", "threshold": 0})
+            for _ in range(5):
+                await steady.send({"type": "add", "count": 1000})
+                await steady.event("added", by=steady.id)
+            # Frames of 5000 cells fill the stalled sockets' buffers (the kernel lets a send
+            # buffer grow to 4 MB) within seconds; meanwhile events pile up for them.
+            for value in range(300):
+                await steady.send({"type": "params", "charge": 20 + value % 2})
+                await steady.event("params", by=steady.id, changed=["charge"])
+                if "c2 fell 16 events behind" in server.log:
+                    break
+                await asyncio.sleep(0.05)
+            await wait_for_log(server, "c1 fell 16 events behind: closing with 1008", 10)
+            await wait_for_log(server, "c2 fell 16 events behind: closing with 1008", 10)
+            # Reading again, c1 finds the close after what was already on its way.
+            assert await asyncio.to_thread(resumes.until_closed, 10) == 1008
+            # c2 never reads: dropped once the grace period is over, long before any keepalive.
+            await wait_for_log(server, "c2 disconnected", 10)
+            # and the others go on as before
+            await steady.send({"type": "add"})
+            await steady.event("added", by=steady.id)
+        resumes.close()
+        never.close()
+    with RunningServer("--max-event-backlog", "16") as server:
+        run(scenario(server))

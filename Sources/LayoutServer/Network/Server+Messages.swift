@@ -64,10 +64,6 @@ extension Server {
         if let request = session.closeRequest {
             return close(session, request.status, request.reason)
         }
-        if session.mailbox.overflowed {
-            logger.info("\(session.client) fell \(config.limits.maxEventBacklog) events behind: closing with 1008")
-            return close(session, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too slow")
-        }
         let message: OutgoingMessage
         if let queued = session.mailbox.pop() {
             message = queued
@@ -86,6 +82,21 @@ extension Server {
         }
         return 0
     }
+
+    /// A connection with more undelivered events than the backlog allows is closed with 1008
+    /// as soon as it is seen (on the wake after the event that overflowed it), not at its next
+    /// write: a reader that has stopped never gets one. Its close frame goes out when the
+    /// socket drains; if it does not within `tooSlowGraceSeconds`, the connection is dropped.
+    func closeSessionsTooFarBehind() {
+        for session in sessions.values where session.closeRequest == nil && session.mailbox.overflowed {
+            logger.info("\(session.client) fell \(config.limits.maxEventBacklog) events behind: closing with 1008")
+            session.closeRequest = (LWS_CLOSE_STATUS_POLICY_VIOLATION, "too slow")
+            lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, Server.tooSlowGraceSeconds)
+            lws_callback_on_writable(session.wsi)
+        }
+    }
+
+    static let tooSlowGraceSeconds: Int32 = 5
 
     func close(_ session: Session, _ status: lws_close_status, _ reason: String) -> Int32 {
         var bytes = Array(reason.utf8.prefix(120))
