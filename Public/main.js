@@ -6,6 +6,7 @@ import {
   applyEvent, applyFrame, applyHello, applyStats, cellCount, createState, ownerLookup, selectIndex, selectedIndex,
 } from './state.js';
 import { createInterpolator, maxDelta } from './interpolate.js';
+import { createScene } from './scene.js';
 import { createRenderer } from './render.js';
 import { createPointers } from './pointers.js';
 import { createStrip } from './strip.js';
@@ -18,8 +19,7 @@ import { createLegend } from './legend.js';
 import { createPerfPanel } from './perfpanel.js';
 import { createMean, createRate } from './perf.js';
 import { keyAction, targetKind } from './keys.js';
-import { createPalette } from './palette.js';
-import { describeOwner, ownerSlots } from './owners.js';
+import { describeOwner } from './owners.js';
 import { describeError, describeEvent, eventKey, eventTime } from './wording.js';
 import { throttle } from './throttle.js';
 
@@ -61,63 +61,11 @@ function perfNow() {
   };
 }
 
-// ---- what is drawn: the interpolated positions, coloured by owner ----
+// ---- what is drawn: the interpolated positions, coloured by owner (scene.js) ----
 
-// index maps and colour slots of the memberships being drawn (the newest, and for a moment
-// after a change, the one before it)
-const indexCache = new WeakMap();
-function indexOf(ids) {
-  if (ids === state.ids) return state.index;
-  let m = indexCache.get(ids);
-  if (!m) {
-    m = new Map();
-    for (let i = 0; i < ids.length; i++) m.set(ids[i], i);
-    indexCache.set(ids, m);
-  }
-  return m;
-}
-
-let paints = [];
-function paintOf(ids) {
-  const scheme = renderer.scheme;
-  let p = paints.find((q) => q.ids === ids && q.version === state.ownersVersion && q.scheme === scheme);
-  if (!p) {
-    const { slots, owners, counts } = ownerSlots(ids, ownerLookup(state));
-    p = { ids, version: state.ownersVersion, scheme, slots, owners, counts, palette: createPalette(owners, scheme) };
-    paints = [p, ...paints.slice(0, 1)];
-  }
-  return p;
-}
-
-const scene = {
-  ids: [], index: new Map(), xy: new Float64Array(0), count: 0, cellSize: 20, slots: null,
-  palette: createPalette([null]), pinned: state.pinned, selectedId: null, hoveredId: null, draggingId: null,
-};
-
-function updateScene(now) {
-  const s = interp.sample(now);
-  scene.ids = s.ids;
-  scene.xy = s.xy;
-  scene.count = s.count;
-  scene.index = indexOf(scene.ids);
-  const p = paintOf(scene.ids);
-  scene.slots = p.slots;
-  scene.palette = p.palette;
-  scene.cellSize = Number(state.params.cellSize) || 20;
-  scene.pinned = state.pinned;
-  scene.selectedId = state.selectedId;
-  scene.hoveredId = hoveredId;
-  scene.draggingId = dragging ? dragging.id : null;
-  if (dragging) {
-    // the dragged cell is where the pointer is, not where the delayed frames had it
-    const i = scene.index.get(dragging.id);
-    if (i !== undefined) {
-      scene.xy[2 * i] = dragging.wx;
-      scene.xy[2 * i + 1] = dragging.wy;
-    }
-  }
-  return s.moving;
-}
+const { scene, update: updateSceneAt, paintOf: paintFor } = createScene(state, interp);
+const updateScene = (now) => updateSceneAt(now, { scheme: renderer.scheme, hoveredId, dragging });
+const paintOf = (ids) => paintFor(ids, renderer.scheme);
 
 // ---- drawing loop ----
 

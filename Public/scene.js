@@ -1,0 +1,68 @@
+// What the canvas draws each animation frame: the interpolated positions of the newest
+// membership (or, for a moment after a change, the one before it), each cell's colour slot
+// by owner, and the marks (pinned, selected, hovered, dragged). Index maps and palettes are
+// cached per membership, so a frame costs one interpolation and no allocation.
+import { ownerLookup } from './state.js';
+import { createPalette } from './palette.js';
+import { ownerSlots } from './owners.js';
+
+export function createScene(state, interp) {
+  const indexCache = new WeakMap();
+  function indexOf(ids) {
+    if (ids === state.ids) return state.index;
+    let m = indexCache.get(ids);
+    if (!m) {
+      m = new Map();
+      for (let i = 0; i < ids.length; i++) m.set(ids[i], i);
+      indexCache.set(ids, m);
+    }
+    return m;
+  }
+
+  let paints = [];
+  /** Colour slots, owners, counts and palette of a membership, for a colour scheme. */
+  function paintOf(ids, scheme) {
+    let p = paints.find((q) => q.ids === ids && q.version === state.ownersVersion && q.scheme === scheme);
+    if (!p) {
+      const { slots, owners, counts } = ownerSlots(ids, ownerLookup(state));
+      p = { ids, version: state.ownersVersion, scheme, slots, owners, counts, palette: createPalette(owners, scheme) };
+      paints = [p, ...paints.slice(0, 1)];
+    }
+    return p;
+  }
+
+  const scene = {
+    ids: [], index: new Map(), xy: new Float64Array(0), count: 0, cellSize: 20, slots: null,
+    palette: createPalette([null]), pinned: state.pinned, selectedId: null, hoveredId: null, draggingId: null,
+  };
+
+  /**
+   * Samples the interpolator at `now`; `dragging` ({id, wx, wy} or null) is drawn at the
+   * pointer rather than where the delayed frames had it. Returns true while cells move.
+   */
+  function update(now, { scheme, hoveredId, dragging }) {
+    const s = interp.sample(now);
+    scene.ids = s.ids;
+    scene.xy = s.xy;
+    scene.count = s.count;
+    scene.index = indexOf(scene.ids);
+    const p = paintOf(scene.ids, scheme);
+    scene.slots = p.slots;
+    scene.palette = p.palette;
+    scene.cellSize = Number(state.params.cellSize) || 20;
+    scene.pinned = state.pinned;
+    scene.selectedId = state.selectedId;
+    scene.hoveredId = hoveredId;
+    scene.draggingId = dragging ? dragging.id : null;
+    if (dragging) {
+      const i = scene.index.get(dragging.id);
+      if (i !== undefined) {
+        scene.xy[2 * i] = dragging.wx;
+        scene.xy[2 * i + 1] = dragging.wy;
+      }
+    }
+    return s.moving;
+  }
+
+  return { scene, update, paintOf };
+}

@@ -1,0 +1,37 @@
+// node --test Tests/web/  — the drawn scene (Public/scene.js)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createScene } from '../../Public/scene.js';
+import { applyFrame, createState } from '../../Public/state.js';
+
+function setup() {
+  const state = createState();
+  applyFrame(state, { type: 'frame', tick: 1, v: 1, ids: [4, 7], owners: [['c1', 4, 4], ['c2', 7, 7]], xy: [1, 2, 3, 4] });
+  let sample = { ids: state.ids, xy: new Float64Array([1, 2, 3, 4]), count: 2, moving: true };
+  const interp = { sample: () => sample };
+  return { state, scene: createScene(state, interp), setSample: (s) => { sample = s; } };
+}
+
+test('the scene shows the sampled positions, with colour slots by owner', () => {
+  const { scene } = setup();
+  const moving = scene.update(0, { scheme: 'light', hoveredId: 7, dragging: null });
+  assert.equal(moving, true);
+  assert.deepEqual([...scene.scene.xy], [1, 2, 3, 4]);
+  assert.equal(scene.scene.index.get(7), 1);
+  assert.equal(scene.scene.hoveredId, 7);
+  assert.notEqual(scene.scene.slots[0], scene.scene.slots[1], 'two owners, two colours');
+});
+
+test('a dragged cell is drawn at the pointer', () => {
+  const { scene } = setup();
+  scene.update(0, { scheme: 'light', hoveredId: null, dragging: { id: 4, wx: 50, wy: -5 } });
+  assert.deepEqual([...scene.scene.xy], [50, -5, 3, 4]);
+  assert.equal(scene.scene.draggingId, 4);
+});
+
+test('paints are cached per membership and scheme', () => {
+  const { state, scene } = setup();
+  const a = scene.paintOf(state.ids, 'light');
+  assert.equal(scene.paintOf(state.ids, 'light'), a);
+  assert.notEqual(scene.paintOf(state.ids, 'dark'), a);
+});
