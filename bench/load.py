@@ -17,31 +17,16 @@ Environment: FORCELAYOUT_BIN (default .build/release/forcelayout). Stdlib only.
 """
 
 import argparse
-import datetime
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def git_commit():
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                              text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "?"
+import common
+from common import ROOT, free_port
 
 
 def main():
@@ -57,9 +42,7 @@ def main():
     if not binary.exists():
         print(f"load: {binary} is missing (swift build -c release)", file=sys.stderr)
         return 2
-    load_avg = " ".join(f"{v:.2f}" for v in os.getloadavg())
-    print(f"forcelayout load: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, "
-          f"nproc {os.cpu_count()}, commit {git_commit()}, load {load_avg}")
+    print(common.header("forcelayout load"))
     print(f"{args.clients} reading + {args.stalled} stalled clients, {args.cells} moving cells, "
           f"{args.warmup:g} s warm-up, {args.seconds:g} s measured")
 

@@ -32,10 +32,8 @@ python3-websockets python3-selenium chromium chromium-driver.
 
 import argparse
 import asyncio
-import datetime
 import json
 import os
-import platform
 import signal
 import socket
 import statistics
@@ -46,6 +44,9 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
+
+import common
+from common import free_port, int_list, positive_float, positive_int
 
 ROOT = Path(__file__).resolve().parent.parent
 PUBLIC = ROOT / "Public"
@@ -122,39 +123,6 @@ return out;
 
 class BenchError(Exception):
     pass
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}")
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be >= 1")
-    return value
-
-
-def int_list(text):
-    values = [positive_int(part.strip()) for part in text.split(",") if part.strip()]
-    if not values:
-        raise argparse.ArgumentTypeError("no sizes")
-    return values
-
-
-def positive_float(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}")
-    if not value > 0:
-        raise argparse.ArgumentTypeError("must be > 0")
-    return value
 
 
 def parse_args(argv):
@@ -448,25 +416,12 @@ def rounded(value):
 
 
 def header():
-    now = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
-    try:
-        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                              capture_output=True, text=True, timeout=10)
-        commit = done.stdout.strip() if done.returncode == 0 else "unknown"
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "Public", "Sources"],
-                               cwd=ROOT, capture_output=True, text=True, timeout=10)
-        if dirty.returncode == 0 and dirty.stdout.strip():
-            commit += "+changes"
-    except (OSError, subprocess.TimeoutExpired):
-        commit = "unknown"
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     try:
         version = subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True,
                                  timeout=20).stdout.strip() or "chromium ?"
     except (OSError, subprocess.TimeoutExpired):
         version = "chromium ?"
-    return (f"forcelayout bench-page: {now}, nproc {os.cpu_count()}, commit {commit}, "
-            f"{platform.machine()}, load {load}; {version}")
+    return common.header("forcelayout bench-page", version)
 
 
 def fmt(value, digits=1):

@@ -17,10 +17,8 @@ checkout), NODE (default node), NODE_PATH (default /usr/share/nodejs), BENCH_REP
 """
 
 import argparse
-import datetime
 import json
 import os
-import platform
 import shutil
 import signal
 import statistics
@@ -28,6 +26,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import common
+from common import int_list, positive_int
 
 ROOT = Path(__file__).resolve().parent.parent
 D3_SCRIPT = ROOT / "bench" / "d3-force.js"
@@ -48,26 +49,6 @@ def ticks_for(cells):
     if cells in TICKS:
         return TICKS[cells]
     return max(5, min(200, round(200_000 / cells)))
-
-
-def int_list(text):
-    try:
-        values = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a comma-separated list of integers: {text!r}")
-    if any(value < 1 for value in values):
-        raise argparse.ArgumentTypeError("sizes must be >= 1")
-    return values
-
-
-def positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}")
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be >= 1")
-    return value
 
 
 def parse_args(argv):
@@ -309,16 +290,7 @@ def number(value, digits=1):
 
 
 def header():
-    now = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                                capture_output=True, text=True, timeout=10)
-        commit = commit.stdout.strip() if commit.returncode == 0 else "unknown"
-    except (OSError, subprocess.TimeoutExpired):
-        commit = "unknown"
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    return (f"forcelayout bench: {now}, nproc {os.cpu_count()}, commit {commit}, "
-            f"{platform.machine()}, load {load}")
+    return common.header("forcelayout bench")
 
 
 def print_speed(rows, reps):

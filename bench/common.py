@@ -1,0 +1,68 @@
+"""What the bench drivers (run.py, page.py, load.py) share: argument types, a free port, and
+the header line that says where and on what a run was made. Stdlib only."""
+import argparse
+import datetime
+import os
+import platform
+import socket
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}")
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be >= 1")
+    return value
+
+
+def positive_float(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}")
+    if not value > 0:
+        raise argparse.ArgumentTypeError("must be > 0")
+    return value
+
+
+def int_list(text):
+    """"1000,10000" -> [1000, 10000]; every value >= 1."""
+    values = [positive_int(part.strip()) for part in text.split(",") if part.strip()]
+    if not values:
+        raise argparse.ArgumentTypeError("no sizes")
+    return values
+
+
+def commit():
+    """The checkout's short commit, "+changes" when Sources/ or Public/ differ from it."""
+    try:
+        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                              capture_output=True, text=True, timeout=10)
+        name = done.stdout.strip() if done.returncode == 0 else "unknown"
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "Public", "Sources"],
+                               cwd=ROOT, capture_output=True, text=True, timeout=10)
+        if dirty.returncode == 0 and dirty.stdout.strip():
+            name += "+changes"
+        return name
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+
+
+def header(title, extra=""):
+    """"forcelayout bench: 2026-11-21 16:00 UTC, nproc 2, commit abc1234, x86_64, load …"."""
+    now = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    line = f"{title}: {now}, nproc {os.cpu_count()}, commit {commit()}, {platform.machine()}, load {load}"
+    return f"{line}; {extra}" if extra else line
