@@ -44,6 +44,17 @@ final class MailboxTests: XCTestCase {
         XCTAssertEqual(drain(mailbox).count, 10)
     }
 
+    func testOverflowRaisesTheAlarmOnce() {
+        let alarm = OverflowAlarm()
+        let mailbox = Mailbox(maxEventBacklog: 2, alarm: alarm)
+        for seq in 1...2 { mailbox.pushEvent(envelope(UInt64(seq))) }
+        XCTAssertFalse(alarm.take())
+        for seq in 3...5 { mailbox.pushEvent(envelope(UInt64(seq))) }
+        XCTAssertTrue(mailbox.overflowed)
+        XCTAssertTrue(alarm.take())
+        XCTAssertFalse(alarm.take(), "taken: it stays down until another mailbox overflows")
+    }
+
     func testRepliesDoNotCountAgainstTheEventBacklog() {
         let mailbox = Mailbox(maxEventBacklog: 3)
         for _ in 0..<10 { mailbox.push(OutgoingMessage(Array("reply".utf8))) }

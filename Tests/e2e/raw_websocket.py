@@ -9,6 +9,17 @@ import struct
 import time
 
 
+def upgrade_request(port, key, path="/ws", host=None, origin=None, subprotocol="forcelayout.v1"):
+    """The bytes of a WebSocket handshake with exactly these headers."""
+    lines = [f"GET {path} HTTP/1.1", f"Host: {host or f'127.0.0.1:{port}'}", "Upgrade: websocket",
+             "Connection: Upgrade", f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]
+    if subprotocol:
+        lines.append(f"Sec-WebSocket-Protocol: {subprotocol}")
+    if origin is not None:
+        lines.append(f"Origin: {origin}")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
 
 
 class Closed(Exception):
@@ -29,11 +40,7 @@ class RawWebSocket:
         self.socket.settimeout(2)
         self.socket.connect(("127.0.0.1", port))
         key = base64.b64encode(os.urandom(16)).decode()
-        lines = ["GET /ws HTTP/1.1", f"Host: 127.0.0.1:{port}", "Upgrade: websocket", "Connection: Upgrade",
-                 f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]
-        if subprotocol:
-            lines.append(f"Sec-WebSocket-Protocol: {subprotocol}")
-        self.socket.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        self.socket.sendall(upgrade_request(port, key, subprotocol=subprotocol))
         self.buffer = b""
         while b"\r\n\r\n" not in self.buffer:
             chunk = self.socket.recv(4096)

@@ -4,18 +4,15 @@ import asyncio
 import socket
 
 from client import Client, run
+from raw_websocket import upgrade_request
 from server import RunningServer, wait_until
 
 
 def handshake(port, origin=None, host=None, path="/ws"):
     """Status line of a raw WebSocket handshake with exactly these headers."""
-    lines = [f"GET {path} HTTP/1.1", f"Host: {host or f'127.0.0.1:{port}'}", "Upgrade: websocket",
-             "Connection: Upgrade", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13",
-             "Sec-WebSocket-Protocol: forcelayout.v1"]
-    if origin is not None:
-        lines.append(f"Origin: {origin}")
+    request = upgrade_request(port, "dGhlIHNhbXBsZSBub25jZQ==", path=path, host=host, origin=origin)
     with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
-        connection.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        connection.sendall(request)
         reply = b""
         while b"\r\n" not in reply:
             chunk = connection.recv(4096)

@@ -60,6 +60,33 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// `,"key":value`: one more member of an object already opened (the encoders write
+    /// their first member by hand).
+    public mutating func member<T: BinaryInteger>(_ name: StaticString, _ value: T) {
+        comma(name)
+        integer(value)
+    }
+
+    public mutating func member(_ name: StaticString, _ value: Double) {
+        comma(name)
+        number(value)
+    }
+
+    public mutating func member(_ name: StaticString, _ value: Bool) {
+        comma(name)
+        bool(value)
+    }
+
+    public mutating func member(_ name: StaticString, _ value: String) {
+        comma(name)
+        string(value)
+    }
+
+    private mutating func comma(_ name: StaticString) {
+        bytes.append(UInt8(ascii: ","))
+        key(name)
+    }
+
     /// `"key":` — keys are the protocol's own ASCII names, so no escaping is needed.
     public mutating func key(_ name: StaticString) {
         bytes.append(UInt8(ascii: "\""))

@@ -36,13 +36,27 @@ public final class LoadClients {
     private var measuredFrom = 0.0
     private var measuredSeconds = 0.0
     private var timer: ServiceTimer?
-    private var control: OpaquePointer?
     private var controlQueue: [String] = []
     private var controlDone = true
     private var controlError: String?
 
-    /// Index used for the control connection in the opaque user data (readers are 1…N+K).
-    private static let controlIndex = 0
+    /// Which connection a wsi is: kept in its opaque user data as 1 (control) or 2 + slot.
+    private enum Peer: Equatable {
+        case control
+        case client(Int)
+
+        var userData: UnsafeMutableRawPointer? {
+            switch self {
+            case .control: return UnsafeMutableRawPointer(bitPattern: 1)
+            case .client(let slot): return UnsafeMutableRawPointer(bitPattern: 2 + slot)
+            }
+        }
+
+        init(userData: UnsafeMutableRawPointer) {
+            let tag = Int(bitPattern: userData)
+            self = tag == 1 ? .control : .client(tag - 2)
+        }
+    }
 
     public init(options: Options) {
         self.options = options
@@ -80,9 +94,9 @@ public final class LoadClients {
                 left -= count
             }
             controlQueue.append(#"{"type":"params","threshold":0}"#)
-            control = connect(index: Self.controlIndex)
+            _ = connect(.control)
         }
-        for index in tallies.indices { _ = connect(index: index + 1) }
+        for slot in tallies.indices { _ = connect(.client(slot)) }
         phaseEnds = now() + 30 // connecting may take this long at most
         while phase != .done {
             if lws_service(context, 0) < 0 { break }
@@ -91,7 +105,7 @@ public final class LoadClients {
         return LoadReport(seconds: measuredSeconds, tallies: tallies, before: before, after: after)
     }
 
-    private func connect(index: Int) -> OpaquePointer? {
+    private func connect(_ peer: Peer) -> OpaquePointer? {
         var info = lws_client_connect_info()
         info.context = context
         info.address = allocations.string(options.url.host)
@@ -101,9 +115,9 @@ public final class LoadClients {
         info.protocol = allocations.string(Server.protocolName)
         info.local_protocol_name = allocations.string("load")
         info.ietf_version_or_minus_one = -1
-        info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: index + 1) // never nil
+        info.opaque_user_data = peer.userData
         let wsi = lws_client_connect_via_info(&info)
-        if wsi == nil, index != Self.controlIndex { tallies[index - 1].connectFailed = true }
+        if wsi == nil, case .client(let slot) = peer { tallies[slot].connectFailed = true }
         return wsi
     }
 
@@ -160,9 +174,9 @@ public final class LoadClients {
 
     func handle(wsi: OpaquePointer, reason: lws_callback_reasons, input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         guard let opaque = lws_get_opaque_user_data(wsi) else { return 0 }
-        let index = Int(bitPattern: opaque) - 1
-        if index == Self.controlIndex { return handleControl(wsi: wsi, reason: reason, input: input, length: length) }
-        let slot = index - 1
+        guard case .client(let slot) = Peer(userData: opaque) else {
+            return handleControl(wsi: wsi, reason: reason, input: input, length: length)
+        }
         switch reason {
         case LWS_CALLBACK_CLIENT_ESTABLISHED:
             tallies[slot].connected = true

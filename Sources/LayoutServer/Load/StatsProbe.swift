@@ -4,7 +4,7 @@ import Foundation
 /// (ticks, memory) before and after the measured window.
 enum StatsProbe {
     static func sample(host: String, port: Int, timeoutSeconds: Int = 5) -> LoadReport.ServerSample? {
-        guard let body = get(host: host, port: port, path: "/stats", timeoutSeconds: timeoutSeconds),
+        guard let body = get(host: host, port: port, path: Server.statsPath, timeoutSeconds: timeoutSeconds),
               let stats = try? JSONParser.parse(body),
               case .number(let tick)? = stats["tick"] else { return nil }
         func number(_ key: String) -> Double {

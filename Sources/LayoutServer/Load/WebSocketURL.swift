@@ -11,26 +11,14 @@ public struct WebSocketURL: Equatable, Sendable, CustomStringConvertible {
     public init(_ text: String) throws(Invalid) {
         guard text.hasPrefix("ws://") else { throw Invalid(description: "\(text): expected ws://host[:port][/path] (wss is not supported)") }
         let rest = text.dropFirst("ws://".count)
-        let authority = rest.prefix { $0 != "/" }
-        path = rest.count > authority.count ? String(rest.dropFirst(authority.count)) : "/"
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            host = String(authority[authority.index(after: authority.startIndex)..<close])
-            let tail = authority[authority.index(after: close)...]
-            port = tail.isEmpty ? 80 : (tail.first == ":" ? Int(tail.dropFirst()) ?? -1 : -1)
-        } else if let colon = authority.firstIndex(of: ":") {
-            host = String(authority[..<colon])
-            port = Int(authority[authority.index(after: colon)...]) ?? -1
-        } else {
-            host = String(authority)
-            port = 80
-        }
-        guard !host.isEmpty, (1...65535).contains(port) else {
+        let authorityText = rest.prefix { $0 != "/" }
+        guard let authority = Authority(authorityText, defaultPort: 80) else {
             throw Invalid(description: "\(text): expected ws://host[:port][/path]")
         }
+        host = authority.bareHost
+        port = authority.port
+        path = rest.count > authorityText.count ? String(rest.dropFirst(authorityText.count)) : "/"
     }
-
-    /// The `/stats` address of the same server.
-    public var statsPath: String { "/stats" }
 
     public var description: String {
         "ws://\(host.contains(":") ? "[\(host)]" : host):\(port)\(path)"

@@ -16,11 +16,14 @@ final class Mailbox: Sendable {
     private let state = Mutex(State())
     private let maxEventBacklog: Int
     private let encoder: EventMessages
+    private let alarm: OverflowAlarm
 
-    /// `encoder` is shared by every mailbox, so an event is encoded once for all of them.
-    init(maxEventBacklog: Int, encoder: EventMessages = EventMessages()) {
+    /// `encoder` is shared by every mailbox, so an event is encoded once for all of them;
+    /// `alarm` is raised when this mailbox overflows.
+    init(maxEventBacklog: Int, encoder: EventMessages = EventMessages(), alarm: OverflowAlarm = OverflowAlarm()) {
         self.maxEventBacklog = maxEventBacklog
         self.encoder = encoder
+        self.alarm = alarm
     }
 
     /// Queues an event unless it was already queued (a replay and a live delivery may
@@ -29,7 +32,11 @@ final class Mailbox: Sendable {
         state.withLock { state in
             guard envelope.seq > state.lastEventSeq, !state.overflowed else { return }
             state.lastEventSeq = envelope.seq
-            guard state.pendingEvents < maxEventBacklog else { state.overflowed = true; return }
+            guard state.pendingEvents < maxEventBacklog else {
+                state.overflowed = true
+                alarm.raise()
+                return
+            }
             state.pendingEvents += 1
             state.messages.append((encoder.message(for: envelope), true))
         }

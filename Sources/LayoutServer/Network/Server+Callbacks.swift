@@ -30,7 +30,7 @@ extension Server {
             // Something was published: let every connection see whether it has work.
             // Must return 0, or lws closes its wake-up pipe for good.
             if let context, let protocolInfo = lws_get_protocol(wsi) {
-                closeSessionsTooFarBehind()
+                if overflowAlarm.take() { closeSessionsTooFarBehind() }
                 lws_callback_on_writable_all_protocol(context, protocolInfo)
             }
             return 0

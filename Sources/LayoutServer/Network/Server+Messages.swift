@@ -65,9 +65,10 @@ extension Server {
             return close(session, request.status, request.reason)
         }
         let message: OutgoingMessage
+        let newest = frames.current
         if let queued = session.mailbox.pop() {
             message = queued
-        } else if let frame = frames.current, frame.serial > session.sentFrameSerial {
+        } else if let frame = newest, frame.serial > session.sentFrameSerial {
             message = frame.version == session.sentVersion ? frame.withoutIDs : frame.withIDs
             session.sentFrameSerial = frame.serial
             session.sentVersion = frame.version
@@ -77,7 +78,7 @@ extension Server {
         session.inFlight = message
         let written = lws_write(session.wsi, message.payload, message.count, LWS_WRITE_TEXT)
         guard written >= 0 else { return -1 }
-        if !session.mailbox.isEmpty || (frames.current?.serial ?? 0) > session.sentFrameSerial {
+        if !session.mailbox.isEmpty || (newest?.serial ?? 0) > session.sentFrameSerial {
             lws_callback_on_writable(session.wsi)
         }
         return 0
@@ -90,13 +91,17 @@ extension Server {
     func closeSessionsTooFarBehind() {
         for session in sessions.values where session.closeRequest == nil && session.mailbox.overflowed {
             logger.info("\(session.client) fell \(config.limits.maxEventBacklog) events behind: closing with 1008")
-            session.closeRequest = (LWS_CLOSE_STATUS_POLICY_VIOLATION, "too slow")
-            lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, Server.tooSlowGraceSeconds)
-            lws_callback_on_writable(session.wsi)
+            requestClose(session, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too slow", graceSeconds: 5)
         }
     }
 
-    static let tooSlowGraceSeconds: Int32 = 5
+    /// Closes with `status` at the connection's next write; if its socket does not drain
+    /// within `graceSeconds` (a peer that stopped reading), libwebsockets drops it.
+    func requestClose(_ session: Session, _ status: lws_close_status, _ reason: String, graceSeconds: Int32) {
+        session.closeRequest = (status, reason)
+        lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, graceSeconds)
+        lws_callback_on_writable(session.wsi)
+    }
 
     func close(_ session: Session, _ status: lws_close_status, _ reason: String) -> Int32 {
         var bytes = Array(reason.utf8.prefix(120))

@@ -47,6 +47,7 @@ public final class Server {
     let commands = CommandQueue()
     let frames = FrameBoard()
     let eventMessages = EventMessages()
+    let overflowAlarm = OverflowAlarm()
     let status = StatusBoard()
     let loop: SimulationLoop
     let restored: LayoutSnapshot?
@@ -127,8 +128,7 @@ public final class Server {
         shutdownDeadline = .now() + .seconds(2)
         logger.info("shutting down: closing \(sessions.count) connection(s)")
         for session in sessions.values {
-            session.closeRequest = (LWS_CLOSE_STATUS_GOINGAWAY, "server shutting down")
-            lws_callback_on_writable(session.wsi)
+            requestClose(session, LWS_CLOSE_STATUS_GOINGAWAY, "server shutting down", graceSeconds: 2)
         }
     }
 }

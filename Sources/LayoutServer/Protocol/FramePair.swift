@@ -16,12 +16,8 @@ public struct FramePair {
         var head = JSONWriter(reservingCapacity: 64)
         head.raw("{\"type\":\"frame\",\"tick\":")
         head.integer(tick)
-        head.raw(",\"v\":")
-        head.integer(version)
-        if let at {
-            head.raw(",\"at\":")
-            head.integer(at)
-        }
+        head.member("v", version)
+        if let at { head.member("at", at) }
         var body = JSONWriter(reservingCapacity: 16 + xs.count * 12)
         body.raw(",\"xy\":[")
         let count = min(xs.count, ys.count)

@@ -37,16 +37,12 @@ public struct LayoutEvent: BusEvent, Equatable {
         self.detail = detail
         self.at = at
         var writer = JSONWriter()
-        writer.raw(",\"kind\":")
-        writer.string(kind.rawValue)
+        writer.member("kind", kind.rawValue)
         if let by {
-            writer.raw(",\"by\":")
-            writer.string(by)
+            writer.member("by", by)
         }
-        writer.raw(",\"tick\":")
-        writer.integer(tick)
-        writer.raw(",\"at\":")
-        writer.integer(at)
+        writer.member("tick", tick)
+        writer.member("at", at)
         switch detail {
         case .cells(let ids):
             writer.raw(",\"ids\":")
@@ -57,22 +53,16 @@ public struct LayoutEvent: BusEvent, Equatable {
             writer.raw(",\"changed\":")
             writer.strings(changed)
         case .pinned(let id, let x, let y):
-            writer.raw(",\"id\":")
-            writer.integer(id)
-            writer.raw(",\"x\":")
-            writer.number(x)
-            writer.raw(",\"y\":")
-            writer.number(y)
+            writer.member("id", id)
+            writer.member("x", x)
+            writer.member("y", y)
         case .unpinned(let id):
-            writer.raw(",\"id\":")
-            writer.integer(id)
+            writer.member("id", id)
         case .none:
             break
         case .membership(let client, let clients):
-            writer.raw(",\"client\":")
-            writer.string(client)
-            writer.raw(",\"clients\":")
-            writer.integer(clients)
+            writer.member("client", client)
+            writer.member("clients", clients)
         }
         writer.raw("}")
         encodedTail = writer.bytes

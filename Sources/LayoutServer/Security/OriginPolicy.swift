@@ -43,7 +43,7 @@ public struct OriginPolicy: Sendable, Equatable {
 
     public func verdict(origin: String?, host: String?) -> Verdict {
         if loopbackOnly {
-            guard let host, let authority = Self.parseAuthority(host, defaultPort: 80) else {
+            guard let host, let authority = Authority(host, defaultPort: 80) else {
                 return .refused("no usable Host header")
             }
             guard Self.isLoopback(authority.host) else {
@@ -54,7 +54,7 @@ public struct OriginPolicy: Sendable, Equatable {
         if allowsAny { return .allowed }
         guard let parsed = Self.parseOrigin(origin) else { return .refused("Origin \(origin.prefix(100)) is not an origin") }
         if allowed.contains(parsed.normalised) { return .allowed }
-        if let host, let authority = Self.parseAuthority(host, defaultPort: parsed.port),
+        if let host, let authority = Authority(host, defaultPort: parsed.port),
            authority.host == parsed.host, authority.port == parsed.port {
             return .allowed
         }
@@ -62,11 +62,6 @@ public struct OriginPolicy: Sendable, Equatable {
     }
 
     // MARK: - Parsing (lower-cased hosts, explicit ports)
-
-    struct Authority: Equatable {
-        var host: String
-        var port: Int
-    }
 
     struct Origin: Equatable {
         var scheme: String
@@ -81,38 +76,10 @@ public struct OriginPolicy: Sendable, Equatable {
         for (scheme, port) in defaults {
             let prefix = scheme + "://"
             guard lower.hasPrefix(prefix) else { continue }
-            guard let authority = parseAuthority(String(lower.dropFirst(prefix.count)), defaultPort: port) else { return nil }
+            guard let authority = Authority(lower.dropFirst(prefix.count), defaultPort: port) else { return nil }
             return Origin(scheme: scheme, host: authority.host, port: authority.port)
         }
         return nil
-    }
-
-    /// `host`, `host:port`, `[v6]` or `[v6]:port`; nothing else (no path, user or spaces).
-    static func parseAuthority(_ text: String, defaultPort: Int) -> Authority? {
-        let lower = text.lowercased()
-        var host: Substring
-        var rest: Substring
-        if lower.hasPrefix("[") {
-            guard let close = lower.firstIndex(of: "]") else { return nil }
-            host = lower[...close]
-            rest = lower[lower.index(after: close)...]
-        } else if let colon = lower.firstIndex(of: ":") {
-            host = lower[..<colon]
-            rest = lower[colon...]
-        } else {
-            host = lower[...]
-            rest = ""
-        }
-        if host.hasSuffix(".") && !host.hasPrefix("[") { host = host.dropLast() }
-        let hostCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789.-_[]:")
-        guard !host.isEmpty, host.allSatisfy({ hostCharacters.contains($0) }) else { return nil }
-        var port = defaultPort
-        if !rest.isEmpty {
-            guard rest.first == ":", let number = Int(rest.dropFirst()), (1...65535).contains(number),
-                  rest.dropFirst().allSatisfy(\.isASCII) else { return nil }
-            port = number
-        }
-        return Authority(host: String(host), port: port)
     }
 
     /// A name or address of this machine's loopback interface (lower case).
