@@ -163,6 +163,29 @@ function blend(v, crb, cgg, a) {
   return 0xff000000 | ((((v & 0xff00ff) * ia + crb * a) >>> 8) & 0xff00ff) | ((((v & 0x00ff00) * ia + cgg * a) >>> 8) & 0x00ff00);
 }
 
+// A mask wholly inside the buffer: no bounds checks. Interior spans are filled (fill() beats a
+// loop past a few pixels), edge pixels blended by coverage.
+function stampInside(buf, w, ix, iy, mask, color) {
+  const crb = color & 0xff00ff;
+  const cgg = color & 0x00ff00;
+  const d = mask.data;
+  const n = d.length;
+  let k = 0;
+  while (k < n) {
+    const row = (iy + d[k]) * w + ix;
+    const xs = d[k + 1];
+    const xe = d[k + 2];
+    const ne = d[k + 3];
+    k += 4;
+    if (xe - xs > 8) buf.fill(color, row + xs, row + xe);
+    else for (let p = row + xs; p < row + xe; p++) buf[p] = color;
+    for (let e = 0; e < ne; e++, k += 2) {
+      const p = row + d[k];
+      buf[p] = blend(buf[p], crb, cgg, d[k + 1]);
+    }
+  }
+}
+
 /**
  * Stamp `mask` with its centre pixel at (ix, iy) into `buf` (w x h pixels) in colour
  * `color` (packed). Pixels outside the buffer are skipped.
@@ -172,25 +195,11 @@ export function stamp(buf, w, h, ix, iy, mask, color) {
   const cgg = color & 0x00ff00;
   const d = mask.data;
   const n = d.length;
-  let k = 0;
   if (ix + mask.minDx >= 0 && ix + mask.maxDx < w && iy + mask.minDy >= 0 && iy + mask.maxDy < h) {
-    // wholly inside: no per-pixel bounds checks
-    while (k < n) {
-      const row = (iy + d[k]) * w + ix;
-      const xs = d[k + 1];
-      const xe = d[k + 2];
-      const ne = d[k + 3];
-      k += 4;
-      if (xe - xs > 6) buf.fill(color, row + xs, row + xe);
-      else for (let p = row + xs; p < row + xe; p++) buf[p] = color;
-      for (let e = 0; e < ne; e++, k += 2) {
-        const p = row + d[k];
-        const a = d[k + 1];
-        buf[p] = blend(buf[p], crb, cgg, a);
-      }
-    }
+    stampInside(buf, w, ix, iy, mask, color);
     return;
   }
+  let k = 0;
   while (k < n) {
     const y = iy + d[k];
     const xs = d[k + 1];
@@ -245,29 +254,7 @@ export function stampCells(img, { xy, count, ox, oy, k, radius, slots, palette, 
       stamp(buf, w, h, ix, iy, mask, packed[c]);
       continue;
     }
-    // wholly inside (the common case), inlined: no bounds checks
-    const color = packed[c];
-    const crb = color & 0xff00ff;
-    const cgg = color & 0x00ff00;
-    const d = mask.data;
-    const n = d.length;
-    let j = 0;
-    while (j < n) {
-      const row = (iy + d[j]) * w + ix;
-      const xs = d[j + 1];
-      const xe = d[j + 2];
-      const ne = d[j + 3];
-      j += 4;
-      if (xe - xs > 8) buf.fill(color, row + xs, row + xe);
-      else for (let q = row + xs; q < row + xe; q++) buf[q] = color;
-      for (let e = 0; e < ne; e++, j += 2) {
-        const q = row + d[j];
-        const a = d[j + 1];
-        const v = buf[q];
-        const ia = 256 - a;
-        buf[q] = 0xff000000 | ((((v & 0xff00ff) * ia + crb * a) >>> 8) & 0xff00ff) | ((((v & 0x00ff00) * ia + cgg * a) >>> 8) & 0x00ff00);
-      }
-    }
+    stampInside(buf, w, ix, iy, mask, packed[c]); // wholly inside: the common case
   }
   return drawn;
 }
