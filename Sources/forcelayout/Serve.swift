@@ -24,6 +24,18 @@ struct Serve: ParsableCommand {
     @Option(help: "Most WebSocket clients served at once; one more is refused with HTTP 503.")
     var maxClients = 1000
 
+    @Option(help: "Most TCP connections held at once, WebSockets or not (at least --max-clients); at the cap the oldest connection that is not a WebSocket makes room, else one more is refused.")
+    var maxConnections = 4096
+
+    @Option(help: "Most TCP connections from one address (an IPv6 /64) at once; at the cap its oldest connection that is not a WebSocket makes room, else one more is refused.")
+    var maxConnectionsPerAddress = 256
+
+    @Option(help: "Seconds a connection that is not a WebSocket may go without a complete request before it is closed.")
+    var requestTimeout = 10
+
+    @Option(help: "Bytes queued for one connection (events, replies, the message being written) before it is closed with 1008.")
+    var maxQueuedBytes = 4 << 20
+
     @Option(help: "Most cells one add message may ask for (at most --max-cells).")
     var maxAddPerMessage = 1000
 
@@ -66,6 +78,12 @@ struct Serve: ParsableCommand {
         }
         guard (1...100_000).contains(replayBuffer) else { throw ValidationError("--replay-buffer must be in 1...100000") }
         guard maxEventBacklog >= 16 else { throw ValidationError("--max-event-backlog must be at least 16") }
+        guard maxConnections >= maxClients else {
+            throw ValidationError("--max-connections (\(maxConnections)) must be at least --max-clients (\(maxClients))")
+        }
+        guard maxConnectionsPerAddress >= 1 else { throw ValidationError("--max-connections-per-address must be at least 1") }
+        guard (1...3600).contains(requestTimeout) else { throw ValidationError("--request-timeout must be in 1...3600 seconds") }
+        guard maxQueuedBytes >= 65_536 else { throw ValidationError("--max-queued-bytes must be at least 65536") }
         do {
             _ = try OriginPolicy(allowing: allowOrigins)
         } catch {
@@ -94,6 +112,10 @@ struct Serve: ParsableCommand {
         config.limits.messageBurst = messageBurst
         config.limits.replayBuffer = replayBuffer
         config.limits.maxEventBacklog = maxEventBacklog
+        config.limits.maxConnections = maxConnections
+        config.limits.maxConnectionsPerAddress = maxConnectionsPerAddress
+        config.limits.requestTimeout = requestTimeout
+        config.limits.maxQueuedBytes = maxQueuedBytes
         do {
             config.originPolicy = try OriginPolicy(allowing: allowOrigins, loopbackOnly: OriginPolicy.isLoopback(host.lowercased()))
         } catch {

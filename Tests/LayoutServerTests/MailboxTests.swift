@@ -39,9 +39,56 @@ final class MailboxTests: XCTestCase {
 
     func testBacklogOverflowIsFlaggedNotBuffered() {
         let mailbox = Mailbox(maxEventBacklog: 10)
-        for seq in 1...11 { mailbox.pushEvent(envelope(UInt64(seq))) }
-        XCTAssertTrue(mailbox.overflowed)
-        XCTAssertEqual(drain(mailbox).count, 10)
+        for seq in 1...10 { mailbox.pushEvent(envelope(UInt64(seq))) }
+        XCTAssertFalse(mailbox.overflowed)
+        mailbox.pushEvent(envelope(11))
+        XCTAssertEqual(mailbox.overflow, .events(10))
+        // The connection is closed as too slow: what it had queued is freed at once.
+        XCTAssertEqual(drain(mailbox).count, 0)
+        XCTAssertEqual(mailbox.heldBytes, 0)
+        mailbox.push(OutgoingMessage(Array("reply".utf8)))
+        XCTAssertTrue(mailbox.isEmpty)
+    }
+
+    func testQueuedBytesAndTheMessageBeingWrittenShareOneBudget() {
+        let alarm = OverflowAlarm()
+        let mailbox = Mailbox(maxEventBacklog: 100, maxBytes: 1000, alarm: alarm)
+        let big = OutgoingMessage([UInt8](repeating: 65, count: 600))
+        mailbox.push(big)
+        XCTAssertEqual(mailbox.heldBytes, 600)
+        XCTAssertTrue(mailbox.pop() === big)
+        mailbox.writing(big)
+        mailbox.push(OutgoingMessage([UInt8](repeating: 66, count: 380)))
+        XCTAssertEqual(mailbox.heldBytes, 980)
+        XCTAssertFalse(mailbox.overflowed)
+        mailbox.pushEvent(envelope(1))
+        XCTAssertEqual(mailbox.overflow, .bytes(1000), "600 being written + 380 queued + an event > 1000")
+        XCTAssertTrue(alarm.take())
+        XCTAssertNil(mailbox.pop())
+    }
+
+    func testTheBudgetFreesAsTheSocketDrains() {
+        let mailbox = Mailbox(maxEventBacklog: 100, maxBytes: 1000)
+        let message = OutgoingMessage([UInt8](repeating: 65, count: 700))
+        for _ in 0..<10 {
+            mailbox.push(message)
+            XCTAssertTrue(mailbox.pop() === message)
+            mailbox.writing(message)
+            mailbox.writing(nil)
+        }
+        XCTAssertFalse(mailbox.overflowed)
+        XCTAssertEqual(mailbox.heldBytes, 0)
+    }
+
+    func testOneMessageLargerThanTheBudgetIsStillTaken() {
+        let mailbox = Mailbox(maxEventBacklog: 100, maxBytes: 1000)
+        let huge = OutgoingMessage([UInt8](repeating: 65, count: 5000))
+        mailbox.push(huge)
+        XCTAssertFalse(mailbox.overflowed)
+        XCTAssertTrue(mailbox.pop() === huge)
+        mailbox.writing(huge)
+        mailbox.push(OutgoingMessage(Array("reply".utf8)))
+        XCTAssertTrue(mailbox.overflowed, "nothing more while 5000 bytes are still being written")
     }
 
     func testOverflowRaisesTheAlarmOnce() {

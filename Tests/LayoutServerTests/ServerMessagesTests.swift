@@ -86,16 +86,21 @@ final class ServerMessagesTests: XCTestCase {
         XCTAssertEqual(hello["limits"]?["maxCells"], .number(100_000))
         XCTAssertEqual(hello["limits"]?["maxAddPerMessage"], .number(1000))
         XCTAssertEqual(hello["limits"]?["maxMessageBytes"], .number(65536))
+        XCTAssertEqual(hello["limits"]?["maxConnections"], .number(4096))
+        XCTAssertEqual(hello["limits"]?["maxConnectionsPerAddress"], .number(256))
+        XCTAssertEqual(hello["limits"]?["maxQueuedBytes"], .number(Double(4 << 20)))
+        XCTAssertEqual(hello["limits"]?["requestTimeout"], .number(10))
         XCTAssertEqual(hello["tick"], .number(1234))
         XCTAssertEqual(hello["settled"], .bool(true))
         XCTAssertEqual(hello["pinned"], .array([.number(2), .number(9)]))
         XCTAssertEqual(hello["events"]?.arrayCount, 1)
 
-        let stats = try JSONParser.parse(ServerMessages.stats(status, clients: 4, uptimeSeconds: 61))
+        let stats = try JSONParser.parse(ServerMessages.stats(status, clients: 4, connections: 7, uptimeSeconds: 61))
         for key in ["cells", "clients", "tick", "settled", "tickMs", "tickMsP99", "tickRate", "frameBytes", "uptimeS", "maxMove", "totalMove"] {
             XCTAssertNotNil(stats[key], key)
         }
         XCTAssertEqual(stats["clients"], .number(4))
+        XCTAssertEqual(stats["connections"], .number(7))
 
         let replay = try JSONParser.parse(ServerMessages.replay([event, event]))
         XCTAssertEqual(replay["events"]?.arrayCount, 2)

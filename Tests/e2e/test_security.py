@@ -37,7 +37,7 @@ def test_cross_site_pages_are_refused_with_403(server):
     for origin in ["http://evil.example", f"http://127.0.0.1:{server.port + 1}", "null",
                    f"http://127.0.0.1:{server.port}.evil.example"]:
         assert status(handshake(server.port, origin=origin)) == 403, origin
-    assert "cross-site Origin http://evil.example" in server.log
+    assert wait_until(lambda: "cross-site Origin http://evil.example" in server.log), server.log
     # and nothing of the layout was reachable: the server still has no clients
     assert "c1 connected" not in server.log
 
@@ -84,13 +84,16 @@ def test_exposed_bind_is_logged_as_a_choice():
 def test_limits_are_flags_and_reported_in_hello():
     flags = ["--max-cells", "500", "--max-add-per-message", "50", "--max-message-bytes", "4096",
              "--messages-per-second", "5", "--message-burst", "8", "--replay-buffer", "16", "--max-event-backlog", "64",
-             "--max-clients", "9"]
+             "--max-clients", "9", "--max-connections", "40", "--max-connections-per-address", "20",
+             "--max-queued-bytes", "100000", "--request-timeout", "7"]
 
     async def scenario(server):
         async with Client(server.ws) as client:
             assert client.hello["limits"] == {"maxCells": 500, "maxAddPerMessage": 50, "maxMessageBytes": 4096,
                                               "replayBuffer": 16, "messagesPerSecond": 5, "messageBurst": 8,
-                                              "maxEventBacklog": 64, "maxClients": 9}
+                                              "maxEventBacklog": 64, "maxClients": 9, "maxConnections": 40,
+                                              "maxConnectionsPerAddress": 20, "maxQueuedBytes": 100000,
+                                              "requestTimeout": 7}
             await client.send({"type": "add", "count": 51})
             assert "50" in (await client.error("limit"))["message"]
             for _ in range(12):
@@ -98,5 +101,10 @@ def test_limits_are_flags_and_reported_in_hello():
             await client.error("rate_limited")
     with RunningServer(*flags) as server:
         run(scenario(server))
-    bad = RunningServer("--max-add-per-message", "0", expect_failure=True)
-    assert bad.wait() != 0 and "--max-add-per-message" in bad.log
+    for flags, named in [(["--max-add-per-message", "0"], "--max-add-per-message"),
+                         (["--max-clients", "50", "--max-connections", "40"], "--max-connections"),
+                         (["--max-connections-per-address", "0"], "--max-connections-per-address"),
+                         (["--max-queued-bytes", "1000"], "--max-queued-bytes"),
+                         (["--request-timeout", "0"], "--request-timeout")]:
+        bad = RunningServer(*flags, expect_failure=True)
+        assert bad.wait() != 0 and named in bad.log, flags

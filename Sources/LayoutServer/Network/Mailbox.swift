@@ -3,42 +3,79 @@ import Synchronization
 
 /// What waits to be written to one connection. Filled from any thread (events from the
 /// simulation thread, replies from the service thread), emptied on the service thread.
+///
+/// Bounded two ways: at most `maxEventBacklog` undelivered events, and at most `maxBytes`
+/// of queued messages plus the message still being written (lws holds what the socket has
+/// not taken until the next WRITEABLE). Past either, the mailbox overflows: it takes nothing
+/// more and raises the alarm, and the connection is closed as too slow. One message alone is
+/// always taken, however large, so a frame larger than the budget still reaches a reader.
 final class Mailbox: Sendable {
+    enum Overflow: Equatable {
+        case events(Int)
+        case bytes(Int)
+    }
+
     private struct State {
         var messages: [(message: OutgoingMessage, isEvent: Bool)] = []
         var head = 0
         var pendingEvents = 0
+        var queuedBytes = 0
+        var inFlightBytes = 0
         var lastEventSeq: UInt64 = 0
         var stats: OutgoingMessage?
-        var overflowed = false
+        var overflow: Overflow?
+
+        var heldBytes: Int { queuedBytes + inFlightBytes }
     }
 
     private let state = Mutex(State())
     private let maxEventBacklog: Int
+    private let maxBytes: Int
     private let encoder: EventMessages
     private let alarm: OverflowAlarm
 
     /// `encoder` is shared by every mailbox, so an event is encoded once for all of them;
     /// `alarm` is raised when this mailbox overflows.
-    init(maxEventBacklog: Int, encoder: EventMessages = EventMessages(), alarm: OverflowAlarm = OverflowAlarm()) {
+    init(maxEventBacklog: Int, maxBytes: Int = .max, encoder: EventMessages = EventMessages(),
+         alarm: OverflowAlarm = OverflowAlarm()) {
         self.maxEventBacklog = maxEventBacklog
+        self.maxBytes = maxBytes
         self.encoder = encoder
         self.alarm = alarm
+    }
+
+    /// Whether `count` more bytes fit the budget; if not, the mailbox overflows.
+    private func admit(_ count: Int, _ state: inout State) -> Bool {
+        guard state.overflow == nil else { return false }
+        guard state.heldBytes > 0, state.heldBytes + count > maxBytes else { return true }
+        overflow(.bytes(maxBytes), &state)
+        return false
+    }
+
+    private func overflow(_ reason: Overflow, _ state: inout State) {
+        state.overflow = reason
+        state.messages.removeAll()
+        state.head = 0
+        state.queuedBytes = 0
+        state.pendingEvents = 0
+        alarm.raise()
     }
 
     /// Queues an event unless it was already queued (a replay and a live delivery may
     /// overlap); past the backlog bound the mailbox is marked overflowed instead.
     func pushEvent(_ envelope: Envelope<LayoutEvent>) {
         state.withLock { state in
-            guard envelope.seq > state.lastEventSeq, !state.overflowed else { return }
+            guard envelope.seq > state.lastEventSeq, state.overflow == nil else { return }
             state.lastEventSeq = envelope.seq
             guard state.pendingEvents < maxEventBacklog else {
-                state.overflowed = true
-                alarm.raise()
+                overflow(.events(maxEventBacklog), &state)
                 return
             }
+            let message = encoder.message(for: envelope)
+            guard admit(message.count, &state) else { return }
             state.pendingEvents += 1
-            state.messages.append((encoder.message(for: envelope), true))
+            state.queuedBytes += message.count
+            state.messages.append((message, true))
         }
     }
 
@@ -47,12 +84,19 @@ final class Mailbox: Sendable {
         state.withLock { $0.lastEventSeq = max($0.lastEventSeq, seq) }
     }
 
+    /// Queues a reply (an error, a replay); past the byte budget the mailbox overflows instead.
     func push(_ message: OutgoingMessage) {
-        state.withLock { $0.messages.append((message, false)) }
+        state.withLock { state in
+            guard admit(message.count, &state) else { return }
+            state.queuedBytes += message.count
+            state.messages.append((message, false))
+        }
     }
 
+    /// Queues `message` before everything else (hello and the first frame, on connecting).
     func pushFront(_ message: OutgoingMessage) {
         state.withLock { state in
+            state.queuedBytes += message.count
             if state.head > 0 {
                 state.head -= 1
                 state.messages[state.head] = (message, false)
@@ -73,6 +117,7 @@ final class Mailbox: Sendable {
             if state.head < state.messages.count {
                 let (message, isEvent) = state.messages[state.head]
                 state.head += 1
+                state.queuedBytes -= message.count
                 if isEvent { state.pendingEvents -= 1 }
                 if state.head == state.messages.count {
                     state.messages.removeAll(keepingCapacity: state.messages.count < 1024)
@@ -90,5 +135,16 @@ final class Mailbox: Sendable {
 
     var isEmpty: Bool { state.withLock { $0.head >= $0.messages.count && $0.stats == nil } }
 
-    var overflowed: Bool { state.withLock { $0.overflowed } }
+    /// The message now being written (lws keeps what the socket did not take until the
+    /// next WRITEABLE): it counts against the byte budget until the next one replaces it.
+    func writing(_ message: OutgoingMessage?) {
+        state.withLock { $0.inFlightBytes = message?.count ?? 0 }
+    }
+
+    var overflow: Overflow? { state.withLock { $0.overflow } }
+
+    var overflowed: Bool { overflow != nil }
+
+    /// Bytes queued plus the message being written.
+    var heldBytes: Int { state.withLock { $0.heldBytes } }
 }

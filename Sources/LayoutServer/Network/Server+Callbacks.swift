@@ -5,8 +5,14 @@ extension Server {
     func handle(wsi: OpaquePointer, reason: lws_callback_reasons, user: UnsafeMutableRawPointer?,
                 input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         switch reason {
+        case LWS_CALLBACK_FILTER_NETWORK_CONNECTION, LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED,
+             LWS_CALLBACK_WSI_DESTROY, LWS_CALLBACK_RAW_ADOPT, LWS_CALLBACK_RAW_RX, LWS_CALLBACK_RAW_WRITEABLE,
+             LWS_CALLBACK_RAW_CLOSE:
+            // Connection events reach whichever protocol the connection is bound to at the time.
+            return handleConnection(wsi: wsi, reason: reason, user: user, input: input, length: length)
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
             // The place to refuse a handshake with an HTTP status; >0 says we answered.
+            requestArrived(wsi)
             guard let (status, why) = handshakeRefusal(wsi) else { return 0 }
             logger.info("refused \(why)")
             _ = lws_return_http_status(wsi, status, nil)
@@ -15,6 +21,7 @@ extension Server {
             // Checked again in case an upgrade ever reaches here without the confirmation.
             return handshakeRefusal(wsi) == nil ? 0 : 1
         case LWS_CALLBACK_ESTABLISHED:
+            upgraded(wsi)
             opened(wsi)
             return 0
         case LWS_CALLBACK_RECEIVE:
@@ -35,6 +42,8 @@ extension Server {
             }
             return 0
         case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+            requestArrived(wsi)
+            guard isGetOrHead(wsi) else { return refuseHTTP(wsi, .methodNotAllowed) }
             let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
             guard publicFiles.allows(path) else {
                 logger.info("refused GET \(path.prefix(200)): it resolves outside \(publicFiles.root)")

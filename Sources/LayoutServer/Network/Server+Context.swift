@@ -4,7 +4,8 @@ import CLibWebSockets
 extension Server {
     func makeContextInfo() -> lws_context_creation_info {
         let protocols = allocations.keep(array: [
-            lws_protocols(name: allocations.string("http"), callback: lws_callback_http_dummy,
+            // First: libwebsockets tells it about every connection (accept, raw fallback, destroy).
+            lws_protocols(name: allocations.string("http"), callback: connectionCallback,
                           per_session_data_size: 0, rx_buffer_size: 0, id: 0, user: nil, tx_packet_size: 0),
             lws_protocols(name: allocations.string(Server.protocolName), callback: layoutProtocolCallback,
                           per_session_data_size: 0, rx_buffer_size: 16 * 1024, id: 0, user: nil,
@@ -58,7 +59,12 @@ extension Server {
         info.pvo = UnsafePointer(protocolOptions)
         info.retry_and_idle_policy = UnsafePointer(retryPolicy)
         info.vhost_name = allocations.string("forcelayout")
+        // Idle keep-alive HTTP connections close after the request timeout (else 5 s by default).
+        info.keepalive_timeout = Int32(config.limits.requestTimeout)
         var options = UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
+        // A request line lws cannot parse (a method it does not know) goes to the first
+        // protocol as a raw socket, where it is answered 405 or 400 instead of a bare 403.
+        options |= UInt64(LWS_SERVER_OPTION_FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG)
         // With IPv6 on, lws ignores `iface` for IPv4 addresses and listens everywhere.
         if !config.host.contains(":") { options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
         info.options = options
@@ -69,6 +75,15 @@ extension Server {
         let timer = ServiceTimer { [unowned self] in self.statsTimerFired() }
         statsTimer = timer
         armStatsTimer()
+    }
+
+    func scheduleSweepTimer() {
+        let timer = ServiceTimer { [unowned self] in
+            self.sweepConnections()
+            if let context = self.context { self.sweepTimer?.schedule(on: context, after: 1_000_000) }
+        }
+        sweepTimer = timer
+        if let context { timer.schedule(on: context, after: 1_000_000) }
     }
 
     func armStatsTimer() {

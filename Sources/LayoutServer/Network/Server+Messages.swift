@@ -23,6 +23,8 @@ extension Server {
     }
 
     private func handleMessage(_ session: Session, binary: Bool) {
+        // A connection being closed (too slow, shutting down) is not answered any more.
+        guard session.closeRequest == nil, !session.mailbox.overflowed else { return }
         guard session.bucket.take(now: Self.seconds()) else {
             reject(session, ProtocolError(.rateLimited, "more than \(Int(config.limits.messagesPerSecond)) messages a second (burst \(Int(config.limits.messageBurst)))"))
             return
@@ -46,15 +48,20 @@ extension Server {
             case .subscribe(let selection):
                 session.subscription?.setFilter(selection.filter)
             case .replay(let count, let kinds):
-                session.mailbox.push(OutgoingMessage(ServerMessages.replay(bus.replay(last: count, kinds.filter))))
-                lws_callback_on_writable(session.wsi)
+                send(session, OutgoingMessage(ServerMessages.replay(bus.replay(last: count, kinds.filter))))
             }
         }
     }
 
     func reject(_ session: Session, _ error: ProtocolError) {
         logger.info("rejected message from \(session.client): \(error.code.rawValue): \(error.message)")
-        session.mailbox.push(OutgoingMessage(ServerMessages.error(error)))
+        send(session, OutgoingMessage(ServerMessages.error(error)))
+    }
+
+    /// Queues a reply on the service thread; one that overflows the mailbox closes the connection.
+    private func send(_ session: Session, _ message: OutgoingMessage) {
+        session.mailbox.push(message)
+        closeIfOverflowed(session)
         lws_callback_on_writable(session.wsi)
     }
 
@@ -64,6 +71,8 @@ extension Server {
         if let request = session.closeRequest {
             return close(session, request.status, request.reason)
         }
+        // WRITEABLE means the socket took what lws held of the last message.
+        session.mailbox.writing(nil)
         let message: OutgoingMessage
         let newest = frames.current
         if let queued = session.mailbox.pop() {
@@ -76,6 +85,7 @@ extension Server {
             return 0
         }
         session.inFlight = message
+        session.mailbox.writing(message)
         let written = lws_write(session.wsi, message.payload, message.count, LWS_WRITE_TEXT)
         guard written >= 0 else { return -1 }
         if !session.mailbox.isEmpty || (newest?.serial ?? 0) > session.sentFrameSerial {
@@ -84,15 +94,24 @@ extension Server {
         return 0
     }
 
-    /// A connection with more undelivered events than the backlog allows is closed with 1008
-    /// as soon as it is seen (on the wake after the event that overflowed it), not at its next
-    /// write: a reader that has stopped never gets one. Its close frame goes out when the
-    /// socket drains; if it does not within `tooSlowGraceSeconds`, the connection is dropped.
+    /// A connection whose mailbox overflowed (more undelivered events than the backlog allows,
+    /// or more bytes than its budget) is closed with 1008 as soon as it is seen (on the wake
+    /// after the overflow), not at its next write: a reader that has stopped never gets one.
+    /// Its close frame goes out when the socket drains; if it does not within 5 s, the
+    /// connection is dropped.
     func closeSessionsTooFarBehind() {
-        for session in sessions.values where session.closeRequest == nil && session.mailbox.overflowed {
-            logger.info("\(session.client) fell \(config.limits.maxEventBacklog) events behind: closing with 1008")
-            requestClose(session, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too slow", graceSeconds: 5)
+        for session in sessions.values { closeIfOverflowed(session) }
+    }
+
+    private func closeIfOverflowed(_ session: Session) {
+        guard session.closeRequest == nil, let overflow = session.mailbox.overflow else { return }
+        switch overflow {
+        case .events(let count):
+            logger.info("\(session.client) fell \(count) events behind: closing with 1008")
+        case .bytes(let count):
+            logger.info("\(session.client) had over \(count) bytes waiting (--max-queued-bytes): closing with 1008")
         }
+        requestClose(session, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too slow", graceSeconds: 5)
     }
 
     /// Closes with `status` at the connection's next write; if its socket does not drain

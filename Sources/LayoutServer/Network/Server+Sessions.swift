@@ -7,7 +7,8 @@ extension Server {
     func opened(_ wsi: OpaquePointer) {
         clientCounter += 1
         let client = "c\(clientCounter)"
-        let mailbox = Mailbox(maxEventBacklog: config.limits.maxEventBacklog, encoder: eventMessages, alarm: overflowAlarm)
+        let mailbox = Mailbox(maxEventBacklog: config.limits.maxEventBacklog, maxBytes: config.limits.maxQueuedBytes,
+                              encoder: eventMessages, alarm: overflowAlarm)
         // Read before subscribing: every event this frame depends on was published before it
         // was stored, so it is in the replay below, and the frame may follow hello at once.
         let initialFrame = frames.current

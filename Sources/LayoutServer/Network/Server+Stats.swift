@@ -14,6 +14,7 @@ extension Server {
 
     func statsJSON() -> [UInt8] {
         let uptime = Int((DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1_000_000_000)
-        return ServerMessages.stats(status.current, clients: sessions.count, uptimeSeconds: uptime)
+        return ServerMessages.stats(status.current, clients: sessions.count,
+                                    connections: connections.openCount, uptimeSeconds: uptime)
     }
 }

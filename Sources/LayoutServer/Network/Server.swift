@@ -53,12 +53,38 @@ public final class Server {
     let restored: LayoutSnapshot?
 
     var sessions: [OpaquePointer: Session] = [:]
+    var connections: ConnectionTable
+    var connectionIDs: [OpaquePointer: ConnectionTable.ID] = [:]
+    var connectionWSIs: [ConnectionTable.ID: OpaquePointer] = [:]
+    /// Accepted sockets admitted but not yet bound to their wsi (a moment, within one accept).
+    var acceptedDescriptors: [Int32: ConnectionTable.ID] = [:]
+    var rawRefusals: [OpaquePointer: HTTPResponse.Refusal] = [:]
+    var refusals = RefusalTally()
+    var sweepTimer: ServiceTimer?
     var pendingHTTP: [OpaquePointer: OutgoingMessage] = [:]
     var clientCounter = 0
     var shutdownDeadline: DispatchTime?
 
     /// Loads the state file (if any); fails with a clear message when it is unusable.
     public init(config: ServerConfig, logger: Logger) throws(StartFailure) {
+        var config = config
+        let openFiles = DescriptorBudget.raiseOpenFileLimit()
+        let fitting = DescriptorBudget.maxConnections(openFiles: openFiles)
+        guard fitting >= 16 else {
+            throw StartFailure(description: "the open-file limit (ulimit -n) is \(openFiles): too low to serve; raise it")
+        }
+        if config.limits.maxConnections > fitting {
+            logger.warning("--max-connections \(config.limits.maxConnections) lowered to \(fitting): the open-file limit (ulimit -n) is \(openFiles)")
+            config.limits.maxConnections = fitting
+        }
+        if config.limits.maxClients > config.limits.maxConnections {
+            logger.warning("--max-clients \(config.limits.maxClients) lowered to --max-connections \(config.limits.maxConnections)")
+            config.limits.maxClients = config.limits.maxConnections
+        }
+        connections = ConnectionTable(policy: .init(
+            maxConnections: config.limits.maxConnections, maxPerAddress: config.limits.maxConnectionsPerAddress,
+            maxDescriptors: DescriptorBudget.maxDescriptors(openFiles: openFiles),
+            timeout: Double(config.limits.requestTimeout)))
         self.config = config
         self.logger = logger
         decoder = MessageDecoder(limits: config.limits)
@@ -99,6 +125,7 @@ public final class Server {
         self.waker = waker
         stopSwitch.waker.withLock { $0 = waker }
         scheduleStatsTimer()
+        scheduleSweepTimer()
         let initialParameters = restored?.parameters ?? .defaults
         loop.start(initial: restored, parameters: initialParameters,
                    seed: config.seed ?? UInt64.random(in: 1...UInt64.max), waker: waker)
@@ -118,10 +145,12 @@ public final class Server {
             }
         }
         statsTimer?.cancel()
+        sweepTimer?.cancel()
         loop.stop()
         lws_context_destroy(context)
         self.context = nil
         statsTimer = nil
+        sweepTimer = nil
     }
 
     func beginShutdown() {

@@ -12,6 +12,16 @@ public struct Limits: Sendable, Equatable {
     public var maxEventBacklog: Int = 4096
     /// Connections served at once; the handshake of one more is refused with HTTP 503.
     public var maxClients: Int = 1000
+    /// TCP connections held at once, WebSockets or not (see `ConnectionTable`).
+    public var maxConnections: Int = 4096
+    /// TCP connections from one address (an IPv6 /64) at once.
+    public var maxConnectionsPerAddress: Int = 256
+    /// Bytes queued for one connection (events, replies, stats, the message being written)
+    /// before it is closed with 1008; one message larger than this alone is still sent.
+    public var maxQueuedBytes: Int = 4 << 20
+    /// Seconds a connection that is not a WebSocket may go without a complete request
+    /// (after it opened or after its last request).
+    public var requestTimeout: Int = 10
 
     public init() {}
 }

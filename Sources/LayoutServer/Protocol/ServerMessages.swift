@@ -70,6 +70,10 @@ public enum ServerMessages {
         writer.member("messageBurst", limits.messageBurst)
         writer.member("maxEventBacklog", limits.maxEventBacklog)
         writer.member("maxClients", limits.maxClients)
+        writer.member("maxConnections", limits.maxConnections)
+        writer.member("maxConnectionsPerAddress", limits.maxConnectionsPerAddress)
+        writer.member("maxQueuedBytes", limits.maxQueuedBytes)
+        writer.member("requestTimeout", limits.requestTimeout)
         writer.raw("},\"tick\":")
         writer.integer(status.tick)
         writer.member("settled", status.settled)
@@ -89,11 +93,13 @@ public enum ServerMessages {
         return writer.bytes
     }
 
-    public static func stats(_ status: LayoutStatus, clients: Int, uptimeSeconds: Int) -> [UInt8] {
+    /// `connections`: TCP connections open, WebSockets or not.
+    public static func stats(_ status: LayoutStatus, clients: Int, connections: Int, uptimeSeconds: Int) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 256)
         writer.raw("{\"type\":\"stats\",\"cells\":")
         writer.integer(status.cells)
         writer.member("clients", clients)
+        writer.member("connections", connections)
         writer.member("tick", status.tick)
         writer.member("settled", status.settled)
         writer.member("tickMs", rounded(status.tickMs, places: 3))

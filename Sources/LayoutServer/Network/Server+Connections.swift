@@ -1,0 +1,113 @@
+import CLibWebSockets
+import Glibc
+
+/// Every connection below the layout protocol (libwebsockets' first protocol gets these):
+/// admission when one is accepted, its deadline until it is a WebSocket, eviction, raw
+/// refusals of what is not a GET or HEAD, and its end. The decisions are `ConnectionTable`'s.
+extension Server {
+    func handleConnection(wsi: OpaquePointer, reason: lws_callback_reasons, user: UnsafeMutableRawPointer?,
+                          input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+            // `wsi` is the listening socket's; `user` describes the accepted one. Non-zero closes it.
+            guard let user else { return 1 }
+            return admit(user.assumingMemoryBound(to: lws_filter_network_conn_args.self)) ? 0 : 1
+        case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
+            if let id = acceptedDescriptors.removeValue(forKey: lws_get_socket_fd(wsi)) {
+                connectionIDs[wsi] = id
+                connectionWSIs[id] = wsi
+            }
+        case LWS_CALLBACK_WSI_DESTROY:
+            if let id = connectionIDs.removeValue(forKey: wsi) {
+                connectionWSIs[id] = nil
+                connections.closed(id)
+            }
+            rawRefusals[wsi] = nil
+            return 0
+        case LWS_CALLBACK_RAW_ADOPT:
+            // libwebsockets gave up on HTTP: a CONNECT, or a method it does not know.
+            rawRefusals[wsi] = .methodNotAllowed
+            lws_callback_on_writable(wsi)
+            return 0
+        case LWS_CALLBACK_RAW_RX:
+            if rawRefusals[wsi] != nil, let input {
+                rawRefusals[wsi] = HTTPResponse.refusal(forUnparsed: UnsafeRawBufferPointer(start: input, count: length))
+            }
+            return 0
+        case LWS_CALLBACK_RAW_WRITEABLE:
+            guard let refusal = rawRefusals.removeValue(forKey: wsi) else { return -1 }
+            refused(wsi, refusal)
+            let response = OutgoingMessage(HTTPResponse.bytes(refusal))
+            _ = lws_write(wsi, response.payload, response.count, LWS_WRITE_HTTP) // LWS_WRITE_RAW is a macro for it
+            return -1
+        case LWS_CALLBACK_RAW_CLOSE:
+            return 0
+        default:
+            break
+        }
+        return lws_callback_http_dummy(wsi, reason, user, input, length)
+    }
+
+    /// Admits or refuses a connection libwebsockets just accepted; evicts to make room.
+    private func admit(_ accepted: UnsafeMutablePointer<lws_filter_network_conn_args>) -> Bool {
+        let address = withUnsafePointer(to: &accepted.pointee.cli_addr) { PeerAddress($0) }
+            ?? PeerAddress(ipv4: [0, 0, 0, 0])
+        switch connections.accept(from: address, now: Self.seconds()) {
+        case .refuse(let refusal):
+            refusals.count(refusal, from: address)
+            return false
+        case .admitEvicting(let id, let evicted):
+            refusals.countEviction(from: address)
+            if let victim = connectionWSIs[evicted] { kill(victim) }
+            acceptedDescriptors[accepted.pointee.accept_fd] = id
+        case .admit(let id):
+            acceptedDescriptors[accepted.pointee.accept_fd] = id
+        }
+        return true
+    }
+
+    /// A complete HTTP request (or WebSocket handshake) arrived on `wsi`.
+    func requestArrived(_ wsi: OpaquePointer) {
+        guard let id = connectionIDs[wsi] else { return }
+        connections.requestArrived(id, now: Self.seconds())
+    }
+
+    /// `wsi` is a WebSocket now: no deadline, never evicted.
+    func upgraded(_ wsi: OpaquePointer) {
+        guard let id = connectionIDs[wsi] else { return }
+        connections.upgraded(id)
+    }
+
+    /// Once a second: closes the connections that are past their deadline without being
+    /// WebSockets, and logs what admission refused meanwhile.
+    func sweepConnections() {
+        for id in connections.expire(now: Self.seconds()) {
+            if let wsi = connectionWSIs[id] { kill(wsi) }
+        }
+        if let summary = refusals.takeSummary() { logger.info("\(summary)") }
+    }
+
+    /// Closes `wsi` on the next service pass, at once (no lingering close).
+    private func kill(_ wsi: OpaquePointer) {
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+    }
+
+    /// Answers a request that is not a GET or HEAD with `refusal` (written raw or as HTTP).
+    func refused(_ wsi: OpaquePointer, _ refusal: HTTPResponse.Refusal) {
+        logger.info("answered \(refusal.status) to \(peerAddress(wsi)): \(refusal.reason)")
+        if let id = connectionIDs[wsi] { connections.closing(id) }
+    }
+
+    /// Answers `refusal` on an HTTP connection and asks libwebsockets to close it (returns 1).
+    func refuseHTTP(_ wsi: OpaquePointer, _ refusal: HTTPResponse.Refusal) -> Int32 {
+        refused(wsi, refusal)
+        let response = OutgoingMessage(HTTPResponse.bytes(refusal))
+        _ = lws_write(wsi, response.payload, response.count, LWS_WRITE_HTTP_HEADERS)
+        return 1
+    }
+
+    /// Whether the request on `wsi` is a GET or a HEAD (the only methods served).
+    func isGetOrHead(_ wsi: OpaquePointer) -> Bool {
+        lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0 || lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
+    }
+}
