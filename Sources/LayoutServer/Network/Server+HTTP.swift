@@ -1,6 +1,7 @@
 import CLibWebSockets
 
-/// `GET /stats`: the same object the `stats` message carries, as application/json.
+/// `GET /stats`: the same object the `stats` message carries, as application/json (`HEAD`:
+/// the same headers, no body).
 extension Server {
     func serveHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
         // The mount hands us what follows "/stats"; only the exact path is ours.
@@ -21,6 +22,9 @@ extension Server {
             return lws_finalize_write_http_header(wsi, start, &cursor, end) == 0
         }
         guard ok else { return 1 }
+        if lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0 {
+            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        }
         pendingHTTP[wsi] = body
         lws_callback_on_writable(wsi)
         return 0
