@@ -26,7 +26,7 @@ define ensure_packages
 endef
 
 .PHONY: run build deps test-deps test test-swift test-node test-e2e test-browser clean \
-	bench bench-deps bench-page screenshot fuzz load
+	bench bench-deps bench-page screenshot fuzz load attack
 
 ## Install what is missing, build in release, serve on http://$(HOST):$(PORT)/
 run: deps
@@ -84,6 +84,14 @@ bench-page:
 load: deps
 	swift build -c release --product forcelayout
 	$(PYTHON) bench/load.py $(LOAD_ARGS)
+
+## What one machine's attacker costs the server: 100 never-reading replay clients (RSS against
+## the byte budget), then 20,000 idle connections that never upgrade (descriptors, CPU, and how
+## long a fresh client waits for hello). Never part of `make test`. About a minute.
+## Subsets: make attack ATTACK_ARGS="--idle 5000 --addresses 20 --skip-replay"
+attack: deps
+	swift build -c release --product forcelayout
+	$(PYTHON) bench/attack.py $(ATTACK_ARGS)
 
 ## docs/screenshot.png: the page (1280x800) with a few hundred cells from two clients, settled.
 ## The release binary, so the status line shows a real step time.

@@ -48,7 +48,8 @@ def main():
 
     port = free_port()
     server_log = tempfile.TemporaryFile(mode="w+")
-    server = subprocess.Popen([str(binary), "serve", "--port", str(port), "--max-clients", str(args.clients + args.stalled + 10)],
+    server = subprocess.Popen([str(binary), "serve", "--port", str(port), "--max-clients", str(args.clients + args.stalled + 10),
+                               "--max-connections-per-address", str(args.clients + args.stalled + 64)],
                               stdout=subprocess.PIPE, stderr=server_log, text=True)
     try:
         line = server.stdout.readline()

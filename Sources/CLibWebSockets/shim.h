@@ -13,4 +13,9 @@ static inline void forcelayout_lws_set_log_level(int level) {
     lws_set_log_level(level, NULL);
 }
 
+/// glibc's malloc_trim (in <malloc.h>, which Swift's Glibc module does not export): hands
+/// freed heap memory back to the system after large buffers go.
+#include <malloc.h>
+static inline void forcelayout_malloc_trim(void) { malloc_trim(0); }
+
 #endif

@@ -23,11 +23,18 @@ enum DescriptorBudget {
         return limit.rlim_cur > rlim_t(Int32.max) ? Int(Int32.max) : Int(limit.rlim_cur)
     }
 
-    /// The connections the process may hold (closing ones included) under `openFiles`.
-    static func maxDescriptors(openFiles: Int) -> Int { openFiles - reserve }
-
     /// The most connections that may be open at once under `openFiles`.
-    static func maxConnections(openFiles: Int) -> Int { maxDescriptors(openFiles: openFiles) - closingSlack }
+    static func maxConnections(openFiles: Int) -> Int { openFiles - reserve - closingSlack }
+
+    /// The connections the process may hold, closing ones included, with `maxConnections` open.
+    static func maxDescriptors(maxConnections: Int) -> Int { maxConnections + closingSlack }
+
+    /// libwebsockets' own socket limit (`fd_limit_per_thread`): the held connections plus the
+    /// listening socket and the wake-up pipe. At it, lws stops polling the listening socket
+    /// (and ends its accept loop, which otherwise runs as long as connections keep arriving,
+    /// starving timers: the closes of evicted connections would wait behind the flood), and
+    /// resumes when sockets close.
+    static func socketLimit(maxConnections: Int) -> Int { maxDescriptors(maxConnections: maxConnections) + 8 }
 
     private static var RLIMIT_NOFILE_CONSTANT: __rlimit_resource_t { __rlimit_resource_t(RLIMIT_NOFILE.rawValue) }
 }

@@ -21,6 +21,7 @@ extension Server {
             if let id = connectionIDs.removeValue(forKey: wsi) {
                 connectionWSIs[id] = nil
                 connections.closed(id)
+                connectionsClosedSinceSweep = true
             }
             rawRefusals[wsi] = nil
             return 0
@@ -85,6 +86,12 @@ extension Server {
             if let wsi = connectionWSIs[id] { kill(wsi) }
         }
         if let summary = refusals.takeSummary() { logger.info("\(summary)") }
+        // Give back to the system what closed connections held (a too-slow client's queue can
+        // be megabytes); glibc keeps freed memory otherwise.
+        if connectionsClosedSinceSweep {
+            connectionsClosedSinceSweep = false
+            forcelayout_malloc_trim()
+        }
     }
 
     /// Closes `wsi` on the next service pass, at once (no lingering close).

@@ -61,6 +61,7 @@ extension Server {
         info.vhost_name = allocations.string("forcelayout")
         // Idle keep-alive HTTP connections close after the request timeout (else 5 s by default).
         info.keepalive_timeout = Int32(config.limits.requestTimeout)
+        info.fd_limit_per_thread = UInt32(DescriptorBudget.socketLimit(maxConnections: config.limits.maxConnections))
         var options = UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
         // A request line lws cannot parse (a method it does not know) goes to the first
         // protocol as a raw socket, where it is answered 405 or 400 instead of a bare 403.

@@ -60,6 +60,7 @@ public final class Server {
     var acceptedDescriptors: [Int32: ConnectionTable.ID] = [:]
     var rawRefusals: [OpaquePointer: HTTPResponse.Refusal] = [:]
     var refusals = RefusalTally()
+    var connectionsClosedSinceSweep = false
     var sweepTimer: ServiceTimer?
     var pendingHTTP: [OpaquePointer: OutgoingMessage] = [:]
     var clientCounter = 0
@@ -83,7 +84,7 @@ public final class Server {
         }
         connections = ConnectionTable(policy: .init(
             maxConnections: config.limits.maxConnections, maxPerAddress: config.limits.maxConnectionsPerAddress,
-            maxDescriptors: DescriptorBudget.maxDescriptors(openFiles: openFiles),
+            maxDescriptors: DescriptorBudget.maxDescriptors(maxConnections: config.limits.maxConnections),
             timeout: Double(config.limits.requestTimeout)))
         self.config = config
         self.logger = logger

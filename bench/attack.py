@@ -1,0 +1,305 @@
+#!/usr/bin/python3
+"""`make attack`: what one machine's attacker costs the server, measured (never part of make test).
+
+Starts `forcelayout serve` (release) on a free loopback port and runs two attacks in turn,
+each bounded in count and time, loopback only:
+
+1. **Idle connections that never upgrade**, while the layout is empty: `--idle` TCP
+   connections opened as fast as the machine allows (spread over `--addresses` source
+   addresses in 127.0.0.0/8, or one), each sending nothing. Reported: the server's open file
+   descriptors and CPU (sampled from /proc) during and after the flood, and how long a fresh
+   WebSocket client (from another address and from the attacker's own) waits for `hello`.
+2. **Never-reading replay clients.** The layout gets `--cells` cells in adds of 1000 (so the
+   replay buffer holds large `added` events); then `--replayers` WebSocket clients with tiny
+   receive buffers send `replay` requests within the rate limit and never read, reconnecting
+   whenever the server closes them. Reported: the server's RSS (median, peak, after) against
+   the stated worst case, clients x (--max-queued-bytes + the largest message), and how many
+   times the server closed them.
+
+Prints a table per attack and one JSON line with every figure. Exit 0 when the run completed.
+Environment: FORCELAYOUT_BIN (default .build/release/forcelayout). Stdlib only.
+"""
+
+import argparse
+import base64
+import json
+import os
+import resource
+import selectors
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import common
+from common import ROOT, free_port
+
+LOG_PATH = ROOT / ".build" / "attack-server.log"
+IP_BIND_ADDRESS_NO_PORT = getattr(socket, "IP_BIND_ADDRESS_NO_PORT", 24)
+
+
+def proc_figures(pid):
+    """(open descriptors, CPU seconds, RSS MB) of process `pid`, from /proc."""
+    fds = len(os.listdir(f"/proc/{pid}/fd"))
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    with open(f"/proc/{pid}/status") as status:
+        rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
+    return fds, cpu, rss
+
+
+def self_cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def closed_already(connection):
+    try:
+        if connection.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"":
+            connection.close()
+            return True
+        return False
+    except BlockingIOError:
+        return False
+    except OSError:
+        connection.close()
+        return True
+
+
+def upgrade(port, path="/ws"):
+    key = base64.b64encode(os.urandom(16)).decode()
+    return (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+            f"Sec-WebSocket-Protocol: forcelayout.v1\r\n\r\n").encode()
+
+
+def masked(payload, opcode=0x1):
+    mask = os.urandom(4)
+    head = bytes([0x80 | opcode])
+    n = len(payload)
+    head += bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack("!H", n)
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def time_to_hello(port, source, timeout=5):
+    """Seconds from connect to the first WebSocket message (hello); None if refused or too slow."""
+    started = time.monotonic()
+    try:
+        connection = socket.socket()
+        connection.settimeout(timeout)
+        connection.setsockopt(socket.IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, 1)
+        connection.bind((source, 0))
+        connection.connect(("127.0.0.1", port))
+        connection.sendall(upgrade(port))
+        buffer = b""
+        while b"\r\n\r\n" not in buffer:
+            chunk = connection.recv(65536)
+            if not chunk:
+                return None
+            buffer += chunk
+        rest = buffer.split(b"\r\n\r\n", 1)[1]
+        while len(rest) < 2:
+            chunk = connection.recv(65536)
+            if not chunk:
+                return None
+            rest += chunk
+        return time.monotonic() - started
+    except OSError:
+        return None
+    finally:
+        connection.close()
+
+
+def add_cells(port, cells):
+    connection = socket.create_connection(("127.0.0.1", port), timeout=30)
+    connection.sendall(upgrade(port))
+    for _ in range(0, cells, 1000):
+        connection.sendall(masked(json.dumps({"type": "add", "count": 1000}).encode()))
+        time.sleep(1 / 50)  # within the rate limit
+    time.sleep(1)
+    connection.close()
+
+
+def log_count(text):
+    """Lines of the server's log (so far) that contain `text`."""
+    with open(LOG_PATH) as log:
+        return sum(text in line for line in log)
+
+
+def replay_attack(port, pid, args):
+    """Clients that ask for replays and never read; reconnect when closed."""
+    stop = time.monotonic() + args.seconds
+    request = masked(json.dumps({"type": "replay", "count": 256}).encode())
+    closes = [0]
+    peak = [0.0]
+
+    def attacker():
+        while time.monotonic() < stop:
+            try:
+                connection = socket.socket()
+                connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                connection.settimeout(5)
+                connection.connect(("127.0.0.1", port))
+                connection.sendall(upgrade(port))
+                while time.monotonic() < stop:
+                    connection.sendall(request)
+                    time.sleep(1 / args.replay_rate)
+            except OSError:
+                closes[0] += 1
+            finally:
+                connection.close()
+
+    threads = [threading.Thread(target=attacker, daemon=True) for _ in range(args.replayers)]
+    before = proc_figures(pid)
+    started_cpu = self_cpu()
+    for thread in threads:
+        thread.start()
+    samples = []
+    while time.monotonic() < stop:
+        fds, cpu, rss = proc_figures(pid)
+        peak[0] = max(peak[0], rss)
+        samples.append(rss)
+        time.sleep(0.25)
+    for thread in threads:
+        thread.join(10)
+    time.sleep(2)
+    after = proc_figures(pid)
+    return {"replayers": args.replayers, "rssBeforeMB": round(before[2], 1), "rssPeakMB": round(peak[0], 1),
+            "rssEndMB": round(after[2], 1), "rssMedianMB": round(sorted(samples)[len(samples) // 2], 1),
+            "serverClosedThem": log_count("(--max-queued-bytes): closing with 1008"), "reconnects": closes[0], "serverCPUs": round(after[1] - before[1], 2),
+            "attackerCPUs": round(self_cpu() - started_cpu, 2), "seconds": args.seconds}
+
+
+def idle_flood(port, pid, args):
+    """`args.idle` connections that send nothing, as fast as possible; fresh clients meanwhile."""
+    sources = [f"127.0.{1 + n // 250}.{1 + n % 250}" for n in range(args.addresses)]
+    selector = selectors.DefaultSelector()
+    held = []
+    before = proc_figures(pid)
+    started = time.monotonic()
+    opened = refused = 0
+    for n in range(args.idle):
+        try:
+            connection = socket.socket()
+            connection.setblocking(False)
+            # Without this, bind() looks for a free port among every one taken: the attacker,
+            # not the server, would be the bottleneck.
+            connection.setsockopt(socket.IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, 1)
+            connection.bind((sources[n % len(sources)], 0))
+            connection.connect_ex(("127.0.0.1", port))
+            held.append(connection)
+            opened += 1
+        except OSError:
+            refused += 1
+        if n % 1000 == 999:
+            # Let go of what the server closed already: the attacker's own descriptors are
+            # limited too (the hard limit here is 20,000).
+            held = [c for c in held if not closed_already(c)]
+    flood_seconds = time.monotonic() - started
+    figures = []
+    waits = {"other": [], "same": []}
+    peak_fds = 0
+    cpu_start = proc_figures(pid)[1]
+    window_end = started + args.idle_seconds
+    while time.monotonic() < window_end:
+        fds, cpu, rss = proc_figures(pid)
+        peak_fds = max(peak_fds, fds)
+        figures.append((time.monotonic() - started, fds, cpu))
+        waits["other"].append(time_to_hello(port, "127.0.200.1"))
+        waits["same"].append(time_to_hello(port, sources[0]))
+        time.sleep(0.5)
+    fds_end, cpu_end, rss_end = proc_figures(pid)
+    alive = 0
+    for connection in held:
+        try:
+            alive += connection.recv(1, socket.MSG_PEEK) != b""
+        except BlockingIOError:
+            alive += 1
+        except OSError:
+            pass
+        connection.close()
+    cpu_seconds = cpu_end - cpu_start
+    window = figures[-1][0] - flood_seconds if figures else 1
+
+    def summary(values):
+        got = sorted(v for v in values if v is not None)
+        if not got:
+            return {"served": 0, "of": len(values)}
+        return {"served": len(got), "of": len(values), "medianMs": round(got[len(got) // 2] * 1000, 1),
+                "maxMs": round(got[-1] * 1000, 1)}
+
+    return {"idle": args.idle, "addresses": len(sources), "openedInS": round(flood_seconds, 2),
+            "connectErrors": refused, "serverFdsBefore": before[0], "serverFdsPeak": peak_fds,
+            "serverFdsEnd": fds_end, "stillOpenAtEnd": alive,
+            "serverCPUPercent": round(100 * cpu_seconds / max(window + flood_seconds, 0.001), 1),
+            "serverRSSMB": round(rss_end, 1), "freshOtherAddress": summary(waits["other"]),
+            "freshSameAddress": summary(waits["same"]), "fdsOverTime": [(round(t, 1), f) for t, f, _ in figures[::4]]}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--replayers", type=common.positive_int, default=100)
+    parser.add_argument("--replay-rate", type=common.positive_float, default=20, help="replays a second per client")
+    parser.add_argument("--cells", type=common.positive_int, default=100_000)
+    parser.add_argument("--seconds", type=common.positive_float, default=20, help="length of the replay attack")
+    parser.add_argument("--idle", type=common.positive_int, default=20_000)
+    parser.add_argument("--addresses", type=common.positive_int, default=1, help="source addresses of the idle flood")
+    parser.add_argument("--idle-seconds", type=common.positive_float, default=15)
+    parser.add_argument("--server-open-files", type=common.positive_int, default=None,
+                        help="the server's open-file limit (prlimit), to see it at its descriptor cap")
+    parser.add_argument("--skip-replay", action="store_true")
+    args = parser.parse_args()
+
+    binary = Path(os.environ.get("FORCELAYOUT_BIN", ROOT / ".build" / "release" / "forcelayout"))
+    if not binary.exists():
+        print(f"attack: {binary} is missing (swift build -c release)", file=sys.stderr)
+        return 2
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    want = args.idle + 4096
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(want, hard), max(want, hard)))
+    except (ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    print(common.header("forcelayout attack"))
+    port = free_port()
+    command = [str(binary), "serve", "--port", str(port)]
+    if args.server_open_files:
+        command = ["prlimit", f"--nofile={args.server_open_files}:{args.server_open_files}"] + command
+    log_path = LOG_PATH
+    with open(log_path, "w") as log:
+        server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, text=True)
+    try:
+        if not server.stdout.readline().startswith("listening on"):
+            print("attack: the server did not start", file=sys.stderr)
+            return 2
+        pid = server.pid
+        results = {}
+        results["idle"] = idle_flood(port, pid, args)
+        r = results["idle"]
+        print(f"\n{args.idle} idle connections from {args.addresses} address(es), {args.idle_seconds:g} s window:")
+        for key in ["openedInS", "connectErrors", "serverFdsBefore", "serverFdsPeak", "serverFdsEnd", "stillOpenAtEnd",
+                    "serverCPUPercent", "serverRSSMB", "freshOtherAddress", "freshSameAddress"]:
+            print(f"  {key:18} {r[key]}")
+        print("  fds over time      " + " ".join(f"{t}s:{f}" for t, f in r["fdsOverTime"]))
+        if not args.skip_replay:
+            add_cells(port, args.cells)
+            results["replay"] = replay_attack(port, pid, args)
+            r = results["replay"]
+            print(f"\n{args.replayers} never-reading replay clients, {args.cells} cells, {args.seconds:g} s:")
+            for key in ["rssBeforeMB", "rssMedianMB", "rssPeakMB", "rssEndMB", "serverClosedThem", "reconnects",
+                        "serverCPUs", "attackerCPUs"]:
+                print(f"  {key:18} {r[key]}")
+        print(json.dumps(results))
+        return 0
+    finally:
+        server.terminate()
+        server.wait(15)
+        print(f"(server log: {log_path})")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
