@@ -17,6 +17,7 @@ import dataclasses
 import struct
 import json
 import os
+import threading
 import time
 import urllib.request
 
@@ -430,6 +431,12 @@ FRAMINGS = [
     ("fragments-64KiB-plus-one", lambda c: c.fragments(split(REPLAY_ONE.ljust(LIMIT + 1), 5)), Close(1009)),
     ("fragments-5x20000", lambda c: c.fragments([b" " * 20000] * 5 + [REPLAY_ONE]), Close(1009)),
     ("fragments-over-limit-one-byte-each", lambda c: c.fragments([b" "] * (LIMIT + 1)), Close(1009)),
+    # A client that goes on sending after passing the limit: more frames of the message, or more
+    # messages follow the byte that passed it (docs/protocol.md, Closing).
+    ("fragments-200x1000", lambda c: c.fragments([b" " * 1000] * 200), Close(1009)),
+    ("fragments-2000x100", lambda c: c.fragments([b" " * 100] * 2000), Close(1009)),
+    ("over-limit-then-messages", lambda c: (c.text(b" " * (LIMIT + 1)), [c.text(REPLAY_ONE) for _ in range(50)]),
+     Close(1009)),
     ("fragments-ping-between", lambda c: c.fragments(split(REPLAY_ONE, 3), between={0: (0x9, b"hi"), 1: (0x9, b"")}),
      Reply("replay")),
     ("fragments-pong-between", lambda c: c.fragments(split(REPLAY_ONE, 2), between={0: (0xA, b"unasked")}),
@@ -468,6 +475,41 @@ FRAMINGS = [
 @pytest.mark.parametrize("send, expect", [pytest.param(s, e, id=n) for n, s, e in FRAMINGS])
 def test_hostile_framing(layout, send, expect):
     attack(layout, send, expect)
+
+
+def test_a_client_sending_on_and_on_past_the_limit_gets_1009(layout):
+    """While it reads, a client that keeps streaming fragments after its message passed the
+    limit gets the 1009 close (its sender only stops once the close has arrived)."""
+    with RawWebSocket(layout.port) as watcher, RawWebSocket(layout.port) as connection:
+        stop = threading.Event()
+
+        def keep_sending():
+            connection.frame(0x1, b" " * 1000, fin=False)
+            while not stop.is_set():
+                connection.frame(0x0, b" " * 1000, fin=False)
+
+        sender = threading.Thread(target=keep_sending, daemon=True)
+        sender.start()
+        try:
+            assert connection.until_closed() == 1009, (connection.close_frame, connection.messages[-3:])
+        finally:
+            stop.set()
+            sender.join(10)
+        assert_unchanged(layout, watcher)
+
+
+def test_answers_on_their_way_go_out_before_the_1009(layout):
+    """A client that sends everything before it reads (its small receive buffer full of answers
+    meanwhile) gets all its answers, then the 1009 close: ending the connection throws none of
+    what was already sent away."""
+    with RawWebSocket(layout.port) as watcher, RawWebSocket(layout.port, receive_buffer=4096) as connection:
+        for _ in range(40):
+            connection.send({"type": "replay", "count": 256})
+        time.sleep(0.5)  # the server writes the answers (its socket buffer holds what we do not read)
+        connection.fragments([b" " * 1000] * 100)
+        assert connection.until_closed() == 1009, (connection.close_frame, len(connection.messages))
+        assert sum(message["type"] == "replay" for message in connection.messages) == 40
+        assert_unchanged(layout, watcher)
 
 
 def test_ping_between_fragments_is_answered(layout):
