@@ -431,11 +431,13 @@ FRAMINGS = [
     ("fragments-64KiB-plus-one", lambda c: c.fragments(split(REPLAY_ONE.ljust(LIMIT + 1), 5)), Close(1009)),
     ("fragments-5x20000", lambda c: c.fragments([b" " * 20000] * 5 + [REPLAY_ONE]), Close(1009)),
     ("fragments-over-limit-one-byte-each", lambda c: c.fragments([b" "] * (LIMIT + 1)), Close(1009)),
-    # A client that goes on sending after passing the limit: more frames of the message, or more
-    # messages follow the byte that passed it (docs/protocol.md, Closing).
+    # A client that goes on sending after passing the limit: more frames of the message, more
+    # messages, or its own close frame follow the byte that passed it (docs/protocol.md, Closing).
     ("fragments-200x1000", lambda c: c.fragments([b" " * 1000] * 200), Close(1009)),
     ("fragments-2000x100", lambda c: c.fragments([b" " * 100] * 2000), Close(1009)),
     ("over-limit-then-messages", lambda c: (c.text(b" " * (LIMIT + 1)), [c.text(REPLAY_ONE) for _ in range(50)]),
+     Close(1009)),
+    ("over-limit-then-close", lambda c: (c.fragments([b" " * 1000] * 70), c.frame(0x8, struct.pack("!H", 1000))),
      Close(1009)),
     ("fragments-ping-between", lambda c: c.fragments(split(REPLAY_ONE, 3), between={0: (0x9, b"hi"), 1: (0x9, b"")}),
      Reply("replay")),
@@ -510,6 +512,55 @@ def test_answers_on_their_way_go_out_before_the_1009(layout):
         assert connection.until_closed() == 1009, (connection.close_frame, len(connection.messages))
         assert sum(message["type"] == "replay" for message in connection.messages) == 40
         assert_unchanged(layout, watcher)
+
+
+# ---------------------------------------------------------------------------------------------
+# Close frames from the client (RFC 6455 5.5.1, 7.1.6, 7.4): a valid one is echoed; an invalid
+# status code or a 1-byte payload fails the connection with 1002, a reason that is not UTF-8
+# with 1007 (docs/protocol.md, Closing).
+
+
+def close_payload(code, reason=b""):
+    return struct.pack("!H", code) + reason
+
+
+CLOSE_FRAMES = [
+    ("empty", b"", Close(None)),  # echoed as it came: no status
+    *[(f"valid-{code}", close_payload(code, "au revoir é".encode()), Close(code))
+      for code in (1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 3000, 3999, 4000, 4999)],
+    # Registered with IANA after RFC 6455, so valid; libwebsockets 4.1.6 overwrites them with 1002
+    # before the server sees the frame, so they are answered 1002.
+    *[(f"lws-rewrites-{code}", close_payload(code), Close(1002)) for code in (1012, 1013, 1014)],
+    *[(f"invalid-{code}", close_payload(code, b"bye"), Close(1002))
+      for code in (0, 999, 1004, 1005, 1006, 1015, 1016, 1100, 2000, 2999, 5000, 65535)],
+    ("one-byte", b"\x03", Close(1002)),
+    *[(f"reason-{name}", close_payload(1000, reason), Close(1007))
+      for name, reason in [("ff", b"\xff"), ("truncated", b"ok \xe2\x82"), ("surrogate", b"\xed\xa0\x80"),
+                           ("overlong", b"\xc0\xaf"), ("above-10ffff", b"\xf4\x90\x80\x80")]],
+    ("invalid-code-and-reason", close_payload(5000, b"\xff"), Close(1002)),
+    ("reason-123-bytes", close_payload(1000, "é".encode() + b"r" * 121), Close(1000)),
+    # 126 bytes need an extended length, which a control frame may not have: libwebsockets drops
+    # the connection without a close frame.
+    ("reason-124-bytes", close_payload(1000, b"r" * 124), Close(None)),
+]
+
+
+@pytest.mark.parametrize("payload, expect", [pytest.param(p, e, id=n) for n, p, e in CLOSE_FRAMES])
+def test_close_frame(layout, payload, expect):
+    attack(layout, lambda connection: connection.frame(0x8, payload), expect)
+
+
+def test_close_answers_say_why(layout):
+    """The echo keeps the client's reason; a failed close names what was wrong."""
+    for payload, answer in [(close_payload(4000, "fini é".encode()), (4000, "fini é")),
+                            (close_payload(5000, b"bye"), (1002, "invalid close code 5000")),
+                            (b"\x03", (1002, "close frame with a 1-byte payload")),
+                            (close_payload(1000, b"\xff"), (1007, "close reason is not UTF-8"))]:
+        with RawWebSocket(layout.port) as connection:
+            connection.frame(0x8, payload)
+            connection.until_closed()
+            assert connection.close_frame == answer
+    assert_alive(layout.server)
 
 
 def test_ping_between_fragments_is_answered(layout):
