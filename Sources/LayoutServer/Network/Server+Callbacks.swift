@@ -27,6 +27,8 @@ extension Server {
         case LWS_CALLBACK_RECEIVE:
             guard let session = sessions[wsi] else { return -1 }
             return received(session, input: input, length: length)
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            return peerClosed(wsi, payload: input, length: length)
         case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let session = sessions[wsi] else { return 0 }
             return writable(session)

@@ -4,6 +4,8 @@ import ForceLayout
 /// Receiving and sending on WebSocket connections (service thread).
 extension Server {
     func received(_ session: Session, input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        // Closing: whatever still arrives is read and dropped (lws keeps parsing the frames).
+        guard session.closeRequest == nil else { return 0 }
         if !session.receiving {
             session.receiving = true
             session.receivingBinary = lws_frame_is_binary(session.wsi) != 0
@@ -11,7 +13,10 @@ extension Server {
         }
         guard session.received.count + length <= config.limits.maxMessageBytes else {
             logger.info("\(session.client) sent a message over \(config.limits.maxMessageBytes) bytes: closing with 1009")
-            return close(session, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, "message over \(config.limits.maxMessageBytes) bytes")
+            session.received = []
+            requestClose(session, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, "message over \(config.limits.maxMessageBytes) bytes",
+                         graceSeconds: 5)
+            return 0
         }
         if let input, length > 0 {
             session.received.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
@@ -68,6 +73,10 @@ extension Server {
     /// One write per WRITEABLE: queued messages first (events, replies, stats), then the
     /// newest frame if this connection has not had it.
     func writable(_ session: Session) -> Int32 {
+        // After close, lws writes the close frame and may still call WRITEABLE while it waits
+        // for the client's; closing again then would hang up at once, and the kernel would
+        // throw away the close frame if the client had not read it yet.
+        guard !session.closeSent else { return 0 }
         if let request = session.closeRequest {
             return close(session, request.status, request.reason)
         }
@@ -116,13 +125,21 @@ extension Server {
 
     /// Closes with `status` at the connection's next write; if its socket does not drain
     /// within `graceSeconds` (a peer that stopped reading), libwebsockets drops it.
+    ///
+    /// Not `close` from RECEIVE: that makes lws drop the rest of the bytes it has read, so its
+    /// parser falls out of step with the frames a client keeps sending, and the next bad
+    /// "header" kills the connection before the close frame is written; and with output still
+    /// buffered, lws flushes it and hangs up without any close frame (core-net/close.c). At
+    /// WRITEABLE nothing is buffered, and lws reads on in step until the client's close.
     func requestClose(_ session: Session, _ status: lws_close_status, _ reason: String, graceSeconds: Int32) {
         session.closeRequest = (status, reason)
         lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, graceSeconds)
         lws_callback_on_writable(session.wsi)
     }
 
+    /// Sets up the close frame; the caller returns the -1 to lws, which then sends it.
     func close(_ session: Session, _ status: lws_close_status, _ reason: String) -> Int32 {
+        session.closeSent = true
         var bytes = Array(reason.utf8.prefix(120))
         lws_close_reason(session.wsi, status, &bytes, bytes.count)
         return -1

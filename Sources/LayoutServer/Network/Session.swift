@@ -23,6 +23,8 @@ final class Session {
     var inFlight: OutgoingMessage?
 
     var closeRequest: (status: lws_close_status, reason: String)?
+    /// Our close frame is handed to lws: write nothing more.
+    var closeSent = false
 
     init(wsi: OpaquePointer, client: String, peer: String, mailbox: Mailbox, bucket: TokenBucket) {
         self.wsi = wsi

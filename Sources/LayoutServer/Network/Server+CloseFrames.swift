@@ -1,0 +1,30 @@
+import CLibWebSockets
+
+/// A client's close frame (LWS_CALLBACK_WS_PEER_INITIATED_CLOSE, service thread).
+///
+/// libwebsockets 4.1.6 (lib/roles/ws/ops-ws.c, lws_ws_rx_sm) calls this with the frame's
+/// payload. Returning 0 lets it echo that payload and close; a non-zero return makes it close
+/// the connection instead (lws_close_free_wsi), sending the close frame `lws_close_reason` set
+/// up, or none if nothing was set up. Before calling, it has already overwritten codes it
+/// knows to be invalid (below 1000, 1004-1006, 1012-1015, 1016-2999) with 1002; it lets
+/// 5000 and up, 1-byte payloads and reasons that are not UTF-8 through. It never calls this
+/// with output still buffered (it drops the connection itself then), so a close set up here
+/// goes out as soon as the socket takes it.
+extension Server {
+    func peerClosed(_ wsi: OpaquePointer, payload: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        // Our own close frame may still be waiting for the socket: closing again now would make
+        // lws hang up without any close frame; its echo at least tells the client we closed.
+        guard let session = sessions[wsi], !session.closeSent else { return 0 }
+        let bytes = UnsafeRawBufferPointer(start: payload, count: payload == nil ? 0 : length)
+        if case .fail(let status, let reason) = CloseFrameAnswer(payload: bytes) {
+            logger.info("\(session.client) sent a bad close frame (\(reason)): closing with \(status)")
+            return close(session, lws_close_status(rawValue: UInt32(status)), reason)
+        }
+        // A close of our own was waiting for a write (1009, 1008, 1001): it answers instead of
+        // the echo, which would otherwise replace it.
+        if let request = session.closeRequest {
+            return close(session, request.status, request.reason)
+        }
+        return 0
+    }
+}
