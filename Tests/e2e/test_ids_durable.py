@@ -1,6 +1,10 @@
-"""Cell ids are never handed out twice, even across kill -9 (issue 9, item 4)."""
+"""Cell ids are never handed out twice, even across kill -9, and crashed writes leave no
+temporary state files behind (issue 9, items 4 and 5)."""
 import json
+import os
 import shutil
+import signal
+import subprocess
 
 from client import Client, run
 from server import RunningServer, wait_until
@@ -81,3 +85,57 @@ def test_an_add_whose_ids_cannot_be_reserved_is_refused(tmp_path):
         assert "saving state failed" in running.log, running.log
     with RunningServer("--state", str(state)) as running:
         assert run(add_cells(running, adds=1, count=1)) == [written]
+
+
+def dead_pid():
+    """The pid of a process that has ended (and been reaped)."""
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
+def test_stale_temporary_state_files_are_removed_at_start(tmp_path):
+    state = tmp_path / "layout.json"
+    dead = dead_pid()
+    stale = [tmp_path / f".layout.json.{dead}.tmp", tmp_path / f".layout.json.{dead_pid()}.tmp"]
+    kept = [
+        tmp_path / f".layout.json.{os.getpid()}.tmp",   # a live process's write in progress
+        tmp_path / f".other.json.{dead}.tmp",           # another state file's
+        tmp_path / f"layout.json.{dead}.tmp",           # no leading dot
+        tmp_path / f".layout.json.{dead}.tmp.bak",
+        tmp_path / f".layout.json.{dead}.tmpx",
+        tmp_path / ".layout.json.abc.tmp",
+        tmp_path / f".layout.json.0{dead}.tmp",         # not how a pid is written
+        tmp_path / f".layout.json.-{dead}.tmp",
+        tmp_path / "notes.txt",
+    ]
+    for path in stale + kept:
+        path.write_text(f"content of {path.name}")
+    folder = tmp_path / f".layout.json.{dead_pid()}.tmp"  # our name, but a folder: not a file we wrote
+    folder.mkdir()
+    (folder / "inside").write_text("x")
+    with RunningServer("--state", str(state)) as running:
+        assert running.terminate() == 0, running.log
+    for path in stale:
+        assert not path.exists(), path
+        assert path.name in running.log, running.log
+    for path in kept:
+        assert path.read_text() == f"content of {path.name}", path
+    assert (folder / "inside").read_text() == "x"
+    assert sorted(p.name for p in tmp_path.glob(".layout.json.*.tmp")) == sorted(
+        [folder.name] + [p.name for p in kept if p.name.startswith(".layout.json.") and p.name.endswith(".tmp")])
+
+
+def test_a_crash_mid_write_leaves_nothing_after_the_next_start(tmp_path):
+    """A server killed while it writes leaves its temporary file; the next start removes it."""
+    state = tmp_path / "layout.json"
+    with RunningServer("--state", str(state)) as running:
+        run(add_cells(running, adds=1, count=1))
+        pid = running.process.pid
+        running.process.send_signal(signal.SIGSTOP)
+        # Stand in for the half-written file its write would leave at this instant.
+        (tmp_path / f".layout.json.{pid}.tmp").write_text('{"format":"forcelayout-st')
+        running.stop()
+    with RunningServer("--state", str(state)) as running:
+        assert running.terminate() == 0, running.log
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["layout.json"], list(tmp_path.iterdir())

@@ -58,7 +58,8 @@ public final class Server {
     var clientCounter = 0
     var shutdownDeadline: DispatchTime?
 
-    /// Loads the state file (if any); fails with a clear message when it is unusable.
+    /// Loads the state file (if any), after removing the temporary files crashed writes left
+    /// beside it; fails with a clear message when it is unusable.
     public init(config: ServerConfig, logger: Logger) throws(StartFailure) {
         self.config = config
         self.logger = logger
@@ -66,6 +67,9 @@ public final class Server {
         publicFiles = PublicFiles(root: config.publicDirectory)
         bus = EventBus(replayCapacity: config.limits.replayBuffer)
         if let path = config.statePath {
+            for name in StaleTemporaries.remove(beside: path) {
+                logger.info("removed \(name), a temporary state file its writer (no longer running) left behind")
+            }
             let saved: SavedState?
             do {
                 saved = try StateFile.load(from: path)

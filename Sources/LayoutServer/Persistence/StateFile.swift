@@ -87,7 +87,7 @@ public enum StateFile {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let temporary = "\(directory)/.\(url.lastPathComponent).\(getpid()).tmp"
+        let temporary = "\(directory)/\(TemporaryName.make(for: url.lastPathComponent, pid: getpid()))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw Failure(description: "cannot write \(temporary): \(String(cString: strerror(errno)))") }
         var failed = false
