@@ -21,26 +21,30 @@ final class StateFileTests: XCTestCase {
         XCTAssertNil(try StateFile.load(from: path()))
     }
 
-    func testRoundTripKeepsCellsPinsParametersAndNextID() throws {
+    func testRoundTripKeepsCellsPinsParametersNextIDAndReservation() throws {
         let simulation = Simulation(seed: 7)
         simulation.parameters.charge = 14
         simulation.add(count: 5)
         _ = try simulation.remove(ids: [5])
         try simulation.pin(2, x: 50, y: -60)
         simulation.step()
-        let snapshot = simulation.snapshot()
-        try StateFile.save(snapshot, to: path())
+        let state = SavedState(layout: simulation.snapshot(), reservation: 1030)
+        try StateFile.save(state, to: path())
         let loaded = try XCTUnwrap(StateFile.load(from: path()))
-        XCTAssertEqual(loaded, snapshot)
-        XCTAssertEqual(loaded.nextID, 6)
-        XCTAssertEqual(loaded.cells.first { $0.id == 2 }?.pinned, true)
+        XCTAssertEqual(loaded, state)
+        XCTAssertEqual(loaded.layout.nextID, 6)
+        XCTAssertEqual(loaded.reservation, 1030)
+        XCTAssertEqual(loaded.layout.cells.first { $0.id == 2 }?.pinned, true)
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path()))) as? [String: Any])
+        XCTAssertEqual(document["version"] as? Int, 2)
+        XCTAssertEqual(document["reservation"] as? Int, 1030)
         // No temporary file is left beside it.
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["layout.json"])
     }
 
     func testSaveCreatesMissingFolders() throws {
         let nested = directory.appendingPathComponent("a/b/state.json").path
-        try StateFile.save(Simulation().snapshot(), to: nested)
+        try StateFile.save(SavedState(layout: Simulation().snapshot(), reservation: 1), to: nested)
         XCTAssertNotNil(try StateFile.load(from: nested))
     }
 
@@ -51,7 +55,12 @@ final class StateFileTests: XCTestCase {
             "{}",
             valid,
             #"{"format":"other","version":1,"layout":{"parameters":{},"nextID":1,"cells":[]}}"#,
+            #"{"format":"forcelayout-state","version":3,"layout":{"parameters":{},"nextID":1,"cells":[]},"reservation":1}"#,
             #"{"format":"forcelayout-state","version":2,"layout":{"parameters":{},"nextID":1,"cells":[]}}"#,
+            #"{"format":"forcelayout-state","version":2,"layout":{"parameters":{},"nextID":1,"cells":[]},"reservation":0}"#,
+            #"{"format":"forcelayout-state","version":2,"layout":{"parameters":{},"nextID":1,"cells":[]},"reservation":9007199254740993}"#,
+            #"{"format":"forcelayout-state","version":2,"layout":{"parameters":{},"nextID":9223372036854775807,"cells":[]},"reservation":1}"#,
+            #"{"format":"forcelayout-state","version":2,"layout":{"parameters":{},"nextID":1,"cells":[]},"reservation":"5"}"#,
             #"{"format":"forcelayout-state","version":1,"layout":{"parameters":{"charge":5000},"nextID":1,"cells":[]}}"#,
             #"{"format":"forcelayout-state","version":1,"layout":{"parameters":{},"nextID":1,"cells":[{"id":3,"x":0,"y":0,"pinned":false}]}}"#,
         ]
@@ -62,5 +71,24 @@ final class StateFileTests: XCTestCase {
             }
             XCTAssertEqual(try String(contentsOfFile: path(), encoding: .utf8), content)
         }
+    }
+
+    /// A state file as version 1 of the server wrote it (no reservation), byte for byte.
+    private let versionOne = #"{"format":"forcelayout-state","layout":{"cells":[{"id":2,"pinned":true,"x":50,"y":-60},{"id":4,"pinned":false,"x":-3.25,"y":7}],"nextID":6,"parameters":{"cellSize":20,"charge":14,"collide":false,"paused":false,"stiffness":0.02,"theta":0.9,"threshold":0.3,"tickRate":20}},"version":1}"#
+
+    func testVersionOneFilesLoadWithTheirNextIDAsTheReservation() throws {
+        try versionOne.write(toFile: path(), atomically: false, encoding: .utf8)
+        let loaded = try XCTUnwrap(StateFile.load(from: path()))
+        XCTAssertEqual(loaded.layout.nextID, 6)
+        XCTAssertEqual(loaded.reservation, 6)
+        XCTAssertEqual(loaded.layout.cells, [CellRecord(id: 2, x: 50, y: -60, pinned: true),
+                                             CellRecord(id: 4, x: -3.25, y: 7, pinned: false)])
+        XCTAssertEqual(loaded.layout.parameters.charge, 14)
+        XCTAssertEqual(IDReservation(nextID: loaded.layout.nextID, reservation: loaded.reservation).firstID, 6)
+        // Loading leaves it as it was; the next save writes version 2.
+        XCTAssertEqual(try String(contentsOfFile: path(), encoding: .utf8), versionOne)
+        try StateFile.save(loaded, to: path())
+        XCTAssertEqual(try StateFile.load(from: path()), loaded)
+        XCTAssertTrue(try String(contentsOfFile: path(), encoding: .utf8).contains(#""version":2"#))
     }
 }

@@ -16,7 +16,6 @@ final class SimulationLoop: Sendable {
         let status: StatusBoard
         let bus: EventBus<LayoutEvent>
         let limits: Limits
-        let saver: StateSaver?
         let logger: Logger
     }
 
@@ -26,8 +25,10 @@ final class SimulationLoop: Sendable {
 
     init(shared: Shared) { self.shared = shared }
 
-    /// Starts the thread with `initial` (a restored layout, or an empty one).
-    func start(initial: LayoutSnapshot?, parameters: Parameters, seed: UInt64, waker: ServiceWaker) {
+    /// Starts the thread with `initial` (a restored layout, or an empty one); `keeper` (with
+    /// `--state`) saves it and reserves ids.
+    func start(initial: LayoutSnapshot?, keeper: StateKeeper?, parameters: Parameters, seed: UInt64,
+               waker: ServiceWaker) {
         let thread = Thread { [self] in
             var simulation = Simulation(parameters: parameters, seed: seed)
             if let initial {
@@ -38,9 +39,9 @@ final class SimulationLoop: Sendable {
                     shared.logger.error("restored layout rejected (\(error)); starting empty")
                 }
             }
-            var runner = Runner(simulation: simulation, shared: shared, waker: waker)
+            var runner = Runner(simulation: simulation, shared: shared, keeper: keeper, waker: waker)
             runner.run(until: { self.stopRequested.load(ordering: .acquiring) })
-            shared.saver?.flush(simulation.snapshot())
+            runner.keeper?.close(simulation)
             finished.signal()
         }
         thread.name = "simulation"
@@ -67,12 +68,12 @@ private struct Runner {
     var ownership = Ownership()
     /// The pinned set changed since `hello`'s copy of it was last taken.
     var pinsChanged = true
-    var dirty = false
-    var lastSave = DispatchTime(uptimeNanoseconds: 0)
+    var keeper: StateKeeper?
 
-    init(simulation: Simulation, shared: SimulationLoop.Shared, waker: ServiceWaker) {
+    init(simulation: Simulation, shared: SimulationLoop.Shared, keeper: StateKeeper?, waker: ServiceWaker) {
         self.simulation = simulation
         self.shared = shared
+        self.keeper = keeper
         self.waker = waker
         settled = simulation.count == 0
     }
@@ -81,6 +82,7 @@ private struct Runner {
         publishFrame()
         publishStatus()
         waker.wake()
+        keeper?.start(simulation)
         var nextTick = DispatchTime.now()
         while !stopped() {
             let stepping = !settled && !simulation.parameters.paused
@@ -94,7 +96,7 @@ private struct Runner {
             var published = false
             let change = apply(shared.commands.drain())
             if change.any {
-                dirty = true
+                keeper?.changed()
                 published = true
                 if settled {
                     settled = false
@@ -107,7 +109,7 @@ private struct Runner {
                 let report = simulation.step()
                 timings.record(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
                 moved = true
-                dirty = true
+                keeper?.changed()
                 if report.settled {
                     settled = true
                     publish(.settled, by: nil, .none)
@@ -121,7 +123,7 @@ private struct Runner {
                 publishStatus()
                 waker.wake()
             }
-            saveIfDue()
+            keeper?.saveIfDue(simulation)
 
             // Keep the rate; a step slower than the interval is followed at once by the next,
             // never by a full extra interval of waiting.
@@ -160,6 +162,7 @@ private struct Runner {
             guard simulation.count + count <= limit else {
                 throw ProtocolError(.limit, "adding \(count) would pass maxCells (\(limit)): the layout has \(simulation.count)")
             }
+            try keeper?.reserve(count, for: simulation)
             let ids = simulation.add(count: count, spawn: spawn)
             ownership.record(ids, by: by)
             change.membership = true
@@ -259,16 +262,5 @@ private struct Runner {
             status.maxMove = report.maxMove
             status.totalMove = report.totalMove
         }
-    }
-
-    /// While the layout changes, a write every 0.75 s: with the idle loop's 250 ms wait, a
-    /// kill -9 loses at most the last second. The final write happens on stop.
-    private mutating func saveIfDue() {
-        guard dirty, let saver = shared.saver else { return }
-        let now = DispatchTime.now()
-        guard now.uptimeNanoseconds >= lastSave.uptimeNanoseconds + 750_000_000 else { return }
-        saver.offer(simulation.snapshot())
-        lastSave = now
-        dirty = false
     }
 }

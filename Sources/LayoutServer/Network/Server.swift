@@ -51,6 +51,7 @@ public final class Server {
     let status = StatusBoard()
     let loop: SimulationLoop
     let restored: LayoutSnapshot?
+    let keeper: StateKeeper?
 
     var sessions: [OpaquePointer: Session] = [:]
     var connections: ConnectionTable
@@ -66,7 +67,8 @@ public final class Server {
     var clientCounter = 0
     var shutdownDeadline: DispatchTime?
 
-    /// Loads the state file (if any); fails with a clear message when it is unusable.
+    /// Loads the state file (if any), after removing the temporary files crashed writes left
+    /// beside it; fails with a clear message when it is unusable.
     public init(config: ServerConfig, logger: Logger) throws(StartFailure) {
         var config = config
         let openFiles = DescriptorBudget.raiseOpenFileLimit()
@@ -91,22 +93,33 @@ public final class Server {
         decoder = MessageDecoder(limits: config.limits)
         publicFiles = PublicFiles(root: config.publicDirectory)
         bus = EventBus(replayCapacity: config.limits.replayBuffer)
-        var saver: StateSaver?
         if let path = config.statePath {
+            for name in StaleTemporaries.remove(beside: path) {
+                logger.info("removed \(name), a temporary state file its writer (no longer running) left behind")
+            }
+            let saved: SavedState?
             do {
-                restored = try StateFile.load(from: path)
+                saved = try StateFile.load(from: path)
             } catch {
                 throw StartFailure(description: error.description)
             }
-            saver = StateSaver(path: path, logger: logger)
+            // Numbering resumes above every id that may have been handed out.
+            let ids = IDReservation(nextID: saved?.layout.nextID ?? 1, reservation: saved?.reservation ?? 1)
+            restored = saved.map { saved in
+                var layout = saved.layout
+                layout.nextID = ids.firstID
+                return layout
+            }
+            keeper = StateKeeper(saver: StateSaver(path: path, logger: logger), ids: ids)
         } else {
             restored = nil
+            keeper = nil
         }
         if let restored, restored.cells.count > config.limits.maxCells {
             throw StartFailure(description: "state file holds \(restored.cells.count) cells, more than --max-cells \(config.limits.maxCells)")
         }
         loop = SimulationLoop(shared: .init(commands: commands, frames: frames, status: status, bus: bus,
-                                            limits: config.limits, saver: saver, logger: logger))
+                                            limits: config.limits, logger: logger))
     }
 
     /// Binds, starts the simulation thread and returns the URL it serves.
@@ -128,7 +141,7 @@ public final class Server {
         scheduleStatsTimer()
         scheduleSweepTimer()
         let initialParameters = restored?.parameters ?? .defaults
-        loop.start(initial: restored, parameters: initialParameters,
+        loop.start(initial: restored, keeper: keeper, parameters: initialParameters,
                    seed: config.seed ?? UInt64.random(in: 1...UInt64.max), waker: waker)
         let host = config.host.contains(":") ? "[\(config.host)]" : config.host
         return "http://\(host):\(config.port)/"

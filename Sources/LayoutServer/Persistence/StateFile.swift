@@ -1,60 +1,93 @@
 import Foundation
 import ForceLayout
 
-/// The `--state` file: cells, parameters and the next id, as JSON. Written atomically
-/// (temporary file, fsync, rename) so a crash leaves either the old or the new file.
+/// The `--state` file: cells, parameters, the next id and the id reservation, as JSON.
+/// Written atomically (temporary file, fsync, rename) so a crash leaves either the old or
+/// the new file.
+///
+/// Version 2 adds `reservation` (see `IDReservation`); version 1 files, which have none,
+/// still load, with their `nextID` as the reservation.
 public enum StateFile {
     public static let format = "forcelayout-state"
-    public static let version = 1
+    public static let version = 2
+    static let readableVersions = 1...2
+    /// No id or reservation beyond it: ids must stay exact in JavaScript numbers (2^53).
+    static let largestID: CellID = 1 << 53
+
+    struct Header: Decodable {
+        var format: String
+        var version: Int
+    }
 
     struct Document: Codable {
         var format: String
         var version: Int
         var layout: LayoutSnapshot
+        /// Absent in version 1.
+        var reservation: CellID?
     }
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }
 
-    /// The saved layout, or nil when there is no file yet. A file that exists but is not a
+    /// The saved state, or nil when there is no file yet. A file that exists but is not a
     /// valid state file is an error, and is left untouched.
-    public static func load(from path: String) throws(Failure) -> LayoutSnapshot? {
+    public static func load(from path: String) throws(Failure) -> SavedState? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Failure(description: "cannot read state file \(path)")
+        }
+        let notOurs = { (error: Error) in
+            Failure(description: "state file \(path) is not a forcelayout state file (\(brief(error))); move it away or pass another --state")
+        }
+        let header: Header
+        do {
+            header = try JSONDecoder().decode(Header.self, from: data)
+        } catch {
+            throw notOurs(error)
+        }
+        guard header.format == format else {
+            throw Failure(description: "state file \(path) has format \"\(header.format)\", expected \"\(format)\"")
+        }
+        guard readableVersions.contains(header.version) else {
+            throw Failure(description: "state file \(path) has version \(header.version); this server reads versions \(readableVersions.lowerBound) to \(readableVersions.upperBound)")
         }
         let document: Document
         do {
             document = try JSONDecoder().decode(Document.self, from: data)
         } catch {
-            throw Failure(description: "state file \(path) is not a forcelayout state file (\(brief(error))); move it away or pass another --state")
+            throw notOurs(error)
         }
-        guard document.format == format else {
-            throw Failure(description: "state file \(path) has format \"\(document.format)\", expected \"\(format)\"")
+        let state: SavedState
+        switch (document.version, document.reservation) {
+        case (1, _):
+            state = SavedState(layout: document.layout, reservation: document.layout.nextID)
+        case (_, let reservation?):
+            state = SavedState(layout: document.layout, reservation: reservation)
+        case (_, nil):
+            throw Failure(description: "state file \(path) is not a forcelayout state file (missing reservation); move it away or pass another --state")
         }
-        guard document.version == version else {
-            throw Failure(description: "state file \(path) has version \(document.version); this server reads version \(version)")
-        }
-        if let problem = validate(document.layout.parameters) {
+        if let problem = validate(state) {
             throw Failure(description: "state file \(path): \(problem)")
         }
         do {
-            _ = try Simulation(snapshot: document.layout)
+            _ = try Simulation(snapshot: state.layout)
         } catch {
             throw Failure(description: "state file \(path) holds an invalid layout: \(error)")
         }
-        return document.layout
+        return state
     }
 
-    public static func save(_ snapshot: LayoutSnapshot, to path: String) throws {
+    public static func save(_ state: SavedState, to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(Document(format: format, version: version, layout: snapshot))
+        let data = try encoder.encode(Document(format: format, version: version, layout: state.layout,
+                                               reservation: state.reservation))
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let temporary = "\(directory)/.\(url.lastPathComponent).\(getpid()).tmp"
+        let temporary = "\(directory)/\(TemporaryName.make(for: url.lastPathComponent, pid: getpid()))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw Failure(description: "cannot write \(temporary): \(String(cString: strerror(errno)))") }
         var failed = false
@@ -78,6 +111,14 @@ public enum StateFile {
             fsync(directoryDescriptor)
             close(directoryDescriptor)
         }
+    }
+
+    static func validate(_ state: SavedState) -> String? {
+        for (name, value) in [("nextID", state.layout.nextID), ("reservation", state.reservation)]
+        where !(1...largestID).contains(value) {
+            return "\(name) \(value) is outside [1, \(largestID)]"
+        }
+        return validate(state.layout.parameters)
     }
 
     static func validate(_ parameters: Parameters) -> String? {

@@ -3,49 +3,61 @@ import ForceLayout
 import Logging
 import Synchronization
 
-/// Writes snapshots off the simulation thread, newest wins: while one write runs, further
-/// offers replace each other and only the last is written next.
+/// Writes the state off the simulation thread, newest wins: while one write runs, further
+/// offers replace each other and only the last is written next. Writes run one at a time,
+/// in the order they were offered.
 final class StateSaver: Sendable {
     private let path: String
     private let logger: Logger
     private let queue = DispatchQueue(label: "forcelayout.state")
-    private let pending = Mutex<LayoutSnapshot?>(nil)
+    private let pending = Mutex<SavedState?>(nil)
+    /// The reservation of the last write this run completed (fsync and rename); 0 before it.
+    private let durable = Atomic<CellID>(0)
 
     init(path: String, logger: Logger) {
         self.path = path
         self.logger = logger
     }
 
-    func offer(_ snapshot: LayoutSnapshot) {
+    /// The highest reservation on disk from this run's writes (0 before the first one).
+    var durableReservation: CellID { durable.load(ordering: .acquiring) }
+
+    func offer(_ state: SavedState) {
         let wasIdle = pending.withLock { pending in
-            defer { pending = snapshot }
+            defer { pending = state }
             return pending == nil
         }
         guard wasIdle else { return }
         queue.async { self.writePending() }
     }
 
-    /// Writes `snapshot` now, after any write under way (shutdown).
-    func flush(_ snapshot: LayoutSnapshot) {
+    /// Writes `state` now, after any write under way (an offer not yet started is dropped:
+    /// `state` is newer), and returns whether it reached the disk.
+    @discardableResult
+    func writeNow(_ state: SavedState) -> Bool {
         queue.sync {
             pending.withLock { $0 = nil }
-            write(snapshot)
+            return write(state)
         }
     }
 
     private func writePending() {
-        guard let snapshot = pending.withLock({ pending -> LayoutSnapshot? in
+        guard let state = pending.withLock({ pending -> SavedState? in
             defer { pending = nil }
             return pending
         }) else { return }
-        write(snapshot)
+        write(state)
     }
 
-    private func write(_ snapshot: LayoutSnapshot) {
+    @discardableResult
+    private func write(_ state: SavedState) -> Bool {
         do {
-            try StateFile.save(snapshot, to: path)
+            try StateFile.save(state, to: path)
         } catch {
             logger.error("saving state failed: \(error)")
+            return false
         }
+        _ = durable.max(state.reservation, ordering: .releasing)
+        return true
     }
 }

@@ -6,6 +6,9 @@ public struct ProtocolError: Error, Equatable, Sendable {
         case badRequest = "bad_request"
         case limit = "limit"
         case rateLimited = "rate_limited"
+        /// The server cannot do it now (an add needs ids reserved in the state file, and
+        /// writing it failed).
+        case unavailable = "unavailable"
     }
 
     public var code: Code

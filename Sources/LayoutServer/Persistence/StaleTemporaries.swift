@@ -1,0 +1,32 @@
+import Foundation
+
+/// Temporary state files left behind by writers that died mid-write (kill -9, a crash, a
+/// power cut): `.<name>.<pid>.tmp` beside the state file (`TemporaryName`). Removed at
+/// start-up when their pid is not a running process, or is ours (left by an earlier process
+/// that had our pid). Nothing else is touched: not another name, not a folder or a link.
+enum StaleTemporaries {
+    /// Removes the stale temporary files of the state file at `statePath` and returns the
+    /// names removed. `isRunning` tells whether a pid is a live process.
+    static func remove(beside statePath: String, ourPID: Int32 = getpid(),
+                       isRunning: (Int32) -> Bool = StaleTemporaries.isRunning) -> [String] {
+        let url = URL(fileURLWithPath: statePath)
+        let directory = url.deletingLastPathComponent().path
+        let stateName = url.lastPathComponent
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        var removed: [String] = []
+        for name in names.sorted() {
+            guard let pid = TemporaryName.pid(in: name, for: stateName),
+                  pid == ourPID || !isRunning(pid) else { continue }
+            let path = "\(directory)/\(name)"
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+            if unlink(path) == 0 { removed.append(name) }
+        }
+        return removed
+    }
+
+    /// Whether a process with this pid exists (one we may not signal exists too).
+    static func isRunning(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
+}

@@ -1,0 +1,18 @@
+/// The name of the temporary file a state file is written through: `.<name>.<pid>.tmp` in
+/// the same folder, one per writing process. Crashed writers leave theirs behind, and start-up
+/// recognises them by this name (`StaleTemporaries`).
+enum TemporaryName {
+    static func make(for stateName: String, pid: Int32) -> String { ".\(stateName).\(pid).tmp" }
+
+    /// The pid in `name` when it is exactly a name `make(for: stateName, …)` gives (a positive
+    /// pid in plain decimal, no sign, no leading zero); nil for every other name.
+    static func pid(in name: String, for stateName: String) -> Int32? {
+        let prefix = ".\(stateName).", suffix = ".tmp"
+        guard name.hasPrefix(prefix), name.hasSuffix(suffix),
+              name.utf8.count > prefix.utf8.count + suffix.utf8.count else { return nil }
+        let digits = name.dropFirst(prefix.count).dropLast(suffix.count)
+        guard digits.allSatisfy({ $0 >= "0" && $0 <= "9" }), let pid = Int32(digits), pid > 0,
+              String(pid) == digits else { return nil }
+        return pid
+    }
+}
