@@ -203,7 +203,7 @@ def idle_flood(port, pid, args):
     figures = []
     waits = {"other": [], "same": []}
     peak_fds = 0
-    cpu_start = proc_figures(pid)[1]
+    cpu_start = before[1]
     window_end = started + args.idle_seconds
     while time.monotonic() < window_end:
         fds, cpu, rss = proc_figures(pid)
@@ -235,7 +235,7 @@ def idle_flood(port, pid, args):
     return {"idle": args.idle, "addresses": len(sources), "openedInS": round(flood_seconds, 2),
             "connectErrors": refused, "serverFdsBefore": before[0], "serverFdsPeak": peak_fds,
             "serverFdsEnd": fds_end, "stillOpenAtEnd": alive,
-            "serverCPUPercent": round(100 * cpu_seconds / max(window + flood_seconds, 0.001), 1),
+            "serverCPUPercent": round(100 * cpu_seconds / max(time.monotonic() - started, 0.001), 1),
             "serverRSSMB": round(rss_end, 1), "freshOtherAddress": summary(waits["other"]),
             "freshSameAddress": summary(waits["same"]), "fdsOverTime": [(round(t, 1), f) for t, f, _ in figures[::4]]}
 
