@@ -51,6 +51,11 @@ extension Server {
 
     /// Admits or refuses a connection libwebsockets just accepted; evicts to make room.
     private func admit(_ accepted: UnsafeMutablePointer<lws_filter_network_conn_args>) -> Bool {
+        // An admitted socket whose adoption failed (lws closed it before instantiating it)
+        // left its id behind: the descriptor number is back, so that connection is gone.
+        if let stale = acceptedDescriptors.removeValue(forKey: accepted.pointee.accept_fd) {
+            connections.closed(stale)
+        }
         let address = withUnsafePointer(to: &accepted.pointee.cli_addr) { PeerAddress($0) }
             ?? PeerAddress(ipv4: [0, 0, 0, 0])
         switch connections.accept(from: address, now: Self.seconds()) {
