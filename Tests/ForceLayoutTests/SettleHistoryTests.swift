@@ -64,6 +64,27 @@ final class SettleHistoryTests: XCTestCase {
         assertSameExtent(layout, as: fresh)
     }
 
+    /// Not only parameters: cells added in a crowd at the center and removed a few steps
+    /// later, again and again, push the others out and collapse their gains the same way.
+    func testAfterFlappingMembershipTheLayoutSettlesAtTheFreshExtent() {
+        let fresh = freshSettled(.defaults)
+
+        let layout = Simulation(seed: seed)
+        layout.add(count: cells)
+        XCTAssertNotNil(runUntilSettled(layout, limit: 5000))
+        for _ in 0..<8 {
+            layout.add(count: 600, spawn: .center)
+            for _ in 0..<4 { layout.step() }
+            layout.removeNewest(600)
+            layout.step()
+        }
+        XCTAssertGreaterThan(rmsRadius(layout), 1.15 * rmsRadius(fresh), "the crowds spread the layout")
+
+        XCTAssertFalse(layout.step().settled, "claims rest after one step")
+        XCTAssertNotNil(runUntilSettled(layout, limit: 5000), "did not settle within 5000 steps")
+        assertSameExtent(layout, as: fresh)
+    }
+
     /// The contract in its smallest form: a cell far from its rest whose gain collapsed
     /// takes a tiny damped step, and that step is not taken for rest.
     func testACellWithCollapsedGainFarFromRestIsNotSettled() {
