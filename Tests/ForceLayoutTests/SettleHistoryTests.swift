@@ -100,6 +100,24 @@ final class SettleHistoryTests: XCTestCase {
             XCTAssertFalse(report.settled, "collide \(collide)")
         }
     }
+
+    /// The other half of the contract: damping learned under the current forces is trusted,
+    /// so a dense layout (whose Barnes-Hut forces jitter above `threshold` for a few cells)
+    /// settles on its damped steps as before, and every step a fresh layout takes is judged
+    /// by its movement.
+    func testAFreshDenseLayoutIsJudgedByItsDampedSteps() {
+        var parameters = Parameters.defaults
+        parameters.stiffness = 0.2
+        let simulation = Simulation(parameters: parameters, seed: 8)
+        simulation.add(count: 400)
+        var report = StepReport(maxMove: 0, totalMove: 0, settled: false)
+        for _ in 0..<2000 where !report.settled {
+            report = simulation.step()
+            XCTAssertEqual(report.maxRestStep, report.maxMove)
+        }
+        XCTAssertTrue(report.settled)
+        XCTAssertLessThan(simulation.motion.gain.min() ?? 1, 0.5, "the layout was damped (else this tests nothing)")
+    }
 }
 
 /// The root mean square distance of the cells from their centroid.
