@@ -4,9 +4,15 @@
 /// gain of 1, which every cell keeps as long as it never overshoots: two cells, or any
 /// small layout that converges monotonically, move exactly as the article says. Dense
 /// layouts, whose neighbour forces make `p += F` overshoot forever, calm down instead.
+///
+/// A gain is learned under the forces of its time. When they change, a cell's first
+/// overshoot under the new ones restarts its gain as a fresh cell's first overshoot would
+/// (1, halved) instead of halving what it learned before (see `Rest`).
 enum Damping {
     static let decrease = 0.5
     static let increase = 1.1
     /// Never freeze a cell completely: it must still be able to respond to changes.
     static let minimumGain = 1.0 / 1024
+    /// A gain restarted at an overshoot: 1, halved.
+    static let restarted = decrease
 }

@@ -8,7 +8,8 @@ public struct Parameters: Codable, Equatable, Sendable {
     public var charge: Double = 10
     /// Drawn diameter of a cell, in world units.
     public var cellSize: Double = 20
-    /// The layout is settled when the largest movement of a step is below this.
+    /// The layout is settled when the largest movement of a step is below this (a cell whose
+    /// damping predates the last change counts by its undamped step, see `Rest`).
     public var threshold: Double = 0.3
     /// Steps per second; used by whoever drives `step()`, not by the engine.
     public var tickRate: Double = 20
@@ -22,6 +23,14 @@ public struct Parameters: Codable, Equatable, Sendable {
     public init() {}
 
     public static let defaults = Parameters()
+
+    /// Whether cells move alike under both: equal but for the values a step does not move
+    /// cells by (`threshold`, `tickRate`, `paused`). Values added later count by default.
+    func movesCellsLike(_ other: Parameters) -> Bool {
+        var a = self, b = other
+        (a.threshold, a.tickRate, a.paused) = (b.threshold, b.tickRate, b.paused)
+        return a == b
+    }
 
     private enum CodingKeys: String, CodingKey {
         case stiffness, charge, cellSize, threshold, tickRate, theta, collide, paused

@@ -39,15 +39,15 @@ extension Simulation {
             contactsHeld = false
         }
 
-        var (maxMove, totalMove, movable) = integrate(stiffness: stiffness, bound: bound)
+        var (maxMove, totalMove, movable, rest) = integrate(stiffness: stiffness, bound: bound, collide: collide)
         if collide {
-            (maxMove, totalMove) = resolveCollisions()
+            (maxMove, totalMove, rest) = resolveCollisions()
         }
         tick += 1
         let threshold = parameters.threshold
         let report = StepReport(
             maxMove: maxMove, totalMove: totalMove,
-            settled: movable == 0 || maxMove < threshold)
+            settled: movable == 0 || rest < threshold, maxRestStep: rest)
         // The per-step sweeps leave contacts within a fraction of a unit; at rest, finish
         // the job so that no two cells overlap. Not counted as movement: it is a tidy-up.
         if collide && report.settled {
@@ -59,31 +59,46 @@ extension Simulation {
     }
 
     /// p += gain · F for every free cell, bounded by `bound`, with the swinging damping.
-    /// Returns the largest and total displacement and how many cells could move. Works
-    /// through unsafe buffers: element-wise access to a class's arrays would pay an
-    /// exclusivity check per element.
-    private func integrate(stiffness: Double, bound: Double) -> (maxMove: Double, totalMove: Double, movable: Int) {
-        var maxMove = 0.0, totalMove = 0.0
+    /// Returns the largest and total displacement, how many cells could move, and the
+    /// largest step rest is judged by (see `Rest`); with `collide`, what damping withheld
+    /// from each stale cell goes to `withheld`, to be added to its movement after the
+    /// collisions. Works through unsafe buffers: element-wise access to a class's arrays
+    /// would pay an exclusivity check per element.
+    private func integrate(stiffness: Double, bound: Double, collide: Bool)
+        -> (maxMove: Double, totalMove: Double, movable: Int, rest: Double) {
+        var maxMove = 0.0, totalMove = 0.0, maxRest = 0.0
         var movable = 0
         let n = count
+        let step = tick, since = forcesSince
+        withheld.removeAll(keepingCapacity: true)
+        if collide { withheld.append(contentsOf: repeatElement(0, count: n)) }
         forceX.withUnsafeBufferPointer { forceX in
         forceY.withUnsafeBufferPointer { forceY in
         pinned.withUnsafeBufferPointer { pinned in
         xs.withUnsafeMutableBufferPointer { xs in
         ys.withUnsafeMutableBufferPointer { ys in
-        motion.withBuffers { lastDX, lastDY, gains, pushX, pushY in
+        withheld.withUnsafeMutableBufferPointer { withheld in
+        motion.withBuffers { lastDX, lastDY, gains, pushX, pushY, learnedAt in
             for i in 0..<n where !pinned[i] {
                 movable += 1
                 // With collisions, the push of a cell's contacts acts as one more force.
                 let fx = forceX[i] + springForce(xs[i], stiffness: stiffness) + pushX[i]
                 let fy = forceY[i] + springForce(ys[i], stiffness: stiffness) + pushY[i]
-                let gain = gains[i]
+                var gain = gains[i]
                 var d = boundedDisplacement(fx: fx * gain, fy: fy * gain, maxStep: bound)
                 // Swinging: a cell whose step reverses its last one overshot; halve its gain
                 // (and this step). Cells that keep their course recover toward plain p += F.
                 if d.dx * lastDX[i] + d.dy * lastDY[i] < 0 {
-                    gains[i] = Swift.max(Damping.minimumGain, gain * Damping.decrease)
-                    d = boundedDisplacement(fx: fx * gains[i], fy: fy * gains[i], maxStep: bound)
+                    if learnedAt[i] <= since && step > since {
+                        // The first overshoot between two steps under the current forces:
+                        // what the gain learned before says nothing now (see `Rest`).
+                        gain = Damping.restarted
+                        learnedAt[i] = step
+                    } else {
+                        gain = Swift.max(Damping.minimumGain, gain * Damping.decrease)
+                    }
+                    gains[i] = gain
+                    d = boundedDisplacement(fx: fx * gain, fy: fy * gain, maxStep: bound)
                 } else {
                     gains[i] = Swift.min(1, gain * Damping.increase)
                 }
@@ -96,20 +111,25 @@ extension Simulation {
                 ys[i] = ny
                 maxMove = Swift.max(maxMove, d.length)
                 totalMove += d.length
+                let rest = Rest.step(damped: d.length, gain: gain, learned: learnedAt[i] > since,
+                                     fx: fx, fy: fy, bound: bound)
+                maxRest = Swift.max(maxRest, rest)
+                if collide { withheld[i] = Swift.max(0, rest - d.length) }
             }
-        }}}}}}
-        return (maxMove, totalMove, movable)
+        }}}}}}}
+        return (maxMove, totalMove, movable, maxRest)
     }
 
     /// Pushes overlapping cells apart, remembers each cell's push for the next step (warm
     /// start: contacts then carry their load without being re-solved from scratch), and
-    /// returns the step's largest and total movement, collisions included.
-    private func resolveCollisions() -> (maxMove: Double, totalMove: Double) {
+    /// returns the step's largest and total movement, collisions included, and the largest
+    /// movement plus what damping withheld (see `Rest`).
+    private func resolveCollisions() -> (maxMove: Double, totalMove: Double, rest: Double) {
         let beforeX = xs, beforeY = ys
         Collision(size: parameters.cellSize, tick: tick)
             .resolve(tree: &tree, xs: &xs, ys: &ys, ids: ids, pinned: pinned)
         contactsHeld = true
-        var maxMove = 0.0, totalMove = 0.0
+        var maxMove = 0.0, totalMove = 0.0, rest = 0.0
         for i in 0..<count where !pinned[i] {
             motion.pushX[i] = Collision.pushDecay * motion.pushX[i] + (xs[i] - beforeX[i])
             motion.pushY[i] = Collision.pushDecay * motion.pushY[i] + (ys[i] - beforeY[i])
@@ -117,7 +137,8 @@ extension Simulation {
             let length = (dx * dx + dy * dy).squareRoot()
             maxMove = Swift.max(maxMove, length)
             totalMove += length
+            rest = Swift.max(rest, length + withheld[i])
         }
-        return (maxMove, totalMove)
+        return (maxMove, totalMove, rest)
     }
 }

@@ -5,7 +5,10 @@ public typealias CellID = Int
 /// and the physics that moves them. Owned by one thread at a time, hence not Sendable.
 public final class Simulation {
     /// The caller validates ranges; out-of-range values are sanitised, never trusted.
-    public var parameters: Parameters
+    /// A change that moves cells differently makes the damping stale (see `Rest`).
+    public var parameters: Parameters {
+        didSet { if !parameters.movesCellsLike(oldValue) { forcesChanged() } }
+    }
     /// The number of steps taken.
     public internal(set) var tick: Int = 0
     /// Increments on every membership change (add, remove, clear affecting a cell).
@@ -35,6 +38,10 @@ public final class Simulation {
     /// Positions at the start of a step, when collisions need them.
     var startX: [Double] = []
     var startY: [Double] = []
+    /// With collisions, what damping withheld from each cell's step (see `Rest`).
+    var withheld: [Double] = []
+    /// The first step under the current forces: damping learned before it is stale (`Rest`).
+    private(set) var forcesSince = 0
     /// Whether `motion` holds contact pushes that must be released when `collide` goes off.
     var contactsHeld = false
 
@@ -54,7 +61,7 @@ public final class Simulation {
             if let m = maxStepOverride, m.isFinite, m > 0 { return m }
             return Self.defaultMaxStep(cellSize: parameters.cellSize)
         }
-        set { maxStepOverride = newValue }
+        set { maxStepOverride = newValue; forcesChanged() }
     }
 
     static func defaultMaxStep(cellSize: Double) -> Double {
@@ -112,6 +119,7 @@ public final class Simulation {
             nextID += 1
         }
         version += 1
+        forcesChanged()
         return added
     }
 
@@ -140,6 +148,7 @@ public final class Simulation {
         motion.truncate(to: first)
         for id in doomed { index[id] = nil }
         version += 1
+        forcesChanged()
         return doomed
     }
 
@@ -151,6 +160,7 @@ public final class Simulation {
         ids.removeAll(); xs.removeAll(); ys.removeAll(); pinned.removeAll(); index.removeAll()
         motion = Motion()
         version += 1
+        forcesChanged()
         return all
     }
 
@@ -163,11 +173,14 @@ public final class Simulation {
         xs[i] = x
         ys[i] = y
         pinned[i] = true
+        forcesChanged()
     }
 
     public func unpin(_ id: CellID) throws(LayoutError) {
         guard let i = index[id] else { throw .unknownCell(id) }
+        guard pinned[i] else { return }
         pinned[i] = false
+        forcesChanged()
     }
 
     // MARK: Storage
@@ -207,7 +220,13 @@ public final class Simulation {
         pinned.removeSubrange(kept...)
         motion.truncate(to: kept)
         version += 1
+        forcesChanged()
         return removed
+    }
+
+    /// Every gain learned so far is stale from the next step on (see `Rest`).
+    func forcesChanged() {
+        forcesSince = tick
     }
 
     /// Sets the report a fresh simulation (or one restored from a snapshot) starts with.
