@@ -26,9 +26,12 @@ final class SimulationLoop: Sendable {
     init(shared: Shared) { self.shared = shared }
 
     /// Starts the thread with `initial` (a restored layout, or an empty one); `keeper` (with
-    /// `--state`) saves it and reserves ids.
+    /// `--state`) saves it and reserves ids. Returns once the first frame and status are
+    /// published: a client served before would get a `hello` with the default parameters
+    /// and no cells, not the restored layout.
     func start(initial: LayoutSnapshot?, keeper: StateKeeper?, parameters: Parameters, seed: UInt64,
                waker: ServiceWaker) {
+        let published = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
             var simulation = Simulation(parameters: parameters, seed: seed)
             if let initial {
@@ -40,12 +43,13 @@ final class SimulationLoop: Sendable {
                 }
             }
             var runner = Runner(simulation: simulation, shared: shared, keeper: keeper, waker: waker)
-            runner.run(until: { self.stopRequested.load(ordering: .acquiring) })
+            runner.run(until: { self.stopRequested.load(ordering: .acquiring) }, started: { published.signal() })
             runner.keeper?.close(simulation)
             finished.signal()
         }
         thread.name = "simulation"
         thread.start()
+        published.wait()
     }
 
     /// Stops stepping, writes the state one last time and waits for the thread to end.
@@ -78,10 +82,11 @@ private struct Runner {
         settled = simulation.count == 0
     }
 
-    mutating func run(until stopped: () -> Bool) {
+    mutating func run(until stopped: () -> Bool, started: () -> Void) {
         publishFrame()
         publishStatus()
         waker.wake()
+        started()
         keeper?.start(simulation)
         var nextTick = DispatchTime.now()
         while !stopped() {
