@@ -5,10 +5,12 @@ import Synchronization
 /// simulation thread, replies from the service thread), emptied on the service thread.
 ///
 /// Bounded two ways: at most `maxEventBacklog` undelivered events, and at most `maxBytes`
-/// of queued messages plus the message still being written (lws holds what the socket has
-/// not taken until the next WRITEABLE). Past either, the mailbox overflows: it takes nothing
-/// more and raises the alarm, and the connection is closed as too slow. One message alone is
-/// always taken, however large, so a frame larger than the budget still reaches a reader.
+/// of queued messages. Past either, the mailbox overflows: it drops what it holds, takes
+/// nothing more and raises the alarm, and the connection is closed as too slow. Into an empty
+/// queue one message is always taken, however large (a replay of a huge layout). Not counted:
+/// the opening `hello` and first frame (bounded by the layout, sent before anything else) and
+/// the message being written, which lws holds until the socket takes it; so a connection holds
+/// at most hello + max(`maxBytes`, the largest message) + the largest message.
 final class Mailbox: Sendable {
     enum Overflow: Equatable {
         case events(Int)
@@ -16,16 +18,14 @@ final class Mailbox: Sendable {
     }
 
     private struct State {
-        var messages: [(message: OutgoingMessage, isEvent: Bool)] = []
+        var messages: [(message: OutgoingMessage, isEvent: Bool, counted: Bool)] = []
         var head = 0
         var pendingEvents = 0
+        /// Bytes of the counted messages queued (all but the opening ones).
         var queuedBytes = 0
-        var inFlightBytes = 0
         var lastEventSeq: UInt64 = 0
         var stats: OutgoingMessage?
         var overflow: Overflow?
-
-        var heldBytes: Int { queuedBytes + inFlightBytes }
     }
 
     private let state = Mutex(State())
@@ -47,7 +47,7 @@ final class Mailbox: Sendable {
     /// Whether `count` more bytes fit the budget; if not, the mailbox overflows.
     private func admit(_ count: Int, _ state: inout State) -> Bool {
         guard state.overflow == nil else { return false }
-        guard state.heldBytes > 0, state.heldBytes + count > maxBytes else { return true }
+        guard state.queuedBytes > 0, state.queuedBytes + count > maxBytes else { return true }
         overflow(.bytes(maxBytes), &state)
         return false
     }
@@ -75,7 +75,7 @@ final class Mailbox: Sendable {
             guard admit(message.count, &state) else { return }
             state.pendingEvents += 1
             state.queuedBytes += message.count
-            state.messages.append((message, true))
+            state.messages.append((message, true, true))
         }
     }
 
@@ -89,19 +89,19 @@ final class Mailbox: Sendable {
         state.withLock { state in
             guard admit(message.count, &state) else { return }
             state.queuedBytes += message.count
-            state.messages.append((message, false))
+            state.messages.append((message, false, true))
         }
     }
 
-    /// Queues `message` before everything else (hello and the first frame, on connecting).
+    /// Queues `message` before everything else (hello and the first frame, on connecting);
+    /// it does not count against the byte budget.
     func pushFront(_ message: OutgoingMessage) {
         state.withLock { state in
-            state.queuedBytes += message.count
             if state.head > 0 {
                 state.head -= 1
-                state.messages[state.head] = (message, false)
+                state.messages[state.head] = (message, false, false)
             } else {
-                state.messages.insert((message, false), at: 0)
+                state.messages.insert((message, false, false), at: 0)
             }
         }
     }
@@ -115,9 +115,9 @@ final class Mailbox: Sendable {
     func pop() -> OutgoingMessage? {
         state.withLock { state in
             if state.head < state.messages.count {
-                let (message, isEvent) = state.messages[state.head]
+                let (message, isEvent, counted) = state.messages[state.head]
                 state.head += 1
-                state.queuedBytes -= message.count
+                if counted { state.queuedBytes -= message.count }
                 if isEvent { state.pendingEvents -= 1 }
                 if state.head == state.messages.count {
                     state.messages.removeAll(keepingCapacity: state.messages.count < 1024)
@@ -135,16 +135,10 @@ final class Mailbox: Sendable {
 
     var isEmpty: Bool { state.withLock { $0.head >= $0.messages.count && $0.stats == nil } }
 
-    /// The message now being written (lws keeps what the socket did not take until the
-    /// next WRITEABLE): it counts against the byte budget until the next one replaces it.
-    func writing(_ message: OutgoingMessage?) {
-        state.withLock { $0.inFlightBytes = message?.count ?? 0 }
-    }
-
     var overflow: Overflow? { state.withLock { $0.overflow } }
 
     var overflowed: Bool { overflow != nil }
 
-    /// Bytes queued plus the message being written.
-    var heldBytes: Int { state.withLock { $0.heldBytes } }
+    /// Bytes queued that count against the budget.
+    var queuedBytes: Int { state.withLock { $0.queuedBytes } }
 }

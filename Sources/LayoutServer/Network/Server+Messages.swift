@@ -80,8 +80,6 @@ extension Server {
         if let request = session.closeRequest {
             return close(session, request.status, request.reason)
         }
-        // WRITEABLE means the socket took what lws held of the last message.
-        session.mailbox.writing(nil)
         let message: OutgoingMessage
         let newest = frames.current
         if let queued = session.mailbox.pop() {
@@ -94,7 +92,6 @@ extension Server {
             return 0
         }
         session.inFlight = message
-        session.mailbox.writing(message)
         let written = lws_write(session.wsi, message.payload, message.count, LWS_WRITE_TEXT)
         guard written >= 0 else { return -1 }
         if !session.mailbox.isEmpty || (newest?.serial ?? 0) > session.sentFrameSerial {
