@@ -34,7 +34,6 @@ struct QuadTree {
     /// The node data the force pass reads, packed per node for locality.
     private(set) var packed: [PackedNode] = []
 
-    var nodeCount: Int { half.count }
 
     /// Rebuilds the tree over `xs`, `ys`, reusing the arrays' storage.
     mutating func build(xs: UnsafeBufferPointer<Double>, ys: UnsafeBufferPointer<Double>) {

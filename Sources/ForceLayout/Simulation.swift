@@ -19,7 +19,8 @@ public final class Simulation {
     public internal(set) var ys: [Double] = []
     /// The id the next added cell gets; starts at 1, ids are never reused.
     public internal(set) var nextID: CellID = 1
-    /// The report of the last step; before any step, zero movement, settled iff no cell can move.
+    /// The report of the last step. Before any step, and after any change that moves cells
+    /// differently until the next step, settled iff no cell can move.
     public internal(set) var lastReport: StepReport
 
     /// Same order as `ids`; a pinned cell is held at its position.
@@ -224,9 +225,12 @@ public final class Simulation {
         return removed
     }
 
-    /// Every gain learned so far is stale from the next step on (see `Rest`).
+    /// Every gain learned so far is stale from the next step on (see `Rest`), and the layout
+    /// is no longer known to be at rest: until a step says otherwise, it is settled only if no
+    /// cell can move.
     func forcesChanged() {
         forcesSince = tick
+        lastReport.settled = !pinned.contains(false)
     }
 
     /// Sets the report a fresh simulation (or one restored from a snapshot) starts with.

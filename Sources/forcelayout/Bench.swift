@@ -48,19 +48,17 @@ struct Bench: ParsableCommand {
         var stepTimes: [Double] = []
         var encodeTimes: [Double] = []
         var frameBytes = 0
-        let idsFragment = FramePair.idsFragment(for: simulation.ids)
+        var encoder = FrameEncoder()
+        _ = encoder.encode(simulation)  // the membership part, written once per membership version
         for _ in 0..<ticks {
             let start = DispatchTime.now().uptimeNanoseconds
             simulation.step()
             stepTimes.append(milliseconds(since: start))
             let encodeStart = DispatchTime.now().uptimeNanoseconds
-            // What the server does per frame: encode, then assemble both forms it sends.
-            let pair = FramePair(tick: simulation.tick, version: simulation.version, idsFragment: idsFragment,
-                                 xs: simulation.xs, ys: simulation.ys)
-            let lean = OutgoingMessage(parts: [pair.head, pair.body])
-            _ = OutgoingMessage(parts: [pair.head, pair.idsFragment, pair.body])
+            // What the server does per frame: both forms it sends.
+            let frame = encoder.encode(simulation)
             encodeTimes.append(milliseconds(since: encodeStart))
-            frameBytes = lean.count
+            frameBytes = frame.withoutIDs.count
         }
         return [
             "engine": "forcelayout", "cells": cells, "theta": theta, "collide": collide, "ticks": ticks,
@@ -81,8 +79,8 @@ struct Bench: ParsableCommand {
         }
         let seconds = milliseconds(since: start) / 1000
         let (overlaps, closest) = LayoutQuality.overlaps(simulation)
-        let frameBytes = FramePair(tick: simulation.tick, version: simulation.version, idsFragment: [],
-                                   xs: simulation.xs, ys: simulation.ys).withoutIDsCount
+        var encoder = FrameEncoder()
+        let frameBytes = encoder.encode(simulation).withoutIDs.count
         return [
             "frameBytes": frameBytes, "bytesPerCell": rounded(Double(frameBytes) / Double(cells)),
             "engine": "forcelayout", "mode": "settle", "cells": cells, "theta": theta, "collide": collide,

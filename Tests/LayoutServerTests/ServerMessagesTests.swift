@@ -4,44 +4,6 @@ import XCTest
 @testable import LayoutServer
 
 final class ServerMessagesTests: XCTestCase {
-    func testFramePairCarriesIDsOnlyInTheFullForm() throws {
-        let ids = [1, 2, 5]
-        let pair = FramePair(tick: 12, version: 3, idsFragment: FramePair.idsFragment(for: ids),
-                             xs: [10.54, 0, -22.15], ys: [-3, 1e-7, 7.44])
-        let full = try JSONParser.parse(pair.withIDs)
-        XCTAssertEqual(full["type"], .string("frame"))
-        XCTAssertEqual(full["tick"], .number(12))
-        XCTAssertEqual(full["v"], .number(3))
-        XCTAssertEqual(full["ids"], .array(ids.map { .number(Double($0)) }))
-        XCTAssertEqual(full["xy"], .array([10.5, -3, 0, 0, -22.2, 7.4].map { .number($0) }))
-        let lean = try JSONParser.parse(pair.withoutIDs)
-        XCTAssertNil(lean["ids"])
-        XCTAssertEqual(lean["xy"], full["xy"])
-        XCTAssertEqual(String(decoding: pair.withoutIDs, as: UTF8.self),
-                       #"{"type":"frame","tick":12,"v":3,"xy":[10.5,-3,0,0,-22.2,7.4]}"#)
-    }
-
-    func testFullFrameSaysWhoAddedWhichCells() throws {
-        let owners = [Ownership.Run(client: "c1", first: 1, last: 2), Ownership.Run(client: "c2", first: 5, last: 5)]
-        let pair = FramePair(tick: 1, version: 1, idsFragment: FramePair.idsFragment(for: [1, 2, 5], owners: owners),
-                             xs: [0, 0, 0], ys: [0, 0, 0])
-        let full = try JSONParser.parse(pair.withIDs)
-        XCTAssertEqual(full["owners"], .array([
-            .array([.string("c1"), .number(1), .number(2)]),
-            .array([.string("c2"), .number(5), .number(5)]),
-        ]))
-        XCTAssertNil(try JSONParser.parse(pair.withoutIDs)["owners"])
-    }
-
-    func testFramePartsAssembleIntoOneMessage() {
-        let pair = FramePair(tick: 1, version: 1, idsFragment: FramePair.idsFragment(for: []), xs: [], ys: [])
-        XCTAssertEqual(String(decoding: pair.withIDs, as: UTF8.self), #"{"type":"frame","tick":1,"v":1,"ids":[],"owners":[],"xy":[]}"#)
-        let message = OutgoingMessage(parts: [pair.head, pair.idsFragment, pair.body])
-        XCTAssertEqual(message.count, pair.withIDs.count)
-        XCTAssertEqual(message.text, String(decoding: pair.withIDs, as: UTF8.self))
-        XCTAssertEqual(pair.withoutIDsCount, pair.withoutIDs.count)
-    }
-
     func testEventEncodings() throws {
         let cases: [(LayoutEvent, [String: JSONValue])] = [
             (LayoutEvent(kind: .added, by: "c7", tick: 1200, detail: .cells([101, 102])),

@@ -9,11 +9,11 @@ final class PublishedFrame: Sendable {
     let withIDs: OutgoingMessage
     let withoutIDs: OutgoingMessage
 
-    init(serial: Int, version: Int, withIDs: OutgoingMessage, withoutIDs: OutgoingMessage) {
+    init(serial: Int, frame: FrameEncoder.Frame) {
         self.serial = serial
-        self.version = version
-        self.withIDs = withIDs
-        self.withoutIDs = withoutIDs
+        version = frame.version
+        withIDs = frame.withIDs
+        withoutIDs = frame.withoutIDs
     }
 }
 

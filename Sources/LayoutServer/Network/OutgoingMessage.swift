@@ -37,6 +37,9 @@ public final class OutgoingMessage: @unchecked Sendable {
         storage.baseAddress!.advanced(by: OutgoingMessage.reserved).assumingMemoryBound(to: UInt8.self)
     }
 
+    /// A copy of the payload (tests, the fuzzer).
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: payload, count: count)) }
+
     public var text: String {
         String(decoding: UnsafeBufferPointer(start: payload, count: count), as: UTF8.self)
     }

@@ -1,0 +1,70 @@
+import ForceLayout
+
+/// Each command's validation and effect: the event it causes and what it changed, or nil
+/// when it changes nothing.
+extension LayoutState {
+    mutating func change(_ command: LayoutCommand, by client: String,
+                         reserveIDs: IDReserver) throws(ProtocolError) -> (LayoutEvent, Changes)? {
+        switch command {
+        case .add(let count, let spawn):
+            return try add(count, spawn: spawn, by: client, reserveIDs: reserveIDs)
+        case .remove(let ids):
+            let removed = try Self.checked { () throws(LayoutError) in try simulation.remove(ids: ids) }
+            return event(.removed, by: client, .cells(removed), [.membership, .pins])
+        case .removeNewest(let count):
+            let removed = simulation.removeNewest(count)
+            return removed.isEmpty ? nil : event(.removed, by: client, .cells(removed), [.membership, .pins])
+        case .clear:
+            let removed = simulation.clear()
+            return removed.isEmpty ? nil : event(.cleared, by: client, .cells(removed), [.membership, .pins])
+        case .params(let change):
+            let (parameters, changed) = change.applied(to: simulation.parameters)
+            guard !changed.isEmpty else { return nil }
+            simulation.parameters = parameters
+            return event(.params, by: client, .params(parameters, changed: changed), .other)
+        case .pin(let id, let x, let y):
+            try Self.checked { () throws(LayoutError) in try simulation.pin(id, x: x, y: y) }
+            return event(.pinned, by: client, .pinned(id: id, x: x, y: y), [.positions, .pins])
+        case .unpin(let id):
+            guard simulation.isPinned(id) else {
+                if simulation.contains(id) { return nil }
+                throw ProtocolError(.badRequest, Self.describe(.unknownCell(id)))
+            }
+            try Self.checked { () throws(LayoutError) in try simulation.unpin(id) }
+            return event(.unpinned, by: client, .unpinned(id: id), [.pins, .other])
+        }
+    }
+
+    private mutating func add(_ count: Int, spawn: Spawn, by client: String,
+                              reserveIDs: IDReserver) throws(ProtocolError) -> (LayoutEvent, Changes)? {
+        guard simulation.count + count <= limits.maxCells else {
+            throw ProtocolError(.limit, "adding \(count) would pass maxCells (\(limits.maxCells)): the layout has \(simulation.count)")
+        }
+        try reserveIDs(count, simulation)
+        let ids = simulation.add(count: count, spawn: spawn)
+        ownership.record(ids, by: client)
+        return event(.added, by: client, .cells(ids), .membership)
+    }
+
+    private func event(_ kind: EventKind, by client: String, _ detail: LayoutEvent.Detail,
+                       _ changed: Changes) -> (LayoutEvent, Changes) {
+        (LayoutEvent(kind: kind, by: client, tick: simulation.tick, detail: detail), changed)
+    }
+
+    /// Runs an engine call, turning its error into the client's `bad_request`.
+    @discardableResult
+    private static func checked<T>(_ body: () throws(LayoutError) -> T) throws(ProtocolError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw ProtocolError(.badRequest, describe(error))
+        }
+    }
+
+    private static func describe(_ error: LayoutError) -> String {
+        switch error {
+        case .unknownCell(let id): "unknown cell id \(id)"
+        case .invalidPosition: "position must be finite"
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import ForceLayout
+
+/// The shared layout as a value: the simulation, who added which cells, and whether it is at
+/// rest. No threads, no I/O, no clock: the simulation thread (`SimulationLoop`) drains the
+/// command queue into `apply`, calls `step`, and publishes what they return.
+///
+/// - `apply` validates a command against the layout and the limits, changes the layout all or
+///   nothing, and returns the events that say what happened (then `woke` when it woke a settled
+///   layout). A command that changes nothing returns no events.
+/// - `step` moves the cells once when the layout is neither settled nor paused, and returns
+///   `settled` when that step came to rest. "Settled" is the engine's report, one definition.
+/// - `takeChanges` tells the loop what to publish: a frame (positions or membership moved),
+///   the status, and the pinned set when it changed.
+///
+/// It wraps the `Simulation` (a reference type) and is owned by one thread at a time.
+public struct LayoutState {
+    /// What changed since the loop last took the changes.
+    public struct Changes: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let membership = Changes(rawValue: 1)
+        public static let positions = Changes(rawValue: 2)
+        public static let pins = Changes(rawValue: 4)
+        public static let other = Changes(rawValue: 8)
+
+        /// A new frame is due: cells moved, or joined or left.
+        public var needsFrame: Bool { !isDisjoint(with: [.membership, .positions]) }
+    }
+
+    /// Called before an `add` hands out `count` ids from `simulation.nextID` on; throws to
+    /// refuse the add (the state file's id reservation could not be written).
+    public typealias IDReserver = (_ count: Int, _ simulation: Simulation) throws(ProtocolError) -> Void
+
+    public let simulation: Simulation
+    public let limits: Limits
+    public internal(set) var ownership = Ownership()
+    public private(set) var settled: Bool
+    /// Since the last `takeChanges`; everything is due at first.
+    private var changes: Changes = [.membership, .positions, .pins, .other]
+
+    public init(simulation: Simulation, limits: Limits) {
+        self.simulation = simulation
+        self.limits = limits
+        settled = simulation.lastReport.settled
+    }
+
+    public var parameters: Parameters { simulation.parameters }
+
+    /// Whether the next `step` moves the cells.
+    public var isStepping: Bool { !settled && !simulation.parameters.paused }
+
+    /// Applies `command` from `client`: all or nothing. Returns the events to publish, in order.
+    public mutating func apply(_ command: LayoutCommand, from client: String,
+                        reserveIDs: IDReserver = { _, _ throws(ProtocolError) in }) throws(ProtocolError) -> [LayoutEvent] {
+        guard let (event, changed) = try change(command, by: client, reserveIDs: reserveIDs) else { return [] }
+        changes.formUnion(changed)
+        guard settled else { return [event] }
+        settled = false
+        return [event, LayoutEvent(kind: .woke, by: nil, tick: simulation.tick, detail: .none)]
+    }
+
+    /// Steps once when the layout is moving; returns `settled` when this step came to rest.
+    public mutating func step() -> [LayoutEvent] {
+        guard isStepping else { return [] }
+        let report = simulation.step()
+        changes.insert(.positions)
+        guard report.settled else { return [] }
+        settled = true
+        return [LayoutEvent(kind: .settled, by: nil, tick: simulation.tick, detail: .none)]
+    }
+
+    /// What changed since the last call, and the pinned set if it changed.
+    public mutating func takeChanges() -> (changes: Changes, pinned: [CellID]?) {
+        defer { changes = [] }
+        return (changes, changes.contains(.pins) ? simulation.pinnedIDs : nil)
+    }
+}

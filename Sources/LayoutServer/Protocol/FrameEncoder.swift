@@ -1,0 +1,80 @@
+import ForceLayout
+
+/// Every `frame` the server sends, written from the layout in one pass over the positions, in
+/// both forms a connection may need:
+///
+///     {"type":"frame","tick":T,"v":V,"at":MS  ,"ids":[…],"owners":[…]  ,"xy":[…]}
+///     └──────────── head ───────────────────┘ └──── membership ─────┘ └ positions ┘
+///
+/// `withIDs` (a connection's first frame, or the membership changed since its last one) has
+/// all three parts; `withoutIDs` leaves the membership out. The membership part is written
+/// again only when the membership version changes: it changes far less often than positions.
+public struct FrameEncoder {
+    /// One frame in both forms, each ready for `lws_write`.
+    public struct Frame {
+        public let version: Int
+        public let withIDs: OutgoingMessage
+        public let withoutIDs: OutgoingMessage
+    }
+
+    private var membership: (version: Int, part: [UInt8]) = (-1, [])
+
+    public init() {}
+
+    /// The frame of `simulation` now; `owners` says who added which cells (asked for only when
+    /// the membership changed), `at` is the wall-clock time in ms since 1970 (nil: left out).
+    public mutating func encode(_ simulation: Simulation, owners: @autoclosure () -> [Ownership.Run] = [],
+                                at: Int? = nil) -> Frame {
+        if membership.version != simulation.version {
+            membership = (simulation.version, Self.membership(ids: simulation.ids, owners: owners()))
+        }
+        let head = Self.head(tick: simulation.tick, version: simulation.version, at: at)
+        let positions = Self.positions(xs: simulation.xs, ys: simulation.ys)
+        return Frame(version: simulation.version,
+                     withIDs: OutgoingMessage(parts: [head, membership.part, positions]),
+                     withoutIDs: OutgoingMessage(parts: [head, positions]))
+    }
+
+    /// `{"type":"frame","tick":T,"v":V[,"at":MS]`
+    static func head(tick: Int, version: Int, at: Int?) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 64)
+        writer.raw("{\"type\":\"frame\",\"tick\":")
+        writer.integer(tick)
+        writer.member("v", version)
+        if let at { writer.member("at", at) }
+        return writer.bytes
+    }
+
+    /// `,"ids":[…],"owners":[["c1",1,40],…]`: the membership and who added it, as runs
+    /// `[client, firstId, lastId]` (ascending; ids outside every run have no known owner).
+    static func membership(ids: [CellID], owners: [Ownership.Run]) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 32 + ids.count * 7 + owners.count * 20)
+        writer.raw(",\"ids\":")
+        writer.integers(ids)
+        writer.raw(",\"owners\":")
+        writer.array(owners) { writer, run in
+            writer.raw("[")
+            writer.string(run.client)
+            writer.raw(",")
+            writer.integer(run.first)
+            writer.raw(",")
+            writer.integer(run.last)
+            writer.raw("]")
+        }
+        return writer.bytes
+    }
+
+    /// `,"xy":[x0,y0,x1,y1,…]}` in the frame number format (`NumberFormatting`).
+    static func positions(xs: [Double], ys: [Double]) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 16 + xs.count * 12)
+        writer.raw(",\"xy\":[")
+        for index in 0..<min(xs.count, ys.count) {
+            if index > 0 { writer.raw(UInt8(ascii: ",")) }
+            writer.position(xs[index])
+            writer.raw(UInt8(ascii: ","))
+            writer.position(ys[index])
+        }
+        writer.raw("]}")
+        return writer.bytes
+    }
+}
