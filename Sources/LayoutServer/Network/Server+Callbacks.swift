@@ -11,17 +11,11 @@ extension Server {
             // Connection events reach whichever protocol the connection is bound to at the time.
             return handleConnection(wsi: wsi, reason: reason, user: user, input: input, length: length)
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
-            // The place to refuse a handshake with an HTTP status; >0 says we answered.
-            requestArrived(wsi)
-            guard let (status, why) = handshakeRefusal(wsi) else { return 0 }
-            logger.info("refused \(why)")
-            _ = lws_return_http_status(wsi, status, nil)
-            return 1
+            return confirmUpgrade(wsi)
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
             // Checked again in case an upgrade ever reaches here without the confirmation.
             return handshakeRefusal(wsi) == nil ? 0 : 1
         case LWS_CALLBACK_ESTABLISHED:
-            upgraded(wsi)
             opened(wsi)
             return 0
         case LWS_CALLBACK_RECEIVE:
@@ -36,25 +30,12 @@ extension Server {
             closed(wsi)
             return 0
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-            // Something was published: let every connection see whether it has work.
-            // Must return 0, or lws closes its wake-up pipe for good.
-            if let context, let protocolInfo = lws_get_protocol(wsi) {
-                if overflowAlarm.take() { closeSessionsTooFarBehind() }
-                lws_callback_on_writable_all_protocol(context, protocolInfo)
-            }
-            return 0
+            woken(wsi)
+            return 0  // anything else closes lws's wake-up pipe for good
         case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
-            requestArrived(wsi)
-            guard isGetOrHead(wsi) else { return refuseHTTP(wsi, .methodNotAllowed) }
-            let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
-            guard publicFiles.allows(path) else {
-                logger.info("refused GET \(path.prefix(200)): it resolves outside \(publicFiles.root)")
-                _ = lws_return_http_status(wsi, UInt32(HTTP_STATUS_NOT_FOUND.rawValue), nil)
-                return 1
-            }
-            return 0
+            return filterHTTP(wsi, path: Self.string(input))
         case LWS_CALLBACK_HTTP:
-            return serveHTTP(wsi, path: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "")
+            return serveHTTP(wsi, path: Self.string(input))
         case LWS_CALLBACK_HTTP_WRITEABLE:
             if let body = pendingHTTP.removeValue(forKey: wsi) { return writeHTTPBody(wsi, body) }
             return lws_callback_http_dummy(wsi, reason, user, input, length)
@@ -64,5 +45,29 @@ extension Server {
         default:
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         }
+    }
+
+    /// Something was published: let every connection see whether it has work.
+    private func woken(_ wsi: OpaquePointer) {
+        guard let context, let protocolInfo = lws_get_protocol(wsi) else { return }
+        if overflowAlarm.take() { closeSessionsTooFarBehind() }
+        lws_callback_on_writable_all_protocol(context, protocolInfo)
+    }
+
+    /// A complete HTTP request that is not an upgrade: only GET and HEAD, only paths that stay
+    /// inside the public folder (non-zero: answered and closing).
+    private func filterHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
+        requestArrived(wsi)
+        guard isGetOrHead(wsi) else { return refuseHTTP(wsi, .methodNotAllowed) }
+        guard publicFiles.allows(path) else {
+            logger.info("refused GET \(path.prefix(200)): it resolves outside \(publicFiles.root)")
+            _ = lws_return_http_status(wsi, UInt32(HTTP_STATUS_NOT_FOUND.rawValue), nil)
+            return 1
+        }
+        return 0
+    }
+
+    private static func string(_ input: UnsafeMutableRawPointer?) -> String {
+        input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
     }
 }

@@ -13,40 +13,59 @@ extension Server {
             guard let user else { return 1 }
             return admit(user.assumingMemoryBound(to: lws_filter_network_conn_args.self)) ? 0 : 1
         case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
-            if let id = acceptedDescriptors.removeValue(forKey: lws_get_socket_fd(wsi)) {
-                connectionIDs[wsi] = id
-                connectionWSIs[id] = wsi
-            }
+            instantiated(wsi)
         case LWS_CALLBACK_WSI_DESTROY:
-            if let id = connectionIDs.removeValue(forKey: wsi) {
-                connectionWSIs[id] = nil
-                connections.closed(id)
-                connectionsClosedSinceSweep = true
-            }
-            rawRefusals[wsi] = nil
+            destroyed(wsi)
             return 0
         case LWS_CALLBACK_RAW_ADOPT:
-            // libwebsockets gave up on HTTP: a CONNECT, or a method it does not know.
-            rawRefusals[wsi] = .methodNotAllowed
-            lws_callback_on_writable(wsi)
+            rawAdopted(wsi)
             return 0
         case LWS_CALLBACK_RAW_RX:
-            if rawRefusals[wsi] != nil, let input {
-                rawRefusals[wsi] = HTTPResponse.refusal(forUnparsed: UnsafeRawBufferPointer(start: input, count: length))
-            }
+            rawReceived(wsi, input.map { UnsafeRawBufferPointer(start: $0, count: length) })
             return 0
         case LWS_CALLBACK_RAW_WRITEABLE:
-            guard let refusal = rawRefusals.removeValue(forKey: wsi) else { return -1 }
-            refused(wsi, refusal)
-            let response = OutgoingMessage(HTTPResponse.bytes(refusal))
-            _ = lws_write(wsi, response.payload, response.count, LWS_WRITE_HTTP) // LWS_WRITE_RAW is a macro for it
-            return -1
+            return rawWritable(wsi)
         case LWS_CALLBACK_RAW_CLOSE:
             return 0
         default:
             break
         }
         return lws_callback_http_dummy(wsi, reason, user, input, length)
+    }
+
+    /// The admitted socket has its wsi now.
+    private func instantiated(_ wsi: OpaquePointer) {
+        guard let id = acceptedDescriptors.removeValue(forKey: lws_get_socket_fd(wsi)) else { return }
+        connectionIDs[wsi] = id
+        connectionWSIs[id] = wsi
+    }
+
+    private func destroyed(_ wsi: OpaquePointer) {
+        rawRefusals[wsi] = nil
+        guard let id = connectionIDs.removeValue(forKey: wsi) else { return }
+        connectionWSIs[id] = nil
+        connections.closed(id)
+        connectionsClosedSinceSweep = true
+    }
+
+    /// libwebsockets gave up on HTTP: a CONNECT, or a method it does not know.
+    private func rawAdopted(_ wsi: OpaquePointer) {
+        rawRefusals[wsi] = .methodNotAllowed
+        lws_callback_on_writable(wsi)
+    }
+
+    /// What it sent says whether it was HTTP at all.
+    private func rawReceived(_ wsi: OpaquePointer, _ bytes: UnsafeRawBufferPointer?) {
+        guard rawRefusals[wsi] != nil, let bytes else { return }
+        rawRefusals[wsi] = HTTPResponse.refusal(forUnparsed: bytes)
+    }
+
+    private func rawWritable(_ wsi: OpaquePointer) -> Int32 {
+        guard let refusal = rawRefusals.removeValue(forKey: wsi) else { return -1 }
+        refused(wsi, refusal)
+        let response = OutgoingMessage(HTTPResponse.bytes(refusal))
+        _ = lws_write(wsi, response.payload, response.count, LWS_WRITE_HTTP) // LWS_WRITE_RAW is a macro for it
+        return -1
     }
 
     /// Admits or refuses a connection libwebsockets just accepted; evicts to make room.

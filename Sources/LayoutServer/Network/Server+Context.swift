@@ -3,61 +3,17 @@ import CLibWebSockets
 /// The libwebsockets context: protocols, mounts, options and the stats timer.
 extension Server {
     func makeContextInfo() -> lws_context_creation_info {
-        let protocols = allocations.keep(array: [
-            // First: libwebsockets tells it about every connection (accept, raw fallback, destroy).
-            lws_protocols(name: allocations.string("http"), callback: connectionCallback,
-                          per_session_data_size: 0, rx_buffer_size: 0, id: 0, user: nil, tx_packet_size: 0),
-            lws_protocols(name: allocations.string(Server.protocolName), callback: layoutProtocolCallback,
-                          per_session_data_size: 0, rx_buffer_size: 16 * 1024, id: 0, user: nil,
-                          tx_packet_size: 256 * 1024),
-            lws_protocols(),
-        ])
-
-        var mimeTypes: UnsafeMutablePointer<lws_protocol_vhost_options>?
-        for (suffix, type) in [(".mjs", "text/javascript"), (".map", "application/json"),
-                               (".webp", "image/webp"), (".wasm", "application/wasm"),
-                               (".json", "application/json"), (".svg", "image/svg+xml")] {
-            mimeTypes = allocations.keep(lws_protocol_vhost_options(
-                next: mimeTypes, options: nil, name: allocations.string(suffix), value: allocations.string(type)))
-        }
-
-        var files = lws_http_mount()
-        files.mountpoint = allocations.string("/")
-        files.mountpoint_len = 1
-        files.origin = allocations.string(config.publicDirectory)
-        files.def = allocations.string("index.html")
-        files.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
-        files.extra_mimetypes = UnsafePointer(mimeTypes)
-        files.cache_max_age = 0
-        let filesMount = allocations.keep(files)
-
-        var stats = lws_http_mount()
-        stats.mount_next = UnsafePointer(filesMount)
-        stats.mountpoint = allocations.string(Server.statsPath)
-        stats.mountpoint_len = UInt8(Server.statsPath.utf8.count)
-        stats.protocol = allocations.string(Server.protocolName)
-        stats.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
-        let mounts = allocations.keep(stats)
-
-        // Clients that offer no subprotocol are served the layout protocol too.
-        let defaultOption = allocations.keep(lws_protocol_vhost_options(
-            next: nil, options: nil, name: allocations.string("default"), value: allocations.string("1")))
-        let protocolOptions = allocations.keep(lws_protocol_vhost_options(
-            next: nil, options: UnsafePointer(defaultOption), name: allocations.string(Server.protocolName),
-            value: allocations.string("")))
-
         var retry = lws_retry_bo_t()
         retry.secs_since_valid_ping = config.pingAfterSeconds
         retry.secs_since_valid_hangup = config.hangUpAfterSeconds
-        let retryPolicy = allocations.keep(retry)
 
         var info = lws_context_creation_info()
         info.port = Int32(config.port)
         info.iface = allocations.string(config.host)
-        info.protocols = UnsafePointer(protocols)
-        info.mounts = UnsafePointer(mounts)
-        info.pvo = UnsafePointer(protocolOptions)
-        info.retry_and_idle_policy = UnsafePointer(retryPolicy)
+        info.protocols = UnsafePointer(makeProtocols())
+        info.mounts = UnsafePointer(makeMounts())
+        info.pvo = UnsafePointer(makeProtocolOptions())
+        info.retry_and_idle_policy = UnsafePointer(allocations.keep(retry))
         info.vhost_name = allocations.string("forcelayout")
         // Idle keep-alive HTTP connections close after the request timeout (else 5 s by default).
         info.keepalive_timeout = Int32(config.limits.requestTimeout)
@@ -70,6 +26,59 @@ extension Server {
         if !config.host.contains(":") { options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
         info.options = options
         return info
+    }
+
+    private func makeProtocols() -> UnsafeMutablePointer<lws_protocols> {
+        allocations.keep(array: [
+            // First: libwebsockets tells it about every connection (accept, raw fallback, destroy).
+            lws_protocols(name: allocations.string("http"), callback: connectionCallback,
+                          per_session_data_size: 0, rx_buffer_size: 0, id: 0, user: nil, tx_packet_size: 0),
+            lws_protocols(name: allocations.string(Server.protocolName), callback: layoutProtocolCallback,
+                          per_session_data_size: 0, rx_buffer_size: 16 * 1024, id: 0, user: nil,
+                          tx_packet_size: 256 * 1024),
+            lws_protocols(),
+        ])
+    }
+
+    /// `/stats` (the layout protocol's callback), then `/`: the files of `Public/`.
+    private func makeMounts() -> UnsafeMutablePointer<lws_http_mount> {
+        var files = lws_http_mount()
+        files.mountpoint = allocations.string("/")
+        files.mountpoint_len = 1
+        files.origin = allocations.string(config.publicDirectory)
+        files.def = allocations.string("index.html")
+        files.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
+        files.extra_mimetypes = UnsafePointer(makeMimeTypes())
+        files.cache_max_age = 0
+
+        var stats = lws_http_mount()
+        stats.mount_next = UnsafePointer(allocations.keep(files))
+        stats.mountpoint = allocations.string(Server.statsPath)
+        stats.mountpoint_len = UInt8(Server.statsPath.utf8.count)
+        stats.protocol = allocations.string(Server.protocolName)
+        stats.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+        return allocations.keep(stats)
+    }
+
+    /// What lws's own MIME table lacks.
+    private func makeMimeTypes() -> UnsafeMutablePointer<lws_protocol_vhost_options>? {
+        var mimeTypes: UnsafeMutablePointer<lws_protocol_vhost_options>?
+        for (suffix, type) in [(".mjs", "text/javascript"), (".map", "application/json"),
+                               (".webp", "image/webp"), (".wasm", "application/wasm"),
+                               (".json", "application/json"), (".svg", "image/svg+xml")] {
+            mimeTypes = allocations.keep(lws_protocol_vhost_options(
+                next: mimeTypes, options: nil, name: allocations.string(suffix), value: allocations.string(type)))
+        }
+        return mimeTypes
+    }
+
+    /// Clients that offer no subprotocol are served the layout protocol too.
+    private func makeProtocolOptions() -> UnsafeMutablePointer<lws_protocol_vhost_options> {
+        let defaultOption = allocations.keep(lws_protocol_vhost_options(
+            next: nil, options: nil, name: allocations.string("default"), value: allocations.string("1")))
+        return allocations.keep(lws_protocol_vhost_options(
+            next: nil, options: UnsafePointer(defaultOption), name: allocations.string(Server.protocolName),
+            value: allocations.string("")))
     }
 
     func scheduleStatsTimer() {

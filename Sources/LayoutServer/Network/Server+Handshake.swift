@@ -2,6 +2,15 @@ import CLibWebSockets
 
 /// Who may open a WebSocket, and what a request's headers say.
 extension Server {
+    /// A WebSocket handshake arrived: the place to refuse it with an HTTP status (>0: answered).
+    func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
+        requestArrived(wsi)
+        guard let (status, why) = handshakeRefusal(wsi) else { return 0 }
+        logger.info("refused \(why)")
+        _ = lws_return_http_status(wsi, status, nil)
+        return 1
+    }
+
     /// Why a WebSocket handshake must be refused, with the HTTP status to answer; nil to serve it.
     func handshakeRefusal(_ wsi: OpaquePointer) -> (status: UInt32, why: String)? {
         guard shutdownDeadline == nil else { return (503, "WebSocket: the server is shutting down") }

@@ -5,6 +5,7 @@ import EventBus
 /// Connections opening and closing: hello, the first frame, joined and left.
 extension Server {
     func opened(_ wsi: OpaquePointer) {
+        upgraded(wsi)
         clientCounter += 1
         let client = "c\(clientCounter)"
         let mailbox = Mailbox(maxEventBacklog: config.limits.maxEventBacklog, maxBytes: config.limits.maxQueuedBytes,

@@ -70,6 +70,29 @@ public final class Server {
     /// Loads the state file (if any), after removing the temporary files crashed writes left
     /// beside it; fails with a clear message when it is unusable.
     public init(config: ServerConfig, logger: Logger) throws(StartFailure) {
+        let config = try Self.fittingDescriptors(config, logger: logger)
+        connections = ConnectionTable(policy: .init(
+            maxConnections: config.limits.maxConnections, maxPerAddress: config.limits.maxConnectionsPerAddress,
+            maxDescriptors: DescriptorBudget.maxDescriptors(maxConnections: config.limits.maxConnections),
+            timeout: Double(config.limits.requestTimeout)))
+        self.config = config
+        self.logger = logger
+        decoder = MessageDecoder(limits: config.limits)
+        publicFiles = PublicFiles(root: config.publicDirectory)
+        bus = EventBus(replayCapacity: config.limits.replayBuffer)
+        (restored, keeper) = try config.statePath.map { path throws(StartFailure) in
+            try Self.loadState(from: path, logger: logger)
+        } ?? (nil, nil)
+        if let restored, restored.cells.count > config.limits.maxCells {
+            throw StartFailure(description: "state file holds \(restored.cells.count) cells, more than --max-cells \(config.limits.maxCells)")
+        }
+        loop = SimulationLoop(shared: .init(commands: commands, frames: frames, status: status, bus: bus,
+                                            limits: config.limits, logger: logger))
+    }
+
+    /// `config` with its connection limits lowered to what the open-file limit (raised to the
+    /// hard limit first) can hold.
+    private static func fittingDescriptors(_ config: ServerConfig, logger: Logger) throws(StartFailure) -> ServerConfig {
         var config = config
         let openFiles = DescriptorBudget.raiseOpenFileLimit()
         let fitting = DescriptorBudget.maxConnections(openFiles: openFiles)
@@ -84,42 +107,29 @@ public final class Server {
             logger.warning("--max-clients \(config.limits.maxClients) lowered to --max-connections \(config.limits.maxConnections)")
             config.limits.maxClients = config.limits.maxConnections
         }
-        connections = ConnectionTable(policy: .init(
-            maxConnections: config.limits.maxConnections, maxPerAddress: config.limits.maxConnectionsPerAddress,
-            maxDescriptors: DescriptorBudget.maxDescriptors(maxConnections: config.limits.maxConnections),
-            timeout: Double(config.limits.requestTimeout)))
-        self.config = config
-        self.logger = logger
-        decoder = MessageDecoder(limits: config.limits)
-        publicFiles = PublicFiles(root: config.publicDirectory)
-        bus = EventBus(replayCapacity: config.limits.replayBuffer)
-        if let path = config.statePath {
-            for name in StaleTemporaries.remove(beside: path) {
-                logger.info("removed \(name), a temporary state file its writer (no longer running) left behind")
-            }
-            let saved: SavedState?
-            do {
-                saved = try StateFile.load(from: path)
-            } catch {
-                throw StartFailure(description: error.description)
-            }
-            // Numbering resumes above every id that may have been handed out.
-            let ids = IDReservation(nextID: saved?.layout.nextID ?? 1, reservation: saved?.reservation ?? 1)
-            restored = saved.map { saved in
-                var layout = saved.layout
-                layout.nextID = ids.firstID
-                return layout
-            }
-            keeper = StateKeeper(saver: StateSaver(path: path, logger: logger), ids: ids)
-        } else {
-            restored = nil
-            keeper = nil
+        return config
+    }
+
+    /// The layout saved at `path` (nil when there is none yet) and its keeper, after removing
+    /// the temporary files crashed writes left beside it.
+    private static func loadState(from path: String, logger: Logger) throws(StartFailure) -> (LayoutSnapshot?, StateKeeper?) {
+        for name in StaleTemporaries.remove(beside: path) {
+            logger.info("removed \(name), a temporary state file its writer (no longer running) left behind")
         }
-        if let restored, restored.cells.count > config.limits.maxCells {
-            throw StartFailure(description: "state file holds \(restored.cells.count) cells, more than --max-cells \(config.limits.maxCells)")
+        let saved: SavedState?
+        do {
+            saved = try StateFile.load(from: path)
+        } catch {
+            throw StartFailure(description: error.description)
         }
-        loop = SimulationLoop(shared: .init(commands: commands, frames: frames, status: status, bus: bus,
-                                            limits: config.limits, logger: logger))
+        // Numbering resumes above every id that may have been handed out.
+        let ids = IDReservation(nextID: saved?.layout.nextID ?? 1, reservation: saved?.reservation ?? 1)
+        let restored = saved.map { saved in
+            var layout = saved.layout
+            layout.nextID = ids.firstID
+            return layout
+        }
+        return (restored, StateKeeper(saver: StateSaver(path: path, logger: logger), ids: ids))
     }
 
     /// Binds, starts the simulation thread and returns the URL it serves.
