@@ -15,4 +15,25 @@ enum Damping {
     static let minimumGain = 1.0 / 1024
     /// A gain restarted at an overshoot: 1, halved.
     static let restarted = decrease
+
+    /// The gain after a step whose proposed displacement `(dx, dy)` (at the current gain) is
+    /// compared with the last one: halved on a reversal (restarted instead when the gain was
+    /// learned before the forces last changed, `learnedAt <= since`, and a step under the new
+    /// ones has been taken, `step > since`; `learnedAt` then becomes `step`), else recovering.
+    /// Returns whether it reversed: the step must then be taken again at the new gain.
+    @inline(__always)
+    static func swing(_ gain: inout Double, dx: Double, dy: Double, lastDX: Double, lastDY: Double,
+                      learnedAt: inout Int, since: Int, step: Int) -> Bool {
+        guard dx * lastDX + dy * lastDY < 0 else {
+            gain = Swift.min(1, gain * increase)
+            return false
+        }
+        if learnedAt <= since && step > since {
+            gain = restarted
+            learnedAt = step
+        } else {
+            gain = Swift.max(minimumGain, gain * decrease)
+        }
+        return true
+    }
 }

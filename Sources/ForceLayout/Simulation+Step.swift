@@ -84,23 +84,14 @@ extension Simulation {
                 // With collisions, the push of a cell's contacts acts as one more force.
                 let fx = forceX[i] + springForce(xs[i], stiffness: stiffness) + pushX[i]
                 let fy = forceY[i] + springForce(ys[i], stiffness: stiffness) + pushY[i]
+                // Swinging: a cell whose step reverses its last one overshot; its gain (and
+                // this step) shrink. Cells that keep their course recover toward p += F.
                 var gain = gains[i]
                 var d = boundedDisplacement(fx: fx * gain, fy: fy * gain, maxStep: bound)
-                // Swinging: a cell whose step reverses its last one overshot; halve its gain
-                // (and this step). Cells that keep their course recover toward plain p += F.
-                if d.dx * lastDX[i] + d.dy * lastDY[i] < 0 {
-                    if learnedAt[i] <= since && step > since {
-                        // The first overshoot between two steps under the current forces:
-                        // what the gain learned before says nothing now (see `Rest`).
-                        gain = Damping.restarted
-                        learnedAt[i] = step
-                    } else {
-                        gain = Swift.max(Damping.minimumGain, gain * Damping.decrease)
-                    }
-                    gains[i] = gain
+                if Damping.swing(&gains[i], dx: d.dx, dy: d.dy, lastDX: lastDX[i], lastDY: lastDY[i],
+                                 learnedAt: &learnedAt[i], since: since, step: step) {
+                    gain = gains[i]  // the step is taken again at the new gain
                     d = boundedDisplacement(fx: fx * gain, fy: fy * gain, maxStep: bound)
-                } else {
-                    gains[i] = Swift.min(1, gain * Damping.increase)
                 }
                 lastDX[i] = d.dx
                 lastDY[i] = d.dy
