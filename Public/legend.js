@@ -1,15 +1,15 @@
 // The colour legend over the canvas: one line per client who added cells now in the layout
 // (most cells first), a swatch of its colour, "you" for this page's own; cells of no known
-// owner as "restored" (or "earlier"). At most MAX lines, the rest summed up.
+// owner (restored from a state file) as "restored". At most MAX lines, the rest summed up.
 const MAX = 6;
 
 export function createLegend(el) {
   let last = '';
   return {
     /** entries: [{client (null: no known owner), count, css}], me: this page's client id. */
-    update(entries, me, known) {
+    update(entries, me) {
       const rows = entries.filter((e) => e.count > 0).sort((a, b) => b.count - a.count || String(a.client).localeCompare(String(b.client)));
-      const key = JSON.stringify([rows.map((r) => [r.client, r.count, r.css]), me, known]);
+      const key = JSON.stringify([rows.map((r) => [r.client, r.count, r.css]), me]);
       if (key === last) return;
       last = key;
       el.replaceChildren();
@@ -22,7 +22,7 @@ export function createLegend(el) {
         sw.style.background = r.css;
         const name = document.createElement('span');
         name.className = 'who';
-        if (r.client === null) name.textContent = known ? 'restored' : 'earlier';
+        if (r.client === null) name.textContent = 'restored';
         else name.textContent = r.client === me ? `${r.client} (you)` : r.client;
         if (r.client !== null && r.client === me) li.classList.add('you');
         const n = document.createElement('span');

@@ -20,7 +20,7 @@ import { createPerfPanel } from './perfpanel.js';
 import { createMean, createRate } from './perf.js';
 import { keyAction, targetKind } from './keys.js';
 import { describeOwner } from './owners.js';
-import { describeError, describeEvent, eventKey, eventTime } from './wording.js';
+import { describeError, describeEvent, eventKey } from './wording.js';
 import { throttle } from './throttle.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -160,7 +160,7 @@ function refreshStatus() {
 
 function refreshLegend() {
   const p = paintOf(state.ids);
-  legend.update(p.owners.map((client, s) => ({ client, count: p.counts[s], css: p.palette.css[s] })), state.client, state.owners !== null);
+  legend.update(p.owners.map((client, s) => ({ client, count: p.counts[s], css: p.palette.css[s] })), state.client);
 }
 
 function showFit() {
@@ -184,7 +184,7 @@ const handlers = {
     connection = 'connected';
     const { restarted, events } = applyHello(state, msg);
     if (restarted) log.add('server restarted', { kind: 'restart' });
-    for (const ev of events) log.add(describeEvent(ev), { seq: ev.seq, kind: ev.kind, key: eventKey(ev), time: eventTime(ev) });
+    for (const ev of events) log.add(describeEvent(ev), { seq: ev.seq, kind: ev.kind, key: eventKey(ev), time: new Date(ev.at) });
     controls.setLimits(state.limits);
     controls.setParams(state.params);
     controls.setEnabled(true);
@@ -196,7 +196,7 @@ const handlers = {
   frame(msg) {
     const beforeId = state.selectedId;
     const before = selectedIndex(state);
-    const version = state.ownersVersion;
+    const runs = state.owners;
     perf.frames.add(performance.now());
     const r = applyFrame(state, msg);
     if (!r.applied) return;
@@ -209,14 +209,14 @@ const handlers = {
       if (hoveredId !== null && !state.index.has(hoveredId)) showHover(null);
       refreshStatus();
     }
-    if (r.membership || version !== state.ownersVersion) refreshLegend();
+    if (r.membership || runs !== state.owners) refreshLegend();
     renderer.retarget(state);
     kick();
   },
   event(msg) {
     const r = applyEvent(state, msg);
     if (!r.show) return;
-    log.add(describeEvent(msg), { seq: msg.seq, kind: msg.kind, key: eventKey(msg), time: eventTime(msg) });
+    log.add(describeEvent(msg), { seq: msg.seq, kind: msg.kind, key: eventKey(msg), time: new Date(msg.at) });
     if (r.params) {
       controls.setParams(state.params);
       renderer.retarget(state);
@@ -279,7 +279,7 @@ function showHover(id, clientX, clientY) {
   }
   const owner = ownerLookup(state)(id);
   const pinned = state.pinned.has(id) ? ' · pinned' : '';
-  tooltip.show(`Cell ${id} · ${describeOwner(owner, state.client, state.owners !== null)}${pinned}`, clientX, clientY);
+  tooltip.show(`Cell ${id} · ${describeOwner(owner, state.client)}${pinned}`, clientX, clientY);
 }
 
 const pointers = createPointers(canvas, renderer, {

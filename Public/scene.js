@@ -22,10 +22,10 @@ export function createScene(state, interp) {
   let paints = [];
   /** Colour slots, owners, counts and palette of a membership, for a colour scheme. */
   function paintOf(ids, scheme) {
-    let p = paints.find((q) => q.ids === ids && q.version === state.ownersVersion && q.scheme === scheme);
+    let p = paints.find((q) => q.ids === ids && q.runs === state.owners && q.scheme === scheme);
     if (!p) {
       const { slots, owners, counts } = ownerSlots(ids, ownerLookup(state));
-      p = { ids, version: state.ownersVersion, scheme, slots, owners, counts, palette: createPalette(owners, scheme) };
+      p = { ids, runs: state.owners, scheme, slots, owners, counts, palette: createPalette(owners, scheme) };
       paints = [p, ...paints.slice(0, 1)];
     }
     return p;

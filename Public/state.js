@@ -21,9 +21,7 @@ export function createState() {
     pinned: new Set(),
     selectedId: null,
     lastSeq: 0, // highest event seq shown in the log
-    owners: null, // the server's owner runs ([client, first, last]); null when it sends none
-    addedBy: new Map(), // id -> client, from the `added` events this page saw (when owners is null)
-    ownersVersion: 0, // bumped whenever owners or addedBy change
+    owners: [], // who added which cells: runs [client, first, last], replaced (never changed) when they change
   };
 }
 
@@ -52,20 +50,13 @@ export function applyHello(s, msg) {
   let maxSeq = 0;
   for (const ev of events) if (Number.isFinite(ev.seq) && ev.seq > maxSeq) maxSeq = ev.seq;
   const restarted = s.lastSeq > 0 && maxSeq < s.lastSeq;
-  if (restarted) {
-    s.lastSeq = 0;
-    s.addedBy = new Map();
-    s.ownersVersion++;
-  }
+  if (restarted) s.lastSeq = 0;
 
-  // the pins when the connection opened (servers that send them), then the replayed
-  // history in order (older servers: as far as it goes)
+  // the pins of the server's last status, then the replayed history in order: the status
+  // may be older than the newest events, never newer
   s.pinned = new Set();
   if (Array.isArray(msg.pinned)) for (const id of msg.pinned) if (isId(id)) s.pinned.add(id);
-  for (const ev of events) {
-    trackPins(s, ev);
-    trackOwners(s, ev);
-  }
+  for (const ev of events) trackPins(s, ev);
 
   return { restarted, events: takeNewEvents(s, events) };
 }
@@ -101,32 +92,10 @@ function trackPins(s, ev) {
   }
 }
 
-function trackOwners(s, ev) {
-  if (ev.kind === 'cleared') {
-    s.addedBy.clear();
-  } else if (!Array.isArray(ev.ids)) {
-    return;
-  } else if (ev.kind === 'added' && typeof ev.by === 'string') {
-    for (const id of ev.ids) if (isId(id)) s.addedBy.set(id, ev.by);
-  } else if (ev.kind === 'removed') {
-    for (const id of ev.ids) s.addedBy.delete(id);
-  } else {
-    return;
-  }
-  if (s.owners === null) s.ownersVersion++;
-}
-
-/**
- * A function id -> the client that added it (null: unknown): the server's owner runs when
- * it sends them, else what the page saw in `added` events.
- */
+/** A function id -> the client that added it (null: nobody known, a restored cell). */
 export function ownerLookup(s) {
-  if (s.owners) {
-    const runs = s.owners;
-    return (id) => ownerOf(runs, id);
-  }
-  const map = s.addedBy;
-  return (id) => map.get(id) ?? null;
+  const runs = s.owners;
+  return (id) => ownerOf(runs, id);
 }
 
 /**
@@ -136,7 +105,6 @@ export function ownerLookup(s) {
 export function applyEvent(s, ev) {
   if (takeNewEvents(s, [ev]).length === 0) return { show: false, params: false };
   trackPins(s, ev);
-  trackOwners(s, ev);
   let params = false;
   switch (ev.kind) {
     case 'params':
@@ -181,10 +149,7 @@ export function applyFrame(s, msg) {
     const same = sameIds(s.ids, ids);
     if (!same) setMembership(s, ids);
     const runs = normalizeRuns(msg.owners);
-    if (!sameRuns(runs, s.owners)) {
-      s.owners = runs;
-      s.ownersVersion++;
-    }
+    if (!sameRuns(runs, s.owners)) s.owners = runs;
     s.v = msg.v;
     s.xy = toPositions(xy, s.xy);
     if (Number.isFinite(msg.tick)) s.tick = msg.tick;

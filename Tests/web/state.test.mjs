@@ -173,54 +173,31 @@ test('hello.pinned comes first, then the replayed events in order', () => {
   const s = createState();
   applyHello(s, hello({ pinned: [5, 9, 'x', null], events: [ev(1, 'unpinned', { id: 9 }), ev(2, 'pinned', { id: 11, x: 0, y: 0 })] }));
   assert.deepEqual([...s.pinned].sort((a, b) => a - b), [5, 11]);
-  // no pinned field (an older server): the events alone, as before
-  applyHello(s, hello({ events: [ev(1, 'pinned', { id: 3, x: 0, y: 0 })] }));
-  assert.deepEqual([...s.pinned], [3]);
   assert.doesNotThrow(() => applyHello(s, hello({ pinned: 'all' })));
 });
 
-test('owners: runs from frames with ids, kept by frames without; version bumps on change', () => {
+test('owners: runs from frames with ids, kept by frames without; replaced only when they change', () => {
   const s = createState();
   applyHello(s, hello());
-  assert.equal(s.owners, null);
-  const v0 = s.ownersVersion;
+  assert.deepEqual(s.owners, []);
   applyFrame(s, { type: 'frame', v: 1, ids: [1, 2, 3], xy: new Array(6).fill(0), owners: [['c1', 1, 2]] });
   assert.deepEqual(s.owners, [['c1', 1, 2]]);
-  assert.ok(s.ownersVersion > v0);
   const own = ownerLookup(s);
   assert.equal(own(1), 'c1');
   assert.equal(own(3), null);
-  const v1 = s.ownersVersion;
+  const runs = s.owners;
   applyFrame(s, { type: 'frame', v: 1, xy: new Array(6).fill(1) });
   applyFrame(s, { type: 'frame', v: 2, ids: [1, 2, 3], xy: new Array(6).fill(0), owners: [['c1', 1, 2]] });
-  assert.equal(s.ownersVersion, v1);
+  assert.equal(s.owners, runs);
   applyFrame(s, { type: 'frame', v: 3, ids: [1, 2, 3, 4], xy: new Array(8).fill(0), owners: [['c1', 1, 2], ['c2', 4, 4]] });
-  assert.ok(s.ownersVersion > v1);
+  assert.notEqual(s.owners, runs);
   assert.equal(ownerLookup(s)(4), 'c2');
-  // malformed owners never throw; a frame with ids and no owners: unknown
+  // malformed owners never throw: nobody known
   assert.doesNotThrow(() => applyFrame(s, { type: 'frame', v: 4, ids: [1], xy: [0, 0], owners: 'x' }));
-  assert.equal(s.owners, null);
-});
-
-test('without owner runs, the page knows the owners of the cells it saw added', () => {
-  const s = createState();
-  applyHello(s, hello({ events: [ev(1, 'added', { by: 'c1', ids: [1, 2] })] }));
-  applyFrame(s, { type: 'frame', v: 1, ids: [1, 2], xy: new Array(4).fill(0) });
-  const v = s.ownersVersion;
-  applyEvent(s, ev(2, 'added', { by: 'c7', ids: [3] }));
-  assert.ok(s.ownersVersion > v);
-  assert.equal(ownerLookup(s)(1), 'c1');
-  assert.equal(ownerLookup(s)(3), 'c7');
-  assert.equal(ownerLookup(s)(4), null);
-  applyEvent(s, ev(3, 'removed', { by: 'c7', ids: [1] }));
+  assert.deepEqual(s.owners, []);
+  // `added` events say nothing about owners: the runs do
+  applyEvent(s, ev(1, 'added', { by: 'c7', ids: [1] }));
   assert.equal(ownerLookup(s)(1), null);
-  assert.doesNotThrow(() => applyEvent(s, ev(4, 'added', { by: 'c1', ids: 'nope' })));
-  applyEvent(s, ev(5, 'cleared', { by: 'c1' }));
-  assert.equal(ownerLookup(s)(2), null);
-  applyEvent(s, ev(6, 'added', { by: 'c7', ids: [3] }));
-  // the server's runs win once they come
-  applyFrame(s, { type: 'frame', v: 2, ids: [2, 3], xy: new Array(4).fill(0), owners: [] });
-  assert.equal(ownerLookup(s)(3), null);
 });
 
 test('the ids array keeps its identity while the membership does not change', () => {
