@@ -2,6 +2,8 @@
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { backoffDelay, connect, socketUrl, SUBPROTOCOL } from '../../Public/net.js';
+import { createState, setConnection } from '../../Public/state.js';
+import { applyMessage } from '../../Public/apply.js';
 
 // A WebSocket the test drives: every instance is kept; open(), message(text), close() fire
 // the browser's events.
@@ -163,4 +165,20 @@ test('a handler that throws never breaks the connection', withSocket(FakeSocket,
   ws.message('{"type":"frame"}');
   assert.equal(calls, 2);
   assert.ok(debug.mock.callCount() >= 2);
+}));
+
+test("the page's state hears the failed attempts as 'reconnecting', after connect() returned", withSocket(ThrowingSocket, () => {
+  const state = createState();
+  const heard = [];
+  state.on('connection', () => heard.push(state.connection));
+  connect({
+    url: 'ws://127.0.0.1:1/ws',
+    onMessage: (msg) => applyMessage(state, msg),
+    onState: (connection) => setConnection(state, connection),
+  });
+  assert.equal(state.connection, 'connecting');
+  mock.timers.tick(0);
+  assert.deepEqual(heard, ['reconnecting']);
+  mock.timers.tick(250);
+  assert.deepEqual(heard, ['reconnecting'], 'still reconnecting: no new event');
 }));
