@@ -5,12 +5,14 @@
 // - input[data-for=<param>] beside a slider shows its value as a number box, and typing a
 //   value there sets it too.
 // - button[data-action]: add / remove (input[name=count] cells), clear, pause (toggles paused).
+// They follow the state: its params and limits, enabled only while connected, and a
+// message the server rejected is no longer taken as sent.
 import { PARAMS, formatParam, parseParam } from './params.js';
 import { throttle } from './throttle.js';
 
 const SEND_INTERVAL_MS = 50;
 
-export function createControls(root, { send }) {
+export function createControls(root, state, { send }) {
   let params = {};
   let maxAdd = 1000;
   const lastSent = new Map();
@@ -133,29 +135,30 @@ export function createControls(root, { send }) {
     }
   });
 
-  return {
-    /** The server's parameters (the whole set, or the changed part). */
-    setParams(next) {
-      params = { ...params, ...next };
-      for (const [name, value] of Object.entries(next)) {
-        if (lastSent.has(name) && lastSent.get(name) !== value) lastSent.delete(name);
-        if (!busy.has(name)) show(name, value);
-      }
-      showPaused();
-    },
-    setLimits(limits) {
-      const m = Number(limits?.maxAddPerMessage);
-      maxAdd = Number.isFinite(m) && m >= 1 ? Math.min(1000, Math.floor(m)) : 1000;
-      if (countInput) countInput.max = String(maxAdd);
-    },
-    /** Forget what was sent (after an error: the server may not hold it). */
-    forgetSent() {
-      lastSent.clear();
-    },
-    /** Enable the controls only while connected. */
-    setEnabled(on) {
-      root.toggleAttribute('data-offline', !on);
-      for (const b of root.querySelectorAll('button[data-action]')) b.disabled = !on;
-    },
-  };
+  /** The server's parameters (the whole set, or the changed part). */
+  function setParams(next) {
+    params = { ...params, ...next };
+    for (const [name, value] of Object.entries(next)) {
+      if (lastSent.has(name) && lastSent.get(name) !== value) lastSent.delete(name);
+      if (!busy.has(name)) show(name, value);
+    }
+    showPaused();
+  }
+  function setLimits(limits) {
+    const m = Number(limits?.maxAddPerMessage);
+    maxAdd = Number.isFinite(m) && m >= 1 ? Math.min(1000, Math.floor(m)) : 1000;
+    if (countInput) countInput.max = String(maxAdd);
+  }
+  /** Enable the controls only while connected. */
+  function setEnabled(on) {
+    root.toggleAttribute('data-offline', !on);
+    for (const b of root.querySelectorAll('button[data-action]')) b.disabled = !on;
+  }
+
+  state.on('params', () => setParams(state.params));
+  state.on('limits', () => setLimits(state.limits));
+  state.on('connection', () => setEnabled(state.connection === 'connected'));
+  // forget what was sent: the server does not hold it
+  state.on('rejected', () => lastSent.clear());
+  setEnabled(state.connection === 'connected');
 }

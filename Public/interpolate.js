@@ -10,8 +10,8 @@ const clamp = (v, lo, hi) => (v < lo ? lo : v > hi ? hi : v);
 
 export function createInterpolator({ minDelay = 20, maxDelay = 400, defaultInterval = 50 } = {}) {
   let frames = []; // {t, ids, xy, count}, oldest first
-  let pool = []; // spare position buffers
-  let intervals = []; // recent arrival intervals (ms), gaps left out
+  const pool = []; // spare position buffers
+  const intervals = []; // recent arrival intervals (ms), gaps left out
   let delay = 2 * defaultInterval;
   let clock = null; // playback time of the last sample
   let lastNow = null;
@@ -123,16 +123,6 @@ export function createInterpolator({ minDelay = 20, maxDelay = 400, defaultInter
       result.count = show.count;
       result.moving = frames.length > 1; // a newer frame is still ahead
       return result;
-    },
-
-    /** Forget every frame (a new connection). */
-    reset() {
-      for (const f of frames) release(f);
-      frames = [];
-      intervals = [];
-      delay = 2 * defaultInterval;
-      clock = null;
-      lastNow = null;
     },
 
     /** The current delay and mean arrival interval (ms), and frames held. */

@@ -1,9 +1,11 @@
 // The WebSocket connection to the server: connects, parses each message and hands it to
 // onMessage, reconnects by itself with exponential backoff (0.25 s doubling up to 5 s)
-// whenever the connection closes, and reports its state: 'connecting' (first attempt),
-// 'open' (socket open, waiting for hello), 'reconnecting'. Every message's raw size goes
-// to onBytes (for KB/s): the length of the text, which is its UTF-8 size for the ASCII JSON
-// the server sends (measuring non-ASCII exactly would cost an encode per frame).
+// whenever the connection closes, and reports its state changes: 'open' (socket open,
+// waiting for hello) and 'reconnecting' (the first attempt is 'connecting' by definition).
+// No callback ever runs inside connect(): a socket that cannot even be created is retried
+// from a timer, so the page's wiring is complete before it hears anything. Every message's
+// raw size goes to onBytes (for KB/s): the length of the text, which is its UTF-8 size for
+// the ASCII JSON the server sends (measuring non-ASCII exactly would cost an encode per frame).
 
 export const SUBPROTOCOL = 'forcelayout.v1';
 
@@ -17,28 +19,26 @@ export function backoffDelay(attempt, { first = 250, max = 5000 } = {}) {
   return Math.min(max, first * 2 ** Math.min(attempt, 20));
 }
 
-export function connect({ url, onMessage, onState = () => {}, onOpen = () => {}, onBytes = () => {} }) {
+export function connect({ url, onMessage, onState = () => {}, onBytes = () => {} }) {
   let ws = null;
   let attempt = 0;
   let timer = null;
-  let stopped = false;
-  let everOpen = false;
 
   function open() {
     timer = null;
-    onState(everOpen || attempt > 0 ? 'reconnecting' : 'connecting');
     try {
       ws = new WebSocket(url, SUBPROTOCOL);
     } catch (err) {
       console.debug('forcelayout: cannot open websocket', err);
-      retry();
+      ws = null;
+      // not retry() here: this may run inside connect(), before its caller has the result
+      timer = setTimeout(() => {
+        timer = null;
+        retry();
+      }, 0);
       return;
     }
-    ws.addEventListener('open', () => {
-      everOpen = true;
-      onState('open');
-      onOpen();
-    });
+    ws.addEventListener('open', () => onState('open'));
     ws.addEventListener('message', (e) => {
       attempt = 0; // the server talks: the next drop starts the backoff over
       const size = typeof e.data === 'string' ? e.data.length : e.data?.size ?? e.data?.byteLength ?? 0;
@@ -53,7 +53,7 @@ export function connect({ url, onMessage, onState = () => {}, onOpen = () => {},
       }
       if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return;
       try {
-        onMessage(msg, size);
+        onMessage(msg);
       } catch (err) {
         // a message shape this page did not expect must never break the page
         console.debug('forcelayout: message not handled', msg.type, err);
@@ -61,14 +61,14 @@ export function connect({ url, onMessage, onState = () => {}, onOpen = () => {},
     });
     ws.addEventListener('close', () => {
       ws = null;
-      if (!stopped) retry();
+      retry();
     });
     // 'error' is always followed by 'close'; the browser already reports the failure
     ws.addEventListener('error', () => {});
   }
 
   function retry() {
-    if (stopped || timer !== null) return;
+    if (timer !== null) return;
     onState('reconnecting');
     timer = setTimeout(open, backoffDelay(attempt++));
   }
@@ -81,14 +81,6 @@ export function connect({ url, onMessage, onState = () => {}, onOpen = () => {},
       if (!ws || ws.readyState !== WebSocket.OPEN) return false;
       ws.send(JSON.stringify(obj));
       return true;
-    },
-    get connected() {
-      return !!ws && ws.readyState === WebSocket.OPEN;
-    },
-    close() {
-      stopped = true;
-      if (timer !== null) clearTimeout(timer);
-      if (ws) ws.close();
     },
   };
 }

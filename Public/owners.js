@@ -2,10 +2,10 @@
 // ascending, not overlapping), looked up by id, and the colour slot of every cell of a
 // membership list. Pure, no DOM.
 
-/** Valid runs of a frame's `owners` field, sorted by first id; null when it is not an array. */
+/** Valid runs of a frame's `owners` field, sorted by first id (none when it is not an array). */
 export function normalizeRuns(raw) {
-  if (!Array.isArray(raw)) return null;
   const runs = [];
+  if (!Array.isArray(raw)) return runs;
   for (const run of raw) {
     if (!Array.isArray(run) || run.length < 3) continue;
     const [client, first, last] = run;
@@ -33,7 +33,7 @@ export function ownerOf(runs, id) {
 /** Same runs (as normalized)? */
 export function sameRuns(a, b) {
   if (a === b) return true;
-  if (!a || !b || a.length !== b.length) return false;
+  if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i][0] !== b[i][0] || a[i][1] !== b[i][1] || a[i][2] !== b[i][2]) return false;
   return true;
 }
@@ -75,11 +75,10 @@ export function ownerSlots(ids, ownerOfId) {
 }
 
 /**
- * How a tooltip names a cell's owner: "added by you", "added by c3", "restored" (the server
- * says who added cells and names nobody for this one: it came from a state file), or
- * "added earlier" (this server does not say, and the page did not see it added).
+ * How a tooltip names a cell's owner: "added by you", "added by c3", or "restored" (the
+ * server names nobody for it: it came from a state file).
  */
-export function describeOwner(client, me, known) {
+export function describeOwner(client, me) {
   if (client) return client === me ? 'added by you' : `added by ${client}`;
-  return known ? 'restored' : 'added earlier';
+  return 'restored';
 }

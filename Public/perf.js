@@ -55,3 +55,39 @@ export function createMean(windowMs = 2000) {
     },
   };
 }
+
+/**
+ * The page's figures (the `?perf` panel, window.forcelayout.perf()): draws and server frames
+ * per second, KB received per second, the mean draw time, over the last 2 s; read(state)
+ * adds the server's step time and the cell count.
+ */
+export function createPerf(now = () => performance.now()) {
+  const draws = createRate(2000);
+  const frames = createRate(2000);
+  const bytes = createRate(2000);
+  const drawMs = createMean(2000);
+  return {
+    drew(ms) {
+      const t = now();
+      draws.add(t);
+      drawMs.add(t, ms);
+    },
+    frame() {
+      frames.add(now());
+    },
+    received(n) {
+      bytes.add(now(), n);
+    },
+    read(state) {
+      const t = now();
+      return {
+        fps: draws.rate(t),
+        framesPerSecond: frames.rate(t),
+        kbPerSecond: bytes.rate(t) / 1000,
+        tickMs: Number.isFinite(state.stats?.tickMs) ? state.stats.tickMs : null,
+        drawMs: drawMs.mean(t),
+        cells: state.ids.length,
+      };
+    },
+  };
+}

@@ -134,10 +134,6 @@ export function createPointers(canvas, renderer, h) {
   canvas.addEventListener('dblclick', (e) => e.preventDefault());
 
   return {
-    /** The id of the cell being dragged, or null. */
-    get dragging() {
-      return press?.dragging ? press.id : null;
-    },
     /** Let go of everything (connection lost): a drag in progress ends as cancelled. */
     cancel() {
       endDrag(true);

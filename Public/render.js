@@ -12,15 +12,19 @@
 // So cells are stamped (raster.js: antialiased masks per radius and 4x4 sub-pixel phase,
 // interior spans filled, edge pixels blended) into an ImageData put with one putImageData;
 // the few special cells (pinned, selected, hovered, dragged) are drawn over it with the 2D
-// context. Discs over ARC_RADIUS device px (deep zoom: few fit on screen) are arcs, as fast
-// there and without building 16 large masks at every step of a zoom. Whole-page figures
-// are in Tests/web/README.md.
+// context (vector.js). Discs over ARC_RADIUS device px (deep zoom: few fit on screen) are
+// arcs, as fast there and without building 16 large masks at every step of a zoom.
+// Whole-page figures are in Tests/web/README.md.
+//
+// The camera's fit follows `state` (its positions and cellSize) and the part of the canvas
+// the panel leaves free (setInsets). Whenever something to draw changed, the renderer calls
+// onChange (the page's frame loop wakes) and draws it at the next frame().
 import { contentBounds, easeCamera, fitCamera, nearestCell, screenToWorld, worldToScreen } from './camera.js';
 import { createMaskCache, packRGB, stampCells } from './raster.js';
+import { drawArcs, drawMarks } from './vector.js';
 
 const ARC_RADIUS = 128; // device px
 const MIN_RADIUS = 0.6; // CSS px: the smallest cell still shows
-const NO_INSETS = () => ({ top: 0, right: 0, bottom: 0, left: 0 });
 
 // [r, g, b] of a CSS colour, as the 2D context normalizes it
 function parseColor(ctx, css, fallback) {
@@ -32,7 +36,7 @@ function parseColor(ctx, css, fallback) {
   return m ? m.slice(0, 3).map(Number) : [255, 255, 255];
 }
 
-export function createRenderer(canvas, { insets = NO_INSETS } = {}) {
+export function createRenderer(canvas, state, { onChange = () => {} } = {}) {
   const ctx = canvas.getContext('2d', { alpha: false });
   const masks = createMaskCache();
   let cssW = 1;
@@ -47,6 +51,12 @@ export function createRenderer(canvas, { insets = NO_INSETS } = {}) {
   let dirty = true;
   let colors = readColors();
   let lastDraw = { ms: 0, visible: 0 };
+  let insets = { top: 0, right: 0, bottom: 0, left: 0 };
+
+  function touch() {
+    dirty = true;
+    onChange();
+  }
 
   function readColors() {
     const cs = getComputedStyle(canvas);
@@ -62,13 +72,12 @@ export function createRenderer(canvas, { insets = NO_INSETS } = {}) {
       pinned: v('--cell-pinned', '#f59e0b'),
       selected: v('--cell-selected', '#e11d48'),
       hover: v('--fg', '#1d2330'),
-      scheme: window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
     };
   }
 
   /** The part of the canvas the layout may use (not under the panel), in CSS px. */
   function view() {
-    const i = insets();
+    const i = insets;
     const w = Math.max(1, cssW - i.left - i.right);
     const h = Math.max(1, cssH - i.top - i.bottom);
     return { x: i.left, y: i.top, w, h };
@@ -87,16 +96,17 @@ export function createRenderer(canvas, { insets = NO_INSETS } = {}) {
       img = ctx.createImageData(bw, bh);
       buf = new Int32Array(img.data.buffer);
     }
-    dirty = true;
+    touch();
+    retarget();
   }
 
-  function retarget(state) {
+  function retarget() {
     if (frozen || mode !== 'auto') return;
     const size = Number(state.params.cellSize) || 20;
     const b = contentBounds(state.xy, size, state.ids.length);
     target = fitCamera(b, view(), { margin: 28, minSpan: size * 12 });
     if (!camera) camera = { ...target };
-    dirty = true;
+    touch();
   }
 
   // the spring centre: a small cross under the cells
@@ -130,83 +140,6 @@ export function createRenderer(canvas, { insets = NO_INSETS } = {}) {
     return visible;
   }
 
-  function drawArcs(scene, ox, oy, k, r) {
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = colors.bg;
-    ctx.fillRect(0, 0, cssW, cssH);
-    ctx.strokeStyle = colors.origin;
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    ctx.moveTo(ox - 6, oy);
-    ctx.lineTo(ox + 6, oy);
-    ctx.moveTo(ox, oy - 6);
-    ctx.lineTo(ox, oy + 6);
-    ctx.stroke();
-    const { xy, count, slots, palette } = scene;
-    const paths = [];
-    let visible = 0;
-    for (let i = 0; i < count; i++) {
-      const x = ox + xy[2 * i] * k;
-      const y = oy + xy[2 * i + 1] * k;
-      if (!(x > -r && x < cssW + r && y > -r && y < cssH + r)) continue;
-      const s = slots ? slots[i] : 0;
-      const p = paths[s] || (paths[s] = new Path2D());
-      p.moveTo(x + r, y);
-      p.arc(x, y, r, 0, Math.PI * 2);
-      visible++;
-    }
-    for (let s = 0; s < paths.length; s++) {
-      if (!paths[s]) continue;
-      ctx.fillStyle = palette.css[s] || palette.css[0];
-      ctx.fill(paths[s]);
-    }
-    return visible;
-  }
-
-  function ring(x, y, radius, color, width) {
-    ctx.strokeStyle = color;
-    ctx.lineWidth = width;
-    ctx.beginPath();
-    ctx.arc(x, y, radius, 0, Math.PI * 2);
-    ctx.stroke();
-  }
-
-  // pinned rings, the dragged cell on top, the hovered outline, the selected halo
-  function drawSpecial(scene, ox, oy, k, r) {
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const { xy, index, palette, slots } = scene;
-    const at = (id) => {
-      const i = id === null || id === undefined ? undefined : index.get(id);
-      return i === undefined ? null : [ox + xy[2 * i] * k, oy + xy[2 * i + 1] * k, i];
-    };
-    const pinWidth = Math.max(1.5, Math.min(3, r * 0.25));
-    for (const id of scene.pinned) {
-      const p = at(id);
-      if (!p) continue;
-      ring(p[0], p[1], Math.max(r + pinWidth / 2, 3), colors.pinned, pinWidth);
-    }
-    const d = at(scene.draggingId);
-    if (d) {
-      ctx.fillStyle = palette.css[slots ? slots[d[2]] : 0] || palette.css[0];
-      ctx.beginPath();
-      ctx.arc(d[0], d[1], r, 0, Math.PI * 2);
-      ctx.fill();
-      if (scene.pinned.has(scene.draggingId)) ring(d[0], d[1], Math.max(r + pinWidth / 2, 3), colors.pinned, pinWidth);
-    }
-    const h = scene.hoveredId !== scene.selectedId ? at(scene.hoveredId) : null;
-    if (h) ring(h[0], h[1], Math.max(r, 2) + 2, colors.hover, 1.5);
-    const s = at(scene.selectedId);
-    if (s) {
-      if (r < 2.5) {
-        ctx.fillStyle = colors.selected;
-        ctx.beginPath();
-        ctx.arc(s[0], s[1], Math.max(r, 2), 0, Math.PI * 2);
-        ctx.fill();
-      }
-      ring(s[0], s[1], Math.max(r, 2) + 4, colors.selected, 2);
-    }
-  }
-
   function draw(scene) {
     const t0 = performance.now();
     const cam = camera || target;
@@ -216,30 +149,33 @@ export function createRenderer(canvas, { insets = NO_INSETS } = {}) {
     const oy = v.y + v.h / 2 - cam.cy * k;
     const r = Math.max(MIN_RADIUS, ((Number(scene.cellSize) || 20) / 2) * k);
     ctx.setTransform(1, 0, 0, 1, 0, 0);
-    const visible = r * dpr > ARC_RADIUS ? drawArcs(scene, ox, oy, k, r) : drawStamped(scene, ox, oy, k, r);
-    drawSpecial(scene, ox, oy, k, r);
+    const frame = { ctx, dpr, cssW, cssH, colors };
+    const visible = r * dpr > ARC_RADIUS ? drawArcs(frame, scene, ox, oy, k, r) : drawStamped(scene, ox, oy, k, r);
+    drawMarks(frame, scene, ox, oy, k, r);
     lastDraw = { ms: performance.now() - t0, visible };
   }
 
   return {
+    /** The canvas's size (or the pixel ratio) changed. */
     resize,
+    /** The cells moved (or their size changed): the fit follows them (auto mode). */
     retarget,
-    /** Something to draw changed (positions, selection, pins, colours). */
-    invalidate() {
-      dirty = true;
+    /** The part of the canvas not under the panel changed: {top, right, bottom, left}, CSS px. */
+    setInsets(next) {
+      insets = next;
+      retarget();
     },
+    /** Something to draw changed (selection, pins, colours, the hovered or dragged cell). */
+    invalidate: touch,
+    /** The colour scheme changed: read the colours again. */
     themeChanged() {
       colors = readColors();
-      dirty = true;
-    },
-    /** 'light' or 'dark': the scheme the cells' colours are for. */
-    get scheme() {
-      return colors.scheme;
+      touch();
     },
     /** Hold the camera still (while a cell is dragged), or let it follow again. */
-    freeze(on, state) {
+    freeze(on) {
       frozen = on;
-      if (!on && state) retarget(state);
+      if (!on) retarget();
     },
     /** 'auto' (follows the fit) or 'manual' (the user zoomed or panned). */
     get mode() {
@@ -256,12 +192,12 @@ export function createRenderer(canvas, { insets = NO_INSETS } = {}) {
       mode = 'manual';
       camera = { cx: cam.cx, cy: cam.cy, scale: cam.scale };
       target = { ...camera };
-      dirty = true;
+      touch();
     },
     /** Back to following the fit (eased). */
-    fit(state) {
+    fit() {
       mode = 'auto';
-      retarget(state);
+      retarget();
     },
     /**
      * One animation frame: ease the camera, draw `scene` if needed. Returns true while the

@@ -1,7 +1,8 @@
 // What the canvas draws each animation frame: the interpolated positions of the newest
 // membership (or, for a moment after a change, the one before it), each cell's colour slot
-// by owner, and the marks (pinned, selected, hovered, dragged). Index maps and palettes are
-// cached per membership, so a frame costs one interpolation and no allocation.
+// by owner in the state's colour scheme, and the marks (pinned, selected, hovered, dragged).
+// Index maps and palettes are cached per membership, so a frame costs one interpolation and
+// no allocation.
 import { ownerLookup } from './state.js';
 import { createPalette } from './palette.js';
 import { ownerSlots } from './owners.js';
@@ -20,12 +21,13 @@ export function createScene(state, interp) {
   }
 
   let paints = [];
-  /** Colour slots, owners, counts and palette of a membership, for a colour scheme. */
-  function paintOf(ids, scheme) {
-    let p = paints.find((q) => q.ids === ids && q.version === state.ownersVersion && q.scheme === scheme);
+  /** Colour slots, owners, counts and palette of a membership, in the state's colour scheme. */
+  function paintOf(ids) {
+    const scheme = state.scheme;
+    let p = paints.find((q) => q.ids === ids && q.runs === state.owners && q.scheme === scheme);
     if (!p) {
       const { slots, owners, counts } = ownerSlots(ids, ownerLookup(state));
-      p = { ids, version: state.ownersVersion, scheme, slots, owners, counts, palette: createPalette(owners, scheme) };
+      p = { ids, runs: state.owners, scheme, slots, owners, counts, palette: createPalette(owners, scheme) };
       paints = [p, ...paints.slice(0, 1)];
     }
     return p;
@@ -37,16 +39,17 @@ export function createScene(state, interp) {
   };
 
   /**
-   * Samples the interpolator at `now`; `dragging` ({id, wx, wy} or null) is drawn at the
-   * pointer rather than where the delayed frames had it. Returns true while cells move.
+   * Samples the interpolator at `now`; the dragged cell is drawn at the pointer rather than
+   * where the delayed frames had it. Returns true while cells move.
    */
-  function update(now, { scheme, hoveredId, dragging }) {
+  function update(now) {
+    const { hoveredId, dragging } = state;
     const s = interp.sample(now);
     scene.ids = s.ids;
     scene.xy = s.xy;
     scene.count = s.count;
     scene.index = indexOf(scene.ids);
-    const p = paintOf(scene.ids, scheme);
+    const p = paintOf(scene.ids);
     scene.slots = p.slots;
     scene.palette = p.palette;
     scene.cellSize = Number(state.params.cellSize) || 20;

@@ -1,247 +1,99 @@
-// The page's model of the shared layout, fed by the server's messages: params, membership
-// (ids of version v) and positions, pinned cells, clients, stats, the selected cell, and the
-// highest event seq already shown, and who added which cell. Pure, no DOM: every apply*
-// takes a message as parsed JSON, never throws on shapes the protocol allows, and says what
-// changed. `ids` is replaced, never changed in place, so its identity marks a membership.
-import { normalizeRuns, ownerOf, sameRuns } from './owners.js';
+// The page's state: the shared layout as the server tells it (apply.js feeds it the server's
+// messages: params, membership and positions, owners, pins, clients, stats, the events to
+// show) and what is this page's own (the connection, the selected, hovered and dragged
+// cell, the colour scheme). Pure, no DOM.
+//
+// Every change goes through a function of this file or of apply.js, and each emits the
+// change events of what it changed, once each, after the whole change is made, in the
+// order of CHANGES: a `selection` listener already sees the membership that moved it.
+// Listeners read the state; only `membership` and `history` carry a payload. `ids`, `owners`
+// and `pinned` are replaced or changed only by these functions, and `ids` is replaced, never
+// changed in place, so its identity marks a membership.
+import { createEmitter } from './emitter.js';
+import { ownerOf } from './owners.js';
 
-export function createState() {
-  return {
+export const CHANGES = [
+  'connection', // connection ('connecting', 'reconnecting', 'connected' once hello came), client
+  'limits', // limits, from hello
+  'params', // params: the whole set
+  'membership', // ids, index, v; payload {shift}: how far the selected cell's index moved (0 if it changed)
+  'owners', // owners: who added which cells
+  'pins', // pinned
+  'selection', // selectedId
+  'positions', // xy: a frame came
+  'clients', // clients
+  'settled', // settled
+  'stats', // stats: the server's figures, once a second
+  'history', // payload {events, restarted}: server events not shown before (a new server process: restarted)
+  'hover', // hoveredId: the cell under the mouse
+  'drag', // dragging: the cell dragged here, {id, wx, wy, wasPinned}, or null
+  'theme', // scheme: 'light' or 'dark'
+  'rejected', // rejected: the server's last `error` (a message of this page it refused)
+];
+
+const emitters = new WeakMap();
+
+export function createState({ scheme = 'light' } = {}) {
+  const emitter = createEmitter(CHANGES);
+  const s = {
+    /** Listen to a change event (one of CHANGES). */
+    on: emitter.on,
+    connection: 'connecting',
     client: null, // my client id, from hello
     clients: 0,
     params: {},
     limits: {},
-    tick: 0,
     settled: true,
     stats: null,
     v: null, // membership version of `ids`; null until a frame with ids arrived
     ids: [],
     index: new Map(), // id -> index in ids
     xy: new Float64Array(0), // x0,y0,x1,y1,… in the order of ids
+    owners: [], // runs [client, first, last] of the cells' owners
     pinned: new Set(),
     selectedId: null,
     lastSeq: 0, // highest event seq shown in the log
-    owners: null, // the server's owner runs ([client, first, last]); null when it sends none
-    addedBy: new Map(), // id -> client, from the `added` events this page saw (when owners is null)
-    ownersVersion: 0, // bumped whenever owners or addedBy change
+    hoveredId: null,
+    dragging: null,
+    scheme,
+    rejected: null,
   };
+  emitters.set(s, emitter);
+  return s;
 }
 
-const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isId = (v) => typeof v === 'number' && Number.isFinite(v);
-
-/**
- * A `hello` (first message of every connection, also after a reconnect). Params, clients
- * and settled come from it; the membership waits for the full frame that follows. Returns
- * {restarted, events}: restarted when the event seqs start over (a new server process),
- * events the replayed ones not shown yet (seq > lastSeq).
- */
-export function applyHello(s, msg) {
-  if (typeof msg.client === 'string') s.client = msg.client;
-  if (Number.isFinite(msg.clients)) s.clients = msg.clients;
-  if (isObject(msg.params)) s.params = { ...s.params, ...msg.params };
-  if (isObject(msg.limits)) s.limits = { ...msg.limits };
-  if (Number.isFinite(msg.tick)) s.tick = msg.tick;
-  if (typeof msg.settled === 'boolean') s.settled = msg.settled;
-  s.v = null; // the next frame carries ids; frames without them are meaningless until then
-  const events = Array.isArray(msg.events) ? msg.events.filter(isObject) : [];
-
-  // The buffer's newest event is at least as new as anything this page saw from the same
-  // server process; if it is older (or there is none) the server restarted and its seqs
-  // started over.
-  let maxSeq = 0;
-  for (const ev of events) if (Number.isFinite(ev.seq) && ev.seq > maxSeq) maxSeq = ev.seq;
-  const restarted = s.lastSeq > 0 && maxSeq < s.lastSeq;
-  if (restarted) {
-    s.lastSeq = 0;
-    s.addedBy = new Map();
-    s.ownersVersion++;
-  }
-
-  // the pins when the connection opened (servers that send them), then the replayed
-  // history in order (older servers: as far as it goes)
-  s.pinned = new Set();
-  if (Array.isArray(msg.pinned)) for (const id of msg.pinned) if (isId(id)) s.pinned.add(id);
-  for (const ev of events) {
-    trackPins(s, ev);
-    trackOwners(s, ev);
-  }
-
-  return { restarted, events: takeNewEvents(s, events) };
+/** Emits the events of one change: `changes` maps event types to payloads. */
+export function emitChanges(s, changes) {
+  const emitter = emitters.get(s);
+  for (const type of CHANGES) if (changes.has(type)) emitter.emit(type, changes.get(type));
 }
 
-/** The events not shown yet (seq > lastSeq, or no seq), remembering the highest seq. */
-export function takeNewEvents(s, events) {
-  const fresh = [];
-  for (const ev of events) {
-    if (!isObject(ev)) continue;
-    if (Number.isFinite(ev.seq)) {
-      if (ev.seq <= s.lastSeq) continue;
-      s.lastSeq = ev.seq;
-    }
-    fresh.push(ev);
-  }
-  return fresh;
-}
-
-function trackPins(s, ev) {
-  switch (ev.kind) {
-    case 'pinned':
-      if (isId(ev.id)) s.pinned.add(ev.id);
-      break;
-    case 'unpinned':
-      s.pinned.delete(ev.id);
-      break;
-    case 'removed':
-    case 'cleared':
-      if (Array.isArray(ev.ids)) for (const id of ev.ids) s.pinned.delete(id);
-      if (ev.kind === 'cleared') s.pinned.clear();
-      break;
-    default:
-  }
-}
-
-function trackOwners(s, ev) {
-  if (ev.kind === 'cleared') {
-    s.addedBy.clear();
-  } else if (!Array.isArray(ev.ids)) {
-    return;
-  } else if (ev.kind === 'added' && typeof ev.by === 'string') {
-    for (const id of ev.ids) if (isId(id)) s.addedBy.set(id, ev.by);
-  } else if (ev.kind === 'removed') {
-    for (const id of ev.ids) s.addedBy.delete(id);
-  } else {
-    return;
-  }
-  if (s.owners === null) s.ownersVersion++;
+// sets s[key] and emits `type` when the value differs
+function change(s, key, value, type) {
+  if (s[key] === value) return;
+  s[key] = value;
+  emitChanges(s, new Map([[type, undefined]]));
 }
 
 /**
- * A function id -> the client that added it (null: unknown): the server's owner runs when
- * it sends them, else what the page saw in `added` events.
+ * What the connection reports: 'reconnecting' (and 'connecting'); 'open' changes nothing,
+ * the page is connected once hello arrives (apply.js).
  */
-export function ownerLookup(s) {
-  if (s.owners) {
-    const runs = s.owners;
-    return (id) => ownerOf(runs, id);
-  }
-  const map = s.addedBy;
-  return (id) => map.get(id) ?? null;
+export function setConnection(s, connection) {
+  if (connection !== 'open') change(s, 'connection', connection, 'connection');
 }
 
-/**
- * A live `event`. Returns {show, params}: show when it is new (the log shows it), params
- * when the parameters changed. Events already shown (seq <= lastSeq) change nothing.
- */
-export function applyEvent(s, ev) {
-  if (takeNewEvents(s, [ev]).length === 0) return { show: false, params: false };
-  trackPins(s, ev);
-  trackOwners(s, ev);
-  let params = false;
-  switch (ev.kind) {
-    case 'params':
-      if (isObject(ev.params)) {
-        s.params = { ...s.params, ...ev.params };
-        params = true;
-      }
-      break;
-    case 'settled':
-      s.settled = true;
-      break;
-    case 'woke':
-      s.settled = false;
-      break;
-    case 'joined':
-    case 'left':
-      if (Number.isFinite(ev.clients)) s.clients = ev.clients;
-      break;
-    default:
-  }
-  if (Number.isFinite(ev.tick) && ev.tick > s.tick) s.tick = ev.tick;
-  return { show: true, params };
+/** Select the cell at index i (clamped). */
+export function selectIndex(s, i) {
+  if (s.ids.length === 0) return;
+  const j = Math.min(Math.max(Math.round(Number(i) || 0), 0), s.ids.length - 1);
+  change(s, 'selectedId', s.ids[j], 'selection');
 }
 
-/** A `stats` message. */
-export function applyStats(s, msg) {
-  s.stats = { ...msg };
-  if (Number.isFinite(msg.clients)) s.clients = msg.clients;
-  if (typeof msg.settled === 'boolean') s.settled = msg.settled;
-}
-
-/**
- * A `frame`. With ids it starts membership version v; without, it must be the current v
- * (else it is ignored). Returns {applied, membership}: membership when the ids changed.
- */
-export function applyFrame(s, msg) {
-  const xy = msg.xy;
-  if (!Array.isArray(xy)) return { applied: false, membership: false };
-  if (Array.isArray(msg.ids)) {
-    const ids = msg.ids;
-    if (xy.length !== 2 * ids.length) return { applied: false, membership: false };
-    const same = sameIds(s.ids, ids);
-    if (!same) setMembership(s, ids);
-    const runs = normalizeRuns(msg.owners);
-    if (!sameRuns(runs, s.owners)) {
-      s.owners = runs;
-      s.ownersVersion++;
-    }
-    s.v = msg.v;
-    s.xy = toPositions(xy, s.xy);
-    if (Number.isFinite(msg.tick)) s.tick = msg.tick;
-    return { applied: true, membership: !same };
-  }
-  if (s.v === null || msg.v !== s.v || xy.length !== 2 * s.ids.length) {
-    return { applied: false, membership: false };
-  }
-  s.xy = toPositions(xy, s.xy);
-  if (Number.isFinite(msg.tick)) s.tick = msg.tick;
-  return { applied: true, membership: false };
-}
-
-function sameIds(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function toPositions(xy, reuse) {
-  const out = reuse && reuse.length === xy.length ? reuse : new Float64Array(xy.length);
-  for (let i = 0; i < xy.length; i++) {
-    const v = Number(xy[i]);
-    out[i] = Number.isFinite(v) ? v : 0;
-  }
-  return out;
-}
-
-function setMembership(s, ids) {
-  const oldIds = s.ids;
-  const oldIndex = s.index;
-  s.ids = ids.slice();
-  s.index = new Map();
-  for (let i = 0; i < s.ids.length; i++) s.index.set(s.ids[i], i);
-  for (const id of s.pinned) if (!s.index.has(id)) s.pinned.delete(id);
-  s.selectedId = followSelection(s, oldIds, oldIndex);
-}
-
-// The selection follows its cell id; if that cell is gone, the nearest cell (in the old
-// order) that is still there; with nothing selected before, the first cell.
-function followSelection(s, oldIds, oldIndex) {
-  const { ids, index } = s;
-  if (ids.length === 0) return null;
-  const sel = s.selectedId;
-  if (sel === null) return ids[0];
-  if (index.has(sel)) return sel;
-  const at = oldIndex.get(sel);
-  if (at === undefined) return ids[0];
-  for (let d = 1; d < oldIds.length; d++) {
-    if (at - d >= 0 && index.has(oldIds[at - d])) {
-      // prefer the later neighbour on a tie: it moved into the removed cell's place
-      if (at + d < oldIds.length && index.has(oldIds[at + d])) return oldIds[at + d];
-      return oldIds[at - d];
-    }
-    if (at + d < oldIds.length && index.has(oldIds[at + d])) return oldIds[at + d];
-  }
-  return ids[Math.min(at, ids.length - 1)];
+/** Select cell `id`, if it is in the layout. */
+export function selectId(s, id) {
+  const i = s.index.get(id);
+  if (i !== undefined) selectIndex(s, i);
 }
 
 /** Index of the selected cell in the membership list, -1 when none. */
@@ -251,18 +103,23 @@ export function selectedIndex(s) {
   return i === undefined ? -1 : i;
 }
 
-/** Select the cell at index i (clamped); returns true when the selection changed. */
-export function selectIndex(s, i) {
-  if (s.ids.length === 0) return false;
-  const j = Math.min(Math.max(Math.round(Number(i) || 0), 0), s.ids.length - 1);
-  const id = s.ids[j];
-  if (id === s.selectedId) return false;
-  s.selectedId = id;
-  return true;
+/** The cell under the mouse (null: none). */
+export function setHover(s, id) {
+  change(s, 'hoveredId', id, 'hover');
 }
 
-/** Number of cells as the page knows it: the frame's membership, else the last stats. */
-export function cellCount(s) {
-  if (s.v !== null || s.ids.length > 0) return s.ids.length;
-  return Number.isFinite(s.stats?.cells) ? s.stats.cells : 0;
+/** The cell dragged here and where the pointer holds it ({id, wx, wy, wasPinned}), or null. */
+export function setDrag(s, dragging) {
+  change(s, 'dragging', dragging, 'drag');
+}
+
+/** The colour scheme ('light' or 'dark'). */
+export function setScheme(s, scheme) {
+  change(s, 'scheme', scheme, 'theme');
+}
+
+/** A function id -> the client that added it (null: nobody known, a restored cell). */
+export function ownerLookup(s) {
+  const runs = s.owners;
+  return (id) => ownerOf(runs, id);
 }

@@ -1,11 +1,9 @@
-// The status line: connection, my client id, clients, cells, step time, settled/moving.
-// Each value lives in a child with data-field=<name>; the same values are mirrored on
-// <body data-*> so tests and tools can read them without parsing text.
+// The status line: connection, my client id, clients, cells, step time, settled/moving, as
+// the state has them. Each value lives in a child with data-field=<name>; the same values
+// are mirrored on <body data-*> so tests and tools can read them without parsing text.
 import { formatNumber } from './params.js';
 
-const LABEL = { connecting: 'connecting', open: 'connecting', connected: 'connected', reconnecting: 'reconnecting' };
-
-export function createStatus(root) {
+export function createStatus(root, state) {
   const fields = new Map();
   for (const el of root.querySelectorAll('[data-field]')) fields.set(el.dataset.field, el);
   const units = new Map();
@@ -26,29 +24,23 @@ export function createStatus(root) {
     document.body.dataset[name] = String(data);
   }
 
-  return {
-    /** Update from {connection, client, clients, cells, tickMs, settled}. */
-    update({ connection, client, clients, cells, tickMs, settled }) {
-      if (connection !== undefined) {
-        const label = LABEL[connection] || connection;
-        set('connection', label);
-        root.dataset.connection = label;
-      }
-      if (client !== undefined) set('client', client || '–', client || '');
-      if (clients !== undefined) {
-        set('clients', String(clients));
-        unit('clients', clients, 'client');
-      }
-      if (cells !== undefined) {
-        set('cells', String(cells));
-        unit('cells', cells, 'cell');
-      }
-      if (tickMs !== undefined) set('tickMs', Number.isFinite(tickMs) ? formatNumber(Math.round(tickMs * 100) / 100) : '–', tickMs ?? '');
-      if (settled !== undefined) {
-        const motion = settled ? 'settled' : 'moving';
-        set('motion', motion);
-        root.dataset.motion = motion;
-      }
-    },
-  };
+  function render() {
+    const { connection, client, clients, settled } = state;
+    const cells = state.ids.length;
+    const tickMs = state.stats?.tickMs;
+    set('connection', connection);
+    root.dataset.connection = connection;
+    set('client', client || '–', client || '');
+    set('clients', String(clients));
+    unit('clients', clients, 'client');
+    set('cells', String(cells));
+    unit('cells', cells, 'cell');
+    set('tickMs', Number.isFinite(tickMs) ? formatNumber(Math.round(tickMs * 100) / 100) : '–', tickMs ?? '');
+    const motion = settled ? 'settled' : 'moving';
+    set('motion', motion);
+    root.dataset.motion = motion;
+  }
+
+  for (const type of ['connection', 'clients', 'membership', 'settled', 'stats']) state.on(type, render);
+  render();
 }

@@ -2,15 +2,18 @@
 // largest, sizes from dots.js (a cosine wave that keeps the strip's width constant). It is
 // an ARIA slider: click or drag along it, or focus it and use the keys (stripnav.js), to
 // select a cell. The wave's centre (`current`, fractional) glides toward the selected index.
+// It follows the state's membership, selection and colour scheme, and calls onChange when
+// it has something new to draw (the page's frame loop wakes and calls frame()).
 import { dotSizes, sumSizes } from './dots.js';
 import { keyTarget } from './stripnav.js';
+import { selectIndex, selectedIndex } from './state.js';
 
 const BASE = 14; // largest dot slot, CSS px
 const WAVE = 9; // dots in the half-wave
 const MIN = 3; // smallest slot
 const PAD = 16; // free space at each end of the strip
 
-export function createStrip(el, { onSelect = () => {}, label = null } = {}) {
+export function createStrip(el, state, { label = null, onChange = () => {} } = {}) {
   const canvas = document.createElement('canvas');
   canvas.className = 'strip-canvas';
   el.append(canvas);
@@ -19,7 +22,6 @@ export function createStrip(el, { onSelect = () => {}, label = null } = {}) {
   let count = 0;
   let selected = -1;
   let current = 0;
-  let idOf = () => undefined;
   let cssW = 1;
   let cssH = 1;
   let dpr = 1;
@@ -41,7 +43,7 @@ export function createStrip(el, { onSelect = () => {}, label = null } = {}) {
       el.removeAttribute('aria-valuenow');
     } else {
       el.setAttribute('aria-valuenow', String(selected + 1));
-      text = `Cell ${idOf(selected)}, ${selected + 1} of ${count}`;
+      text = `Cell ${state.ids[selected]}, ${selected + 1} of ${count}`;
     }
     el.setAttribute('aria-valuetext', text);
     if (label) label.textContent = text;
@@ -54,8 +56,32 @@ export function createStrip(el, { onSelect = () => {}, label = null } = {}) {
     cssH = Math.max(1, rect.height);
     canvas.width = Math.max(1, Math.round(cssW * dpr));
     canvas.height = Math.max(1, Math.round(cssH * dpr));
-    dirty = true;
+    touch();
   }
+
+  function touch() {
+    dirty = true;
+    onChange();
+  }
+
+  // The membership or the selection changed. `shift` moves the wave's centre along with the
+  // selected cell when only its index changed (cells before it added or removed), so it
+  // does not glide.
+  function follow(shift = 0) {
+    count = state.ids.length;
+    if (shift) current += shift;
+    selected = selectedIndex(state);
+    if (count === 0) current = 0;
+    current = Math.min(Math.max(current, 0), Math.max(0, count - 1));
+    updateAria();
+    touch();
+  }
+  state.on('membership', ({ shift }) => follow(shift));
+  state.on('selection', () => follow());
+  state.on('theme', () => {
+    colors = readColors();
+    touch();
+  });
 
   function draw() {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -107,7 +133,7 @@ export function createStrip(el, { onSelect = () => {}, label = null } = {}) {
   function choose(i) {
     if (count === 0) return;
     const j = Math.min(Math.max(i, 0), count - 1);
-    if (j !== selected) onSelect(j);
+    if (j !== selected) selectIndex(state, j);
   }
 
   // Press anywhere on the strip to select the nearest dot; keep pressing and drag to scrub.
@@ -146,28 +172,11 @@ export function createStrip(el, { onSelect = () => {}, label = null } = {}) {
     choose(selected + Math.sign(d));
   }, { passive: false });
 
-  updateAria();
+  follow();
 
   return {
+    /** The strip's size (or the pixel ratio) changed. */
     resize,
-    themeChanged() {
-      colors = readColors();
-      dirty = true;
-    },
-    /**
-     * New membership or selection. `shift` moves the wave's centre along with the selected
-     * cell when only its index changed (cells before it added or removed), so it does not glide.
-     */
-    set({ count: n, selected: sel, idOf: f, shift = 0 }) {
-      count = n;
-      idOf = f;
-      if (shift) current += shift;
-      selected = sel;
-      if (count === 0) current = 0;
-      current = Math.min(Math.max(current, 0), Math.max(0, count - 1));
-      updateAria();
-      dirty = true;
-    },
     /** One animation frame: glide the wave, draw if needed. Returns true while moving. */
     frame(dt) {
       let moving = false;

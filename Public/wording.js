@@ -28,8 +28,7 @@ export function describeEvent(ev) {
       return `${who} cleared ${plural(count(ev.ids), 'cell')}`;
     case 'params': {
       const params = ev.params && typeof ev.params === 'object' ? ev.params : {};
-      let names = Array.isArray(ev.changed) ? ev.changed.filter((n) => typeof n === 'string') : Object.keys(params);
-      names = names.filter((n) => n in params);
+      const names = (Array.isArray(ev.changed) ? ev.changed : []).filter((n) => typeof n === 'string' && n in params);
       if (names.length === 0) return `${who} set the parameters`;
       return `${who} ${names.map((n) => paramChange(n, params[n])).join(', ')}`;
     }
@@ -62,7 +61,7 @@ export function eventKey(ev) {
   const who = typeof ev.by === 'string' ? ev.by : '';
   if (ev.kind === 'params') {
     const params = ev.params && typeof ev.params === 'object' ? ev.params : {};
-    const names = Array.isArray(ev.changed) ? ev.changed : Object.keys(params);
+    const names = Array.isArray(ev.changed) ? ev.changed : [];
     // a slider's run of values merges; a toggle (paused, collide) stays one line per state
     if (names.some((n) => typeof params[n] === 'boolean')) return describeEvent(ev);
     return `params ${who} ${names.join(',')}`;
@@ -81,10 +80,4 @@ export function describeError(msg) {
 export function clockTime(date) {
   const p = (n) => String(n).padStart(2, '0');
   return `${p(date.getHours())}:${p(date.getMinutes())}:${p(date.getSeconds())}`;
-}
-
-/** When an event happened: its server time `at` (ms since 1970), else now (older servers). */
-export function eventTime(ev, now = () => new Date()) {
-  const at = ev?.at;
-  return Number.isFinite(at) && at > 0 && at < 8.64e15 ? new Date(at) : now();
 }

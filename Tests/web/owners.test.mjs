@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeOwner, normalizeRuns, ownerOf, ownerSlots, sameRuns } from '../../Public/owners.js';
 
-test('runs are validated and sorted; anything but an array is null', () => {
-  assert.equal(normalizeRuns(undefined), null);
-  assert.equal(normalizeRuns('c1'), null);
+test('runs are validated and sorted; anything but an array is no runs', () => {
+  assert.deepEqual(normalizeRuns(undefined), []);
+  assert.deepEqual(normalizeRuns('c1'), []);
   assert.deepEqual(normalizeRuns([]), []);
   assert.deepEqual(
     normalizeRuns([['c2', 41, 100], ['c1', 1, 40], ['bad'], [3, 1, 2], ['c3', 9, 5], ['c4', 'x', 3], null, ['c5', 200, 200, 'extra']]),
@@ -27,10 +27,10 @@ test('an id is owned by the run that covers it, else by nobody', () => {
 });
 
 test('runs compare by value', () => {
-  assert.ok(sameRuns(null, null));
+  assert.ok(sameRuns([], []));
   assert.ok(sameRuns([['c1', 1, 2]], [['c1', 1, 2]]));
   assert.ok(!sameRuns([['c1', 1, 2]], [['c1', 1, 3]]));
-  assert.ok(!sameRuns(null, []));
+  assert.ok(!sameRuns([['c1', 1, 2]], []));
 });
 
 test('colour slots: 0 for no owner, one per client in order of appearance, with counts', () => {
@@ -53,8 +53,7 @@ test('colour slots: 0 for no owner, one per client in order of appearance, with 
 });
 
 test('tooltips name the owner', () => {
-  assert.equal(describeOwner('c3', 'c7', true), 'added by c3');
-  assert.equal(describeOwner('c7', 'c7', true), 'added by you');
-  assert.equal(describeOwner(null, 'c7', true), 'restored');
-  assert.equal(describeOwner(null, 'c7', false), 'added earlier');
+  assert.equal(describeOwner('c3', 'c7'), 'added by c3');
+  assert.equal(describeOwner('c7', 'c7'), 'added by you');
+  assert.equal(describeOwner(null, 'c7'), 'restored');
 });

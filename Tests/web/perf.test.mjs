@@ -1,7 +1,7 @@
 // node --test Tests/web/  — rolling figures of Public/perf.js
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createMean, createRate } from '../../Public/perf.js';
+import { createMean, createPerf, createRate } from '../../Public/perf.js';
 
 test('a rate counts per second over its window', () => {
   const r = createRate(2000);
@@ -36,4 +36,22 @@ test('a mean over the window, null when empty, non-numbers ignored', () => {
   const big = createMean(100);
   for (let t = 0; t < 100000; t++) big.add(t, t % 2);
   assert.ok(Math.abs(big.mean(99999) - 0.5) < 0.02);
+});
+
+test("the page's figures: draws, frames, bytes, draw time, the server's step time, cells", () => {
+  let t = 0;
+  const perf = createPerf(() => t);
+  for (; t < 2000; t += 1000 / 60) perf.drew(2);
+  for (let i = 0; i < 40; i++) {
+    perf.frame();
+    perf.received(1000);
+  }
+  const state = { stats: { tickMs: 1.5 }, ids: [1, 2, 3] };
+  const p = perf.read(state);
+  assert.ok(Math.abs(p.fps - 60) <= 1, String(p.fps));
+  assert.equal(p.drawMs, 2);
+  assert.equal(p.tickMs, 1.5);
+  assert.equal(p.cells, 3);
+  assert.ok(p.framesPerSecond > 0 && p.kbPerSecond > 0);
+  assert.equal(perf.read({ stats: null, ids: [] }).tickMs, null);
 });

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createScene } from '../../Public/scene.js';
-import { applyFrame, createState } from '../../Public/state.js';
+import { createState, setDrag, setHover, setScheme } from '../../Public/state.js';
+import { applyFrame } from '../../Public/apply.js';
 
 function setup() {
   const state = createState();
@@ -13,25 +14,35 @@ function setup() {
 }
 
 test('the scene shows the sampled positions, with colour slots by owner', () => {
-  const { scene } = setup();
-  const moving = scene.update(0, { scheme: 'light', hoveredId: 7, dragging: null });
+  const { state, scene } = setup();
+  setHover(state, 7);
+  const moving = scene.update(0);
   assert.equal(moving, true);
   assert.deepEqual([...scene.scene.xy], [1, 2, 3, 4]);
   assert.equal(scene.scene.index.get(7), 1);
   assert.equal(scene.scene.hoveredId, 7);
+  assert.equal(scene.scene.selectedId, 4);
   assert.notEqual(scene.scene.slots[0], scene.scene.slots[1], 'two owners, two colours');
 });
 
 test('a dragged cell is drawn at the pointer', () => {
-  const { scene } = setup();
-  scene.update(0, { scheme: 'light', hoveredId: null, dragging: { id: 4, wx: 50, wy: -5 } });
+  const { state, scene } = setup();
+  setDrag(state, { id: 4, wx: 50, wy: -5, wasPinned: false });
+  scene.update(0);
   assert.deepEqual([...scene.scene.xy], [50, -5, 3, 4]);
   assert.equal(scene.scene.draggingId, 4);
 });
 
-test('paints are cached per membership and scheme', () => {
+test("paints are cached per membership, owners and the state's scheme", () => {
   const { state, scene } = setup();
-  const a = scene.paintOf(state.ids, 'light');
-  assert.equal(scene.paintOf(state.ids, 'light'), a);
-  assert.notEqual(scene.paintOf(state.ids, 'dark'), a);
+  const a = scene.paintOf(state.ids);
+  assert.equal(scene.paintOf(state.ids), a);
+  setScheme(state, 'dark');
+  const dark = scene.paintOf(state.ids);
+  assert.notEqual(dark, a);
+  assert.notDeepEqual(dark.palette.css, a.palette.css);
+  applyFrame(state, { type: 'frame', tick: 2, v: 2, ids: [4, 7], owners: [['c1', 4, 7]], xy: [1, 2, 3, 4] });
+  const merged = scene.paintOf(state.ids);
+  assert.notEqual(merged, dark);
+  assert.deepEqual(merged.owners, [null, 'c1']);
 });

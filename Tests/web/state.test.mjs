@@ -1,156 +1,239 @@
-// node --test Tests/web/  — the client-side model of Public/state.js
+// node --test Tests/web/  — the page's state (Public/state.js) fed by the server's messages
+// (Public/apply.js), and the change events every mutation emits
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  applyEvent, applyFrame, applyHello, applyStats, cellCount, createState, ownerLookup, selectIndex, selectedIndex,
+  CHANGES, createState, ownerLookup, selectId, selectIndex, selectedIndex, setConnection, setDrag, setHover, setScheme,
 } from '../../Public/state.js';
+import { applyEvent, applyFrame, applyHello, applyMessage, applyStats } from '../../Public/apply.js';
 
 const PARAMS = { stiffness: 0.02, charge: 10, cellSize: 20, threshold: 0.3, tickRate: 20, theta: 0.9, collide: false, paused: false };
 const hello = (extra = {}) => ({
   type: 'hello', protocol: 1, client: 'c7', clients: 2, params: PARAMS,
-  limits: { maxCells: 100000, maxAddPerMessage: 1000, maxMessageBytes: 65536 }, tick: 10, settled: true, events: [], ...extra,
+  limits: { maxCells: 100000, maxAddPerMessage: 1000, maxMessageBytes: 65536 }, tick: 10, settled: true, pinned: [], events: [], ...extra,
 });
-const ev = (seq, kind, extra = {}) => ({ type: 'event', seq, kind, tick: seq, ...extra });
+const ev = (seq, kind, extra = {}) => ({ type: 'event', seq, kind, tick: seq, at: 1763700000000 + seq, ...extra });
+const frame = (v, ids, extra = {}) => ({ type: 'frame', tick: 1, v, ids, xy: new Array(2 * ids.length).fill(0), owners: [], ...extra });
 
-test('hello sets params, client, clients, settled and keeps them as the whole set', () => {
+// Every change event of `s`, as [type, payload] (payload left out when there is none).
+function record(s) {
+  const seen = [];
+  for (const type of CHANGES) s.on(type, (payload) => seen.push(payload === undefined ? [type] : [type, payload]));
+  return {
+    /** The events since the last call, then forgets them. */
+    take() {
+      return seen.splice(0);
+    },
+    /** Just the types since the last call. */
+    types() {
+      return seen.splice(0).map(([type]) => type);
+    },
+  };
+}
+
+test('hello: connected, with client, params, limits, clients, settled, pins; one event of each', () => {
   const s = createState();
-  const r = applyHello(s, hello());
-  assert.equal(r.restarted, false);
-  assert.deepEqual(r.events, []);
+  const r = record(s);
+  assert.equal(s.connection, 'connecting');
+  applyHello(s, hello({ settled: false }));
+  assert.equal(s.connection, 'connected');
   assert.equal(s.client, 'c7');
   assert.equal(s.clients, 2);
   assert.deepEqual(s.params, PARAMS);
   assert.equal(s.limits.maxAddPerMessage, 1000);
-  assert.equal(s.settled, true);
+  assert.equal(s.settled, false);
+  assert.deepEqual(r.types(), ['connection', 'limits', 'params', 'pins', 'clients', 'settled']);
+  // the same again (a reconnect to the same server, nothing new): no clients/settled/history
+  applyHello(s, hello({ settled: false }));
+  assert.deepEqual(r.types(), ['connection', 'limits', 'params', 'pins']);
 });
 
 test('frames: ids start a version, frames without ids reuse it, unknown versions are ignored', () => {
   const s = createState();
   applyHello(s, hello());
+  const r = record(s);
   // a frame without ids before any version is known is ignored
-  assert.deepEqual(applyFrame(s, { type: 'frame', tick: 1, v: 3, xy: [1, 2] }), { applied: false, membership: false });
-  let r = applyFrame(s, { type: 'frame', tick: 11, v: 17, ids: [1, 2, 5], xy: [10.5, -3, 0, 0, 22.1, 7.4] });
-  assert.deepEqual(r, { applied: true, membership: true });
+  applyFrame(s, { type: 'frame', tick: 1, v: 3, xy: [1, 2] });
+  assert.deepEqual(r.take(), []);
+  applyFrame(s, { type: 'frame', tick: 11, v: 17, ids: [1, 2, 5], owners: [], xy: [10.5, -3, 0, 0, 22.1, 7.4] });
+  assert.deepEqual(r.take(), [['membership', { shift: 0 }], ['selection'], ['positions']]);
   assert.deepEqual(s.ids, [1, 2, 5]);
   assert.deepEqual([...s.xy], [10.5, -3, 0, 0, 22.1, 7.4]);
   assert.equal(s.index.get(5), 2);
-  assert.equal(cellCount(s), 3);
-  r = applyFrame(s, { type: 'frame', tick: 12, v: 17, xy: [1, 1, 2, 2, 3, 3] });
-  assert.deepEqual(r, { applied: true, membership: false });
+  applyFrame(s, { type: 'frame', tick: 12, v: 17, xy: [1, 1, 2, 2, 3, 3] });
+  assert.deepEqual(r.take(), [['positions']]);
   assert.deepEqual([...s.xy], [1, 1, 2, 2, 3, 3]);
-  assert.equal(s.tick, 12);
   // without ids and another v: ignored, nothing changes
-  r = applyFrame(s, { type: 'frame', tick: 13, v: 18, xy: [9, 9, 9, 9] });
-  assert.equal(r.applied, false);
+  applyFrame(s, { type: 'frame', tick: 13, v: 18, xy: [9, 9, 9, 9] });
   assert.deepEqual([...s.xy], [1, 1, 2, 2, 3, 3]);
+  assert.deepEqual(r.take(), []);
   // a new version with the same ids is not a membership change
-  r = applyFrame(s, { type: 'frame', tick: 14, v: 19, ids: [1, 2, 5], xy: [0, 0, 0, 0, 0, 0] });
-  assert.deepEqual(r, { applied: true, membership: false });
-  // empty and malformed frames never throw
+  applyFrame(s, { type: 'frame', tick: 14, v: 19, ids: [1, 2, 5], owners: [], xy: [0, 0, 0, 0, 0, 0] });
+  assert.deepEqual(r.types(), ['positions']);
+  // empty and malformed frames never throw, and change nothing
   for (const f of [
     { type: 'frame' }, { type: 'frame', v: 19 }, { type: 'frame', v: 19, xy: 'x' }, { type: 'frame', v: 19, xy: [1] },
     { type: 'frame', v: 20, ids: [1], xy: [1, 2, 3] }, { type: 'frame', v: 20, ids: 'x', xy: [] },
   ]) assert.doesNotThrow(() => applyFrame(s, f));
   assert.deepEqual(s.ids, [1, 2, 5]);
+  assert.deepEqual(r.take(), []);
   // an empty membership is fine
-  r = applyFrame(s, { type: 'frame', tick: 15, v: 21, ids: [], xy: [] });
-  assert.deepEqual(r, { applied: true, membership: true });
-  assert.equal(cellCount(s), 0);
+  applyFrame(s, frame(21, []));
+  assert.deepEqual(r.types(), ['membership', 'selection', 'positions']);
+  assert.equal(s.ids.length, 0);
   assert.equal(s.selectedId, null);
 });
 
 test('after hello, frames wait for ids again', () => {
   const s = createState();
   applyHello(s, hello());
-  applyFrame(s, { type: 'frame', tick: 1, v: 1, ids: [1], xy: [0, 0] });
+  applyFrame(s, frame(1, [1]));
   applyHello(s, hello());
-  assert.equal(applyFrame(s, { type: 'frame', tick: 2, v: 1, xy: [5, 5] }).applied, false);
-  assert.equal(applyFrame(s, { type: 'frame', tick: 2, v: 1, ids: [1], xy: [5, 5] }).applied, true);
+  const r = record(s);
+  applyFrame(s, { type: 'frame', tick: 2, v: 1, xy: [5, 5] });
+  assert.deepEqual(r.take(), []);
+  applyFrame(s, { type: 'frame', tick: 2, v: 1, ids: [1], owners: [], xy: [5, 5] });
+  assert.deepEqual(r.take(), [['positions']]);
 });
 
 test('selection: first cell by default, follows its id, nearest remaining when removed', () => {
   const s = createState();
   applyHello(s, hello());
-  applyFrame(s, { type: 'frame', v: 1, ids: [10, 11, 12, 13, 14], xy: new Array(10).fill(0) });
+  applyFrame(s, frame(1, [10, 11, 12, 13, 14]));
   assert.equal(s.selectedId, 10);
-  assert.equal(selectIndex(s, 3), true);
+  const r = record(s);
+  selectIndex(s, 3);
   assert.equal(s.selectedId, 13);
-  assert.equal(selectIndex(s, 3), false);
-  // cells before it removed: the selection follows the id to its new index
-  applyFrame(s, { type: 'frame', v: 2, ids: [12, 13, 14, 15], xy: new Array(8).fill(0) });
+  assert.deepEqual(r.take(), [['selection']]);
+  selectIndex(s, 3);
+  assert.deepEqual(r.take(), [], 'the same cell again: no event');
+  // cells before it removed: the selection follows the id to its new index; the strip's
+  // wave moves along with it (shift)
+  applyFrame(s, frame(2, [12, 13, 14, 15]));
   assert.equal(s.selectedId, 13);
   assert.equal(selectedIndex(s), 1);
-  // the selected cell removed: its later neighbour takes its place
-  applyFrame(s, { type: 'frame', v: 3, ids: [12, 14, 15], xy: new Array(6).fill(0) });
+  assert.deepEqual(r.take(), [['membership', { shift: -2 }], ['positions']]);
+  // the selected cell removed: its later neighbour takes its place (no shift: another cell)
+  applyFrame(s, frame(3, [12, 14, 15]));
   assert.equal(s.selectedId, 14);
+  assert.deepEqual(r.take(), [['membership', { shift: 0 }], ['selection'], ['positions']]);
   // the newest cells removed, selected among them: the nearest remaining one
   selectIndex(s, 2);
-  applyFrame(s, { type: 'frame', v: 4, ids: [12], xy: [0, 0] });
+  applyFrame(s, frame(4, [12]));
   assert.equal(s.selectedId, 12);
   // indexes clamp
-  applyFrame(s, { type: 'frame', v: 5, ids: [12, 20, 21], xy: new Array(6).fill(0) });
+  applyFrame(s, frame(5, [12, 20, 21]));
   selectIndex(s, 99);
   assert.equal(s.selectedId, 21);
   selectIndex(s, -4);
   assert.equal(s.selectedId, 12);
-  applyFrame(s, { type: 'frame', v: 6, ids: [], xy: [] });
+  selectId(s, 20);
+  assert.equal(s.selectedId, 20);
+  r.take();
+  selectId(s, 99); // not a cell
+  assert.deepEqual(r.take(), []);
+  applyFrame(s, frame(6, []));
   assert.equal(selectedIndex(s), -1);
-  assert.equal(selectIndex(s, 0), false);
+  r.take();
+  selectIndex(s, 0);
+  assert.deepEqual(r.take(), []);
 });
 
-test('events: params, settled/woke, clients, pins; shown once by seq', () => {
+test('listeners hear a change once it is whole', () => {
   const s = createState();
   applyHello(s, hello());
-  applyFrame(s, { type: 'frame', v: 1, ids: [1, 2, 3], xy: new Array(6).fill(0) });
-  let r = applyEvent(s, ev(1, 'params', { by: 'c2', params: { ...PARAMS, charge: 20 }, changed: ['charge'] }));
-  assert.deepEqual(r, { show: true, params: true });
+  applyFrame(s, frame(1, [1, 2, 3]));
+  selectIndex(s, 1);
+  const heard = [];
+  s.on('membership', () => heard.push(['membership', s.selectedId, s.ids.length, s.xy.length]));
+  s.on('selection', () => heard.push(['selection', s.selectedId, s.ids.length]));
+  applyFrame(s, frame(2, [1, 3, 4, 5]));
+  assert.deepEqual(heard, [['membership', 3, 4, 8], ['selection', 3, 4]]);
+  assert.throws(() => s.on('membrane', () => {}), /unknown change event/);
+});
+
+test('events: params, settled/woke, clients, pins; shown once by seq; one event each', () => {
+  const s = createState();
+  applyHello(s, hello());
+  applyFrame(s, frame(1, [1, 2, 3]));
+  const r = record(s);
+  const p = ev(1, 'params', { by: 'c2', params: { ...PARAMS, charge: 20 }, changed: ['charge'] });
+  applyEvent(s, p);
   assert.equal(s.params.charge, 20);
-  assert.deepEqual(applyEvent(s, ev(1, 'params', { params: { charge: 30 } })), { show: false, params: false });
+  assert.deepEqual(r.take(), [['params'], ['history', { events: [p], restarted: false }]]);
+  applyEvent(s, ev(1, 'params', { params: { charge: 30 } }));
   assert.equal(s.params.charge, 20);
+  assert.deepEqual(r.take(), [], 'an event already shown changes nothing');
   applyEvent(s, ev(2, 'woke'));
   assert.equal(s.settled, false);
+  assert.deepEqual(r.types(), ['settled', 'history']);
   applyEvent(s, ev(3, 'settled'));
   assert.equal(s.settled, true);
+  assert.deepEqual(r.types(), ['settled', 'history']);
   applyEvent(s, ev(4, 'joined', { client: 'c9', clients: 3 }));
   assert.equal(s.clients, 3);
+  assert.deepEqual(r.types(), ['clients', 'history']);
   applyEvent(s, ev(5, 'left', { client: 'c9', clients: 2 }));
   assert.equal(s.clients, 2);
+  assert.deepEqual(r.types(), ['clients', 'history']);
   applyEvent(s, ev(6, 'pinned', { by: 'c1', id: 2, x: 1, y: 2 }));
   assert.ok(s.pinned.has(2));
-  applyEvent(s, ev(7, 'unpinned', { by: 'c1', id: 2 }));
+  assert.deepEqual(r.types(), ['pins', 'history']);
+  applyEvent(s, ev(7, 'pinned', { by: 'c1', id: 2, x: 5, y: 2 })); // dragged on: still pinned
+  assert.deepEqual(r.types(), ['history']);
+  applyEvent(s, ev(8, 'unpinned', { by: 'c1', id: 2 }));
   assert.ok(!s.pinned.has(2));
-  applyEvent(s, ev(8, 'pinned', { id: 3, x: 0, y: 0 }));
-  applyEvent(s, ev(9, 'removed', { ids: [3] }));
+  assert.deepEqual(r.types(), ['pins', 'history']);
+  applyEvent(s, ev(9, 'pinned', { id: 3, x: 0, y: 0 }));
+  applyEvent(s, ev(10, 'removed', { ids: [3] }));
   assert.ok(!s.pinned.has(3));
-  applyEvent(s, ev(10, 'pinned', { id: 1, x: 0, y: 0 }));
-  applyEvent(s, ev(11, 'cleared', { ids: [1, 2] }));
+  assert.deepEqual(r.types(), ['pins', 'history', 'pins', 'history']);
+  applyEvent(s, ev(11, 'pinned', { id: 1, x: 0, y: 0 }));
+  applyEvent(s, ev(12, 'cleared', { ids: [1, 2] }));
   assert.equal(s.pinned.size, 0);
-  // unknown kinds and odd shapes are shown and change nothing
-  assert.deepEqual(applyEvent(s, ev(12, 'teleported', { whatever: [1] })), { show: true, params: false });
+  r.take();
+  // what changes nothing of the state is only shown: added (the frame brings the cells),
+  // settled while settled, unknown kinds and odd shapes
+  applyEvent(s, ev(13, 'added', { by: 'c1', ids: [4] }));
+  applyEvent(s, ev(14, 'settled'));
+  applyEvent(s, ev(15, 'teleported', { whatever: [1] }));
+  assert.deepEqual(r.types(), ['history', 'history', 'history']);
   assert.doesNotThrow(() => applyEvent(s, { type: 'event' }));
-  assert.doesNotThrow(() => applyEvent(s, { type: 'event', seq: 13, kind: 'params', params: 'nope' }));
-  assert.equal(s.lastSeq, 13);
+  assert.doesNotThrow(() => applyEvent(s, { type: 'event', seq: 16, kind: 'params', params: 'nope' }));
+  assert.equal(s.lastSeq, 16);
 });
 
 test('reconnect: replayed events already shown are skipped, a restarted server starts over', () => {
   const s = createState();
-  let r = applyHello(s, hello({ events: [ev(1, 'added', { by: 'c1', ids: [1] }), ev(2, 'settled')] }));
-  assert.deepEqual(r.events.map((e) => e.seq), [1, 2]);
+  const r = record(s);
+  applyHello(s, hello({ events: [ev(1, 'added', { by: 'c1', ids: [1] }), ev(2, 'settled')] }));
+  assert.deepEqual(r.take().find(([type]) => type === 'history')[1].events.map((e) => e.seq), [1, 2]);
   applyEvent(s, ev(3, 'woke'));
+  setConnection(s, 'reconnecting');
+  r.take();
   // same server: the buffer has everything up to 4; only 4 is new
-  r = applyHello(s, hello({ events: [ev(2, 'settled'), ev(3, 'woke'), ev(4, 'joined', { client: 'c8', clients: 2 })] }));
-  assert.equal(r.restarted, false);
-  assert.deepEqual(r.events.map((e) => e.seq), [4]);
+  applyHello(s, hello({ events: [ev(2, 'settled'), ev(3, 'woke'), ev(4, 'joined', { client: 'c8', clients: 2 })] }));
+  const history = r.take().filter(([type]) => type === 'history');
+  assert.equal(history.length, 1);
+  assert.equal(history[0][1].restarted, false);
+  assert.deepEqual(history[0][1].events.map((e) => e.seq), [4]);
   // replayed history does not override hello's own params/settled
-  r = applyHello(s, hello({ settled: false, events: [ev(4, 'joined'), ev(5, 'params', { params: { ...PARAMS, charge: 99 } })] }));
+  applyHello(s, hello({ settled: false, events: [ev(4, 'joined'), ev(5, 'params', { params: { ...PARAMS, charge: 99 } })] }));
   assert.equal(s.params.charge, 10);
   assert.equal(s.settled, false);
-  assert.deepEqual(r.events.map((e) => e.seq), [5]);
+  assert.deepEqual(r.take().find(([type]) => type === 'history')[1].events.map((e) => e.seq), [5]);
+  // nothing new: no history
+  applyHello(s, hello({ settled: false, events: [ev(5, 'params', { params: PARAMS })] }));
+  assert.ok(!r.types().includes('history'));
   // a new server process: seqs start over
-  r = applyHello(s, hello({ events: [ev(1, 'joined', { client: 'c1', clients: 1 })] }));
-  assert.equal(r.restarted, true);
-  assert.deepEqual(r.events.map((e) => e.seq), [1]);
+  applyHello(s, hello({ events: [ev(1, 'joined', { client: 'c1', clients: 1 })] }));
+  const [[, restart]] = r.take().filter(([type]) => type === 'history');
+  assert.equal(restart.restarted, true);
+  assert.deepEqual(restart.events.map((e) => e.seq), [1]);
   assert.equal(s.lastSeq, 1);
+  // a new server with nothing replayed at all is a restart too
+  applyHello(s, hello({ events: [] }));
+  assert.deepEqual(r.take().filter(([type]) => type === 'history'), [['history', { events: [], restarted: true }]]);
   // pins are rebuilt from the replayed history
   applyHello(s, hello({ events: [ev(1, 'joined'), ev(2, 'pinned', { id: 4, x: 0, y: 0 }), ev(3, 'pinned', { id: 5, x: 0, y: 0 }), ev(4, 'unpinned', { id: 5 })] }));
   assert.deepEqual([...s.pinned], [4]);
@@ -158,80 +241,118 @@ test('reconnect: replayed events already shown are skipped, a restarted server s
 
 test('stats and odd hellos', () => {
   const s = createState();
+  const r = record(s);
   assert.doesNotThrow(() => applyHello(s, { type: 'hello' }));
   assert.doesNotThrow(() => applyHello(s, { type: 'hello', params: null, events: 'x', clients: 'many' }));
-  assert.equal(cellCount(s), 0);
+  r.take();
   applyStats(s, { type: 'stats', cells: 1000, clients: 3, tick: 5, settled: false, tickMs: 1.8, newField: 1 });
   assert.equal(s.clients, 3);
   assert.equal(s.settled, false);
-  assert.equal(cellCount(s), 1000); // no frame yet: the stats' count
-  applyFrame(s, { type: 'frame', v: 1, ids: [1], xy: [0, 0] });
-  assert.equal(cellCount(s), 1);
+  assert.equal(s.stats.tickMs, 1.8);
+  assert.deepEqual(r.types(), ['clients', 'settled', 'stats']);
+  applyStats(s, { type: 'stats', cells: 1000, clients: 3, settled: false, tickMs: 1.9 });
+  assert.deepEqual(r.types(), ['stats']);
 });
 
 test('hello.pinned comes first, then the replayed events in order', () => {
   const s = createState();
   applyHello(s, hello({ pinned: [5, 9, 'x', null], events: [ev(1, 'unpinned', { id: 9 }), ev(2, 'pinned', { id: 11, x: 0, y: 0 })] }));
   assert.deepEqual([...s.pinned].sort((a, b) => a - b), [5, 11]);
-  // no pinned field (an older server): the events alone, as before
-  applyHello(s, hello({ events: [ev(1, 'pinned', { id: 3, x: 0, y: 0 })] }));
-  assert.deepEqual([...s.pinned], [3]);
   assert.doesNotThrow(() => applyHello(s, hello({ pinned: 'all' })));
 });
 
-test('owners: runs from frames with ids, kept by frames without; version bumps on change', () => {
+test('owners: runs from frames with ids, kept by frames without; an event only when they change', () => {
   const s = createState();
   applyHello(s, hello());
-  assert.equal(s.owners, null);
-  const v0 = s.ownersVersion;
-  applyFrame(s, { type: 'frame', v: 1, ids: [1, 2, 3], xy: new Array(6).fill(0), owners: [['c1', 1, 2]] });
+  assert.deepEqual(s.owners, []);
+  const r = record(s);
+  applyFrame(s, frame(1, [1, 2, 3], { owners: [['c1', 1, 2]] }));
+  assert.deepEqual(r.types(), ['membership', 'owners', 'selection', 'positions']);
   assert.deepEqual(s.owners, [['c1', 1, 2]]);
-  assert.ok(s.ownersVersion > v0);
   const own = ownerLookup(s);
   assert.equal(own(1), 'c1');
   assert.equal(own(3), null);
-  const v1 = s.ownersVersion;
+  const runs = s.owners;
   applyFrame(s, { type: 'frame', v: 1, xy: new Array(6).fill(1) });
-  applyFrame(s, { type: 'frame', v: 2, ids: [1, 2, 3], xy: new Array(6).fill(0), owners: [['c1', 1, 2]] });
-  assert.equal(s.ownersVersion, v1);
-  applyFrame(s, { type: 'frame', v: 3, ids: [1, 2, 3, 4], xy: new Array(8).fill(0), owners: [['c1', 1, 2], ['c2', 4, 4]] });
-  assert.ok(s.ownersVersion > v1);
+  applyFrame(s, frame(2, [1, 2, 3], { owners: [['c1', 1, 2]] }));
+  assert.equal(s.owners, runs);
+  assert.deepEqual(r.types(), ['positions', 'positions']);
+  applyFrame(s, frame(3, [1, 2, 3, 4], { owners: [['c1', 1, 2], ['c2', 4, 4]] }));
+  assert.notEqual(s.owners, runs);
   assert.equal(ownerLookup(s)(4), 'c2');
-  // malformed owners never throw; a frame with ids and no owners: unknown
-  assert.doesNotThrow(() => applyFrame(s, { type: 'frame', v: 4, ids: [1], xy: [0, 0], owners: 'x' }));
-  assert.equal(s.owners, null);
+  assert.deepEqual(r.types(), ['membership', 'owners', 'positions']);
+  // the same cells, another owner (a run merged or restored): owners alone
+  applyFrame(s, frame(4, [1, 2, 3, 4], { owners: [['c1', 1, 4]] }));
+  assert.deepEqual(r.types(), ['owners', 'positions']);
+  // malformed owners never throw: nobody known
+  assert.doesNotThrow(() => applyFrame(s, frame(5, [1], { owners: 'x' })));
+  assert.deepEqual(s.owners, []);
+  // `added` events say nothing about owners: the runs do
+  applyEvent(s, ev(1, 'added', { by: 'c7', ids: [1] }));
+  assert.equal(ownerLookup(s)(1), null);
 });
 
-test('without owner runs, the page knows the owners of the cells it saw added', () => {
+test('cells that leave take their pin and the hover with them', () => {
   const s = createState();
-  applyHello(s, hello({ events: [ev(1, 'added', { by: 'c1', ids: [1, 2] })] }));
-  applyFrame(s, { type: 'frame', v: 1, ids: [1, 2], xy: new Array(4).fill(0) });
-  const v = s.ownersVersion;
-  applyEvent(s, ev(2, 'added', { by: 'c7', ids: [3] }));
-  assert.ok(s.ownersVersion > v);
-  assert.equal(ownerLookup(s)(1), 'c1');
-  assert.equal(ownerLookup(s)(3), 'c7');
-  assert.equal(ownerLookup(s)(4), null);
-  applyEvent(s, ev(3, 'removed', { by: 'c7', ids: [1] }));
-  assert.equal(ownerLookup(s)(1), null);
-  assert.doesNotThrow(() => applyEvent(s, ev(4, 'added', { by: 'c1', ids: 'nope' })));
-  applyEvent(s, ev(5, 'cleared', { by: 'c1' }));
-  assert.equal(ownerLookup(s)(2), null);
-  applyEvent(s, ev(6, 'added', { by: 'c7', ids: [3] }));
-  // the server's runs win once they come
-  applyFrame(s, { type: 'frame', v: 2, ids: [2, 3], xy: new Array(4).fill(0), owners: [] });
-  assert.equal(ownerLookup(s)(3), null);
+  applyHello(s, hello({ pinned: [2] }));
+  applyFrame(s, frame(1, [1, 2, 3]));
+  setHover(s, 3);
+  const r = record(s);
+  applyFrame(s, frame(2, [1]));
+  assert.deepEqual(r.types(), ['membership', 'pins', 'positions', 'hover']);
+  assert.equal(s.pinned.size, 0);
+  assert.equal(s.hoveredId, null);
 });
 
 test('the ids array keeps its identity while the membership does not change', () => {
   const s = createState();
   applyHello(s, hello());
-  applyFrame(s, { type: 'frame', v: 1, ids: [1, 2], xy: [0, 0, 0, 0] });
+  applyFrame(s, frame(1, [1, 2]));
   const ids = s.ids;
   applyFrame(s, { type: 'frame', v: 1, xy: [1, 1, 1, 1] });
-  applyFrame(s, { type: 'frame', v: 2, ids: [1, 2], xy: [1, 1, 1, 1] });
+  applyFrame(s, frame(2, [1, 2]));
   assert.equal(s.ids, ids);
-  applyFrame(s, { type: 'frame', v: 3, ids: [1], xy: [1, 1] });
+  applyFrame(s, frame(3, [1]));
   assert.notEqual(s.ids, ids);
   assert.deepEqual(ids, [1, 2]);
+});
+
+test("the page's own state: connection, hover, drag, scheme; an event only on a change", () => {
+  const s = createState({ scheme: 'dark' });
+  const r = record(s);
+  setConnection(s, 'open'); // a socket is open: still connecting until hello
+  assert.equal(s.connection, 'connecting');
+  assert.deepEqual(r.take(), []);
+  setConnection(s, 'reconnecting');
+  setConnection(s, 'reconnecting');
+  assert.deepEqual(r.take(), [['connection']]);
+  setHover(s, 4);
+  setHover(s, 4);
+  setHover(s, null);
+  assert.deepEqual(r.types(), ['hover', 'hover']);
+  const d = { id: 4, wx: 1, wy: 2, wasPinned: false };
+  setDrag(s, d);
+  assert.equal(s.dragging, d);
+  setDrag(s, { ...d, wx: 3 });
+  setDrag(s, null);
+  setDrag(s, null);
+  assert.deepEqual(r.types(), ['drag', 'drag', 'drag']);
+  assert.equal(s.scheme, 'dark');
+  setScheme(s, 'dark');
+  setScheme(s, 'light');
+  assert.deepEqual(r.types(), ['theme']);
+});
+
+test('messages by type: an error is kept as rejected; others are ignored', () => {
+  const s = createState();
+  const r = record(s);
+  applyMessage(s, hello());
+  applyMessage(s, frame(1, [7]));
+  applyMessage(s, { type: 'replay', events: [ev(1, 'pinned', { id: 7, x: 0, y: 0 })] });
+  applyMessage(s, { type: 'whatever' });
+  assert.equal(s.pinned.size, 0);
+  r.take();
+  applyMessage(s, { type: 'error', code: 'rate_limited', message: 'slow down', ref: 'a1' });
+  assert.deepEqual(r.take(), [['rejected']]);
+  assert.equal(s.rejected.code, 'rate_limited');
 });

@@ -547,6 +547,37 @@ def test_double_click_pins_a_cell_in_place_and_again_releases_it(first, second):
     assert first.severe() == [] and second.severe() == []
 
 
+# The page's first `new WebSocket` throws (a blocked port, a browser policy); the second works.
+FIRST_SOCKET_THROWS = r"""
+(() => {
+  const Native = window.WebSocket;
+  window.__socketAttempts = 0;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      if (window.__socketAttempts++ === 0) throw new DOMException('blocked for the test', 'SecurityError');
+      super(...args);
+    }
+  };
+})();
+"""
+
+
+def test_a_websocket_that_cannot_be_created_is_retried(server):
+    """The connection is retried from a timer: the page's wiring is complete before it hears
+    anything (a throwing constructor used to reach a part of the page not made yet)."""
+    page = Page(server)
+    try:
+        page.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FIRST_SOCKET_THROWS})
+        page.driver.get(server)
+        connected(page)
+        assert page.js("return window.__socketAttempts") == 2
+        add_cells(page, 1)
+        assert page.find('button[data-action="add"]').get_attribute("disabled") is None
+        assert page.severe() == []
+    finally:
+        page.quit()
+
+
 def test_reconnects_after_a_server_restart():
     """A separate server: stop it under an open page, start it again on the same port."""
     require_tools()

@@ -1,8 +1,7 @@
-// node --test Tests/web/  — Public/throttle.js (message throttling while dragging) and net.js helpers
+// node --test Tests/web/  — Public/throttle.js (message throttling while dragging)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { throttle } from '../../Public/throttle.js';
-import { backoffDelay, socketUrl, SUBPROTOCOL } from '../../Public/net.js';
 
 function fakeClock() {
   let t = 0;
@@ -68,11 +67,4 @@ test('flush sends the final value now and drops the held one', () => {
   th.call('d'); // the interval restarts from the flush
   clock.advance(100);
   assert.deepEqual(calls, ['a', 'c', 'd']);
-});
-
-test('socket url and backoff', () => {
-  assert.equal(socketUrl({ protocol: 'http:', host: '127.0.0.1:8080' }), 'ws://127.0.0.1:8080/ws');
-  assert.equal(socketUrl({ protocol: 'https:', host: 'example.org' }), 'wss://example.org/ws');
-  assert.equal(SUBPROTOCOL, 'forcelayout.v1');
-  assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 50].map((n) => backoffDelay(n)), [250, 500, 1000, 2000, 4000, 5000, 5000, 5000]);
 });

@@ -1,0 +1,222 @@
+// The server's messages applied to the page's state (state.js): hello, frame, event, stats, error.
+// Each takes a message as parsed JSON, never throws on shapes the protocol allows, ignores
+// what it cannot use, and emits the change events of what it changed (state.js says how).
+import { emitChanges, selectedIndex } from './state.js';
+import { normalizeRuns, sameRuns } from './owners.js';
+
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isId = (v) => typeof v === 'number' && Number.isFinite(v);
+
+/** Any server message: hello, frame, event, stats, error (others, such as replay, are ignored). */
+export function applyMessage(s, msg) {
+  switch (msg.type) {
+    case 'hello':
+      return applyHello(s, msg);
+    case 'frame':
+      return applyFrame(s, msg);
+    case 'event':
+      return applyEvent(s, msg);
+    case 'stats':
+      return applyStats(s, msg);
+    case 'error':
+      return applyError(s, msg);
+    default:
+  }
+}
+
+// sets s[key] and notes `type` in changes when the value differs
+function update(s, key, value, changes, type = key) {
+  if (s[key] === value) return;
+  s[key] = value;
+  changes.set(type, undefined);
+}
+
+/**
+ * A `hello` (first message of every connection, also after a reconnect): connected, with
+ * the client id, params, limits, clients, settled and the pins; the membership waits for
+ * the full frame that follows. The replayed events not shown yet (seq > lastSeq) go to
+ * `history`, restarted when the event seqs start over (a new server process).
+ */
+export function applyHello(s, msg) {
+  const changes = new Map([['connection', undefined], ['limits', undefined], ['params', undefined], ['pins', undefined]]);
+  if (typeof msg.client === 'string') s.client = msg.client;
+  s.connection = 'connected';
+  if (isObject(msg.params)) s.params = { ...s.params, ...msg.params };
+  if (isObject(msg.limits)) s.limits = { ...msg.limits };
+  if (Number.isFinite(msg.clients)) update(s, 'clients', msg.clients, changes);
+  if (typeof msg.settled === 'boolean') update(s, 'settled', msg.settled, changes);
+  s.v = null; // the next frame carries ids; frames without them are meaningless until then
+  const events = Array.isArray(msg.events) ? msg.events.filter(isObject) : [];
+
+  // The buffer's newest event is at least as new as anything this page saw from the same
+  // server process; if it is older (or there is none) the server restarted and its seqs
+  // started over.
+  let maxSeq = 0;
+  for (const ev of events) if (Number.isFinite(ev.seq) && ev.seq > maxSeq) maxSeq = ev.seq;
+  const restarted = s.lastSeq > 0 && maxSeq < s.lastSeq;
+  if (restarted) s.lastSeq = 0;
+
+  // the pins of the server's last status, then the replayed history in order: the status
+  // may be older than the newest events, never newer
+  s.pinned = new Set();
+  if (Array.isArray(msg.pinned)) for (const id of msg.pinned) if (isId(id)) s.pinned.add(id);
+  for (const ev of events) trackPins(s, ev);
+
+  const fresh = takeNewEvents(s, events);
+  if (restarted || fresh.length > 0) changes.set('history', { events: fresh, restarted });
+  emitChanges(s, changes);
+}
+
+// The events not shown yet (seq > lastSeq, or no seq), remembering the highest seq.
+function takeNewEvents(s, events) {
+  const fresh = [];
+  for (const ev of events) {
+    if (Number.isFinite(ev.seq)) {
+      if (ev.seq <= s.lastSeq) continue;
+      s.lastSeq = ev.seq;
+    }
+    fresh.push(ev);
+  }
+  return fresh;
+}
+
+// Returns true when the pinned set changed.
+function trackPins(s, ev) {
+  const before = s.pinned.size;
+  switch (ev.kind) {
+    case 'pinned':
+      if (isId(ev.id)) s.pinned.add(ev.id);
+      break;
+    case 'unpinned':
+      s.pinned.delete(ev.id);
+      break;
+    case 'removed':
+      if (Array.isArray(ev.ids)) for (const id of ev.ids) s.pinned.delete(id);
+      break;
+    case 'cleared':
+      s.pinned.clear();
+      break;
+    default:
+  }
+  return s.pinned.size !== before;
+}
+
+/** A live `event`. Events already shown (seq <= lastSeq) change nothing. */
+export function applyEvent(s, ev) {
+  if (!isObject(ev) || takeNewEvents(s, [ev]).length === 0) return;
+  const changes = new Map();
+  if (trackPins(s, ev)) changes.set('pins', undefined);
+  switch (ev.kind) {
+    case 'params':
+      if (isObject(ev.params)) {
+        s.params = { ...s.params, ...ev.params };
+        changes.set('params', undefined);
+      }
+      break;
+    case 'settled':
+    case 'woke':
+      update(s, 'settled', ev.kind === 'settled', changes);
+      break;
+    case 'joined':
+    case 'left':
+      if (Number.isFinite(ev.clients)) update(s, 'clients', ev.clients, changes);
+      break;
+    default:
+  }
+  changes.set('history', { events: [ev], restarted: false });
+  emitChanges(s, changes);
+}
+
+/** A `stats` message. */
+export function applyStats(s, msg) {
+  const changes = new Map([['stats', undefined]]);
+  s.stats = { ...msg };
+  if (Number.isFinite(msg.clients)) update(s, 'clients', msg.clients, changes);
+  if (typeof msg.settled === 'boolean') update(s, 'settled', msg.settled, changes);
+  emitChanges(s, changes);
+}
+
+/** An `error`: the server refused a message of this page. */
+function applyError(s, msg) {
+  s.rejected = { ...msg };
+  emitChanges(s, new Map([['rejected', undefined]]));
+}
+
+/**
+ * A `frame`. With ids it starts membership version v (and brings the owners); without, it
+ * must be the current v, else it is ignored.
+ */
+export function applyFrame(s, msg) {
+  const xy = msg.xy;
+  if (!Array.isArray(xy)) return;
+  const changes = new Map();
+  if (Array.isArray(msg.ids)) {
+    if (xy.length !== 2 * msg.ids.length) return;
+    if (!sameIds(s.ids, msg.ids)) setMembership(s, msg.ids, changes);
+    const runs = normalizeRuns(msg.owners);
+    if (!sameRuns(runs, s.owners)) {
+      s.owners = runs;
+      changes.set('owners', undefined);
+    }
+    s.v = msg.v;
+  } else if (s.v === null || msg.v !== s.v || xy.length !== 2 * s.ids.length) {
+    return;
+  }
+  s.xy = toPositions(xy, s.xy);
+  changes.set('positions', undefined);
+  emitChanges(s, changes);
+}
+
+function sameIds(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function toPositions(xy, reuse) {
+  const out = reuse && reuse.length === xy.length ? reuse : new Float64Array(xy.length);
+  for (let i = 0; i < xy.length; i++) {
+    const v = Number(xy[i]);
+    out[i] = Number.isFinite(v) ? v : 0;
+  }
+  return out;
+}
+
+// New ids: pins, selection and hover follow (cells gone are no longer pinned or hovered).
+function setMembership(s, ids, changes) {
+  const oldIds = s.ids;
+  const oldIndex = s.index;
+  const beforeId = s.selectedId;
+  const before = selectedIndex(s);
+  s.ids = ids.slice();
+  s.index = new Map();
+  for (let i = 0; i < s.ids.length; i++) s.index.set(s.ids[i], i);
+  const pins = s.pinned.size;
+  for (const id of s.pinned) if (!s.index.has(id)) s.pinned.delete(id);
+  if (s.pinned.size !== pins) changes.set('pins', undefined);
+  update(s, 'selectedId', followSelection(s, oldIds, oldIndex), changes, 'selection');
+  const kept = beforeId !== null && beforeId === s.selectedId && before >= 0;
+  changes.set('membership', { shift: kept ? selectedIndex(s) - before : 0 });
+  if (s.hoveredId !== null && !s.index.has(s.hoveredId)) update(s, 'hoveredId', null, changes, 'hover');
+}
+
+// The selection follows its cell id; if that cell is gone, the nearest cell (in the old
+// order) that is still there; with nothing selected before, the first cell.
+function followSelection(s, oldIds, oldIndex) {
+  const { ids, index } = s;
+  if (ids.length === 0) return null;
+  const sel = s.selectedId;
+  if (sel === null) return ids[0];
+  if (index.has(sel)) return sel;
+  const at = oldIndex.get(sel);
+  if (at === undefined) return ids[0];
+  for (let d = 1; d < oldIds.length; d++) {
+    if (at - d >= 0 && index.has(oldIds[at - d])) {
+      // prefer the later neighbour on a tie: it moved into the removed cell's place
+      if (at + d < oldIds.length && index.has(oldIds[at + d])) return oldIds[at + d];
+      return oldIds[at - d];
+    }
+    if (at + d < oldIds.length && index.has(oldIds[at + d])) return oldIds[at + d];
+  }
+  return ids[Math.min(at, ids.length - 1)];
+}

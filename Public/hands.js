@@ -1,0 +1,79 @@
+// Hands on the canvas: what the pointer gestures of pointers.js do to the layout. Pressing
+// a cell selects it; dragging it holds it at the pointer for everyone (`pin`, at most 30
+// a second) and the drop lets it go, or leaves it pinned where it is dropped if it was
+// pinned before; a double-click (double tap) pins or unpins a cell where it is; hovering
+// shows its id and owner in the tooltip. The canvas's cursor classes follow the hovered
+// and the dragged cell, and a lost connection lets go of everything.
+import { createPointers } from './pointers.js';
+import { ownerLookup, selectId, setDrag, setHover } from './state.js';
+import { describeOwner } from './owners.js';
+import { throttle } from './throttle.js';
+
+const round1 = (v) => Math.round(v * 10) / 10;
+
+// send: quiet (false when not connected); ask: the same, telling the user when it cannot go
+export function createHands({ canvas, renderer, scene, state, tooltip, send, ask, onCamera }) {
+  const sendPin = throttle((id, x, y) => send({ type: 'pin', id, x, y }), 33);
+  const drawn = scene.scene;
+
+  function cellAt(clientX, clientY) {
+    const i = renderer.hit(clientX, clientY, drawn);
+    return i < 0 ? null : drawn.ids[i];
+  }
+
+  function hover(id, clientX, clientY) {
+    setHover(state, id);
+    if (id === null) return;
+    const owner = ownerLookup(state)(id);
+    const pinned = state.pinned.has(id) ? ' · pinned' : '';
+    tooltip.show(`Cell ${id} · ${describeOwner(owner, state.client)}${pinned}`, clientX, clientY);
+  }
+
+  state.on('hover', () => {
+    canvas.classList.toggle('over-cell', state.hoveredId !== null);
+    if (state.hoveredId === null) tooltip.hide();
+  });
+  state.on('drag', () => {
+    canvas.classList.toggle('dragging', state.dragging !== null);
+    if (state.dragging !== null) tooltip.hide();
+  });
+
+  const pointers = createPointers(canvas, renderer, {
+    cellAt,
+    select: (id) => selectId(state, id),
+    dragStart(id) {
+      setDrag(state, { id, wx: 0, wy: 0, wasPinned: state.pinned.has(id) });
+    },
+    dragMove(id, clientX, clientY) {
+      const [wx, wy] = renderer.toWorld(clientX, clientY);
+      const d = { ...state.dragging, id, wx: round1(wx), wy: round1(wy) };
+      setDrag(state, d);
+      sendPin.call(id, d.wx, d.wy);
+    },
+    dragEnd(id, { cancelled }) {
+      const d = state.dragging;
+      setDrag(state, null);
+      if (!d) return;
+      if (d.wasPinned && !cancelled) sendPin.flush(id, d.wx, d.wy);
+      else {
+        sendPin.cancel();
+        send({ type: 'unpin', id });
+      }
+    },
+    doubleTap(id) {
+      if (state.pinned.has(id)) {
+        ask({ type: 'unpin', id });
+        return;
+      }
+      const i = drawn.index.get(id);
+      if (i === undefined) return;
+      ask({ type: 'pin', id, x: round1(drawn.xy[2 * i]), y: round1(drawn.xy[2 * i + 1]) });
+    },
+    hover,
+    cameraMoved: onCamera,
+  });
+
+  state.on('connection', () => {
+    if (state.connection === 'reconnecting') pointers.cancel();
+  });
+}

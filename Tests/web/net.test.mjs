@@ -1,0 +1,184 @@
+// node --test Tests/web/  — the connection of Public/net.js, with fake WebSockets and mock timers
+import { test, mock } from 'node:test';
+import assert from 'node:assert/strict';
+import { backoffDelay, connect, socketUrl, SUBPROTOCOL } from '../../Public/net.js';
+import { createState, setConnection } from '../../Public/state.js';
+import { applyMessage } from '../../Public/apply.js';
+
+// A WebSocket the test drives: every instance is kept; open(), message(text), close() fire
+// the browser's events.
+class FakeSocket extends EventTarget {
+  static CONNECTING = 0;
+  static OPEN = 1;
+  static made = [];
+  constructor(url, protocol) {
+    super();
+    this.url = url;
+    this.protocol = protocol;
+    this.readyState = FakeSocket.CONNECTING;
+    this.sent = [];
+    FakeSocket.made.push(this);
+  }
+  send(text) {
+    this.sent.push(text);
+  }
+  open() {
+    this.readyState = FakeSocket.OPEN;
+    this.dispatchEvent(new Event('open'));
+  }
+  message(data) {
+    const e = new Event('message');
+    e.data = data;
+    this.dispatchEvent(e);
+  }
+  close() {
+    this.readyState = 3;
+    this.dispatchEvent(new Event('error'));
+    this.dispatchEvent(new Event('close'));
+  }
+}
+
+// A WebSocket constructor that throws (a blocked port, a bad URL, a browser policy).
+class ThrowingSocket {
+  static OPEN = 1;
+  static attempts = 0;
+  constructor() {
+    ThrowingSocket.attempts++;
+    throw new DOMException('blocked', 'SecurityError');
+  }
+}
+
+function withSocket(Impl, fn) {
+  return (t) => {
+    const before = globalThis.WebSocket;
+    globalThis.WebSocket = Impl;
+    mock.timers.enable({ apis: ['setTimeout'] });
+    const debug = t.mock.method(console, 'debug', () => {});
+    try {
+      fn(debug);
+    } finally {
+      mock.timers.reset();
+      globalThis.WebSocket = before;
+    }
+  };
+}
+
+test('socket url and backoff', () => {
+  assert.equal(socketUrl({ protocol: 'http:', host: '127.0.0.1:8080' }), 'ws://127.0.0.1:8080/ws');
+  assert.equal(socketUrl({ protocol: 'https:', host: 'example.org' }), 'wss://example.org/ws');
+  assert.equal(SUBPROTOCOL, 'forcelayout.v1');
+  assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 50].map((n) => backoffDelay(n)), [250, 500, 1000, 2000, 4000, 5000, 5000, 5000]);
+});
+
+test('a WebSocket constructor that throws does not break wiring declared after connect()', withSocket(ThrowingSocket, () => {
+  ThrowingSocket.attempts = 0;
+  const states = [];
+  // the shape of the page's old wiring: the callback uses a binding declared below connect(),
+  // which a callback run inside connect() would hit before its initialisation
+  const net = connect({
+    url: 'ws://127.0.0.1:1/ws',
+    onMessage: () => assert.fail('no message'),
+    onState: (s) => {
+      states.push(s);
+      wiredLater.touched++;
+    },
+  });
+  const wiredLater = { touched: 0 };
+  assert.equal(ThrowingSocket.attempts, 1);
+  assert.deepEqual(states, [], 'nothing is reported from inside connect()');
+  assert.equal(net.send({ type: 'add' }), false);
+
+  mock.timers.tick(0);
+  assert.deepEqual(states, ['reconnecting']);
+  assert.equal(wiredLater.touched, 1);
+  // then it keeps trying, backing off: 250, 500, 1000 ms
+  mock.timers.tick(249);
+  assert.equal(ThrowingSocket.attempts, 1);
+  mock.timers.tick(1);
+  assert.equal(ThrowingSocket.attempts, 2);
+  mock.timers.tick(500);
+  assert.equal(ThrowingSocket.attempts, 3);
+  mock.timers.tick(999);
+  assert.equal(ThrowingSocket.attempts, 3);
+  mock.timers.tick(1);
+  assert.equal(ThrowingSocket.attempts, 4);
+  assert.deepEqual(states, ['reconnecting', 'reconnecting', 'reconnecting', 'reconnecting']);
+}));
+
+test('messages are parsed and counted; a closed socket is reopened with backoff', withSocket(FakeSocket, () => {
+  FakeSocket.made = [];
+  const states = [];
+  const messages = [];
+  const bytes = [];
+  const net = connect({
+    url: 'ws://h/ws',
+    onMessage: (m) => messages.push(m),
+    onState: (s) => states.push(s),
+    onBytes: (n) => bytes.push(n),
+  });
+  assert.equal(FakeSocket.made.length, 1);
+  const ws = FakeSocket.made[0];
+  assert.equal(ws.url, 'ws://h/ws');
+  assert.equal(ws.protocol, SUBPROTOCOL);
+  assert.equal(net.send({ type: 'add' }), false, 'not open yet: dropped');
+  ws.open();
+  assert.deepEqual(states, ['open']);
+  assert.equal(net.send({ type: 'add', count: 2 }), true);
+  assert.deepEqual(ws.sent, ['{"type":"add","count":2}']);
+  ws.message('{"type":"hello"}');
+  ws.message('not json');
+  ws.message('[1,2]');
+  assert.deepEqual(messages, [{ type: 'hello' }]);
+  assert.deepEqual(bytes, [16, 8, 5]);
+
+  ws.close();
+  assert.deepEqual(states, ['open', 'reconnecting']);
+  assert.equal(net.send({ type: 'add' }), false);
+  mock.timers.tick(250);
+  assert.equal(FakeSocket.made.length, 2);
+  FakeSocket.made[1].close(); // refused again: the next wait doubles
+  mock.timers.tick(499);
+  assert.equal(FakeSocket.made.length, 2);
+  mock.timers.tick(1);
+  assert.equal(FakeSocket.made.length, 3);
+  // the server talked: the next drop starts the backoff over
+  FakeSocket.made[2].open();
+  FakeSocket.made[2].message('{"type":"hello"}');
+  FakeSocket.made[2].close();
+  mock.timers.tick(250);
+  assert.equal(FakeSocket.made.length, 4);
+}));
+
+test('a handler that throws never breaks the connection', withSocket(FakeSocket, (debug) => {
+  FakeSocket.made = [];
+  let calls = 0;
+  connect({
+    url: 'ws://h/ws',
+    onMessage: () => {
+      calls++;
+      throw new TypeError('unexpected shape');
+    },
+  });
+  const ws = FakeSocket.made[0];
+  ws.open();
+  ws.message('{"type":"frame"}');
+  ws.message('{"type":"frame"}');
+  assert.equal(calls, 2);
+  assert.ok(debug.mock.callCount() >= 2);
+}));
+
+test("the page's state hears the failed attempts as 'reconnecting', after connect() returned", withSocket(ThrowingSocket, () => {
+  const state = createState();
+  const heard = [];
+  state.on('connection', () => heard.push(state.connection));
+  connect({
+    url: 'ws://127.0.0.1:1/ws',
+    onMessage: (msg) => applyMessage(state, msg),
+    onState: (connection) => setConnection(state, connection),
+  });
+  assert.equal(state.connection, 'connecting');
+  mock.timers.tick(0);
+  assert.deepEqual(heard, ['reconnecting']);
+  mock.timers.tick(250);
+  assert.deepEqual(heard, ['reconnecting'], 'still reconnecting: no new event');
+}));
