@@ -138,52 +138,64 @@ struct QuadTree {
     /// Mass, center of mass and quadrupole of every node, children before parents.
     private mutating func aggregate(xs: UnsafeBufferPointer<Double>, ys: UnsafeBufferPointer<Double>) {
         for node in stride(from: half.count - 1, through: 0, by: -1) {
-            var m = 0.0, sx = 0.0, sy = 0.0
-            let child = Int(firstChild[node])
-            if child < 0 {
-                var cell = head[node]
-                while cell >= 0 {
-                    m += 1
-                    sx += xs[Int(cell)]
-                    sy += ys[Int(cell)]
-                    cell = next[Int(cell)]
-                }
-            } else {
-                for c in child..<(child + 4) where mass[c] > 0 {
-                    m += mass[c]
-                    sx += massX[c] * mass[c]
-                    sy += massY[c] * mass[c]
-                }
-            }
+            let (m, sx, sy) = weight(of: node, xs, ys)
             mass[node] = m
-            let cx = m > 0 ? sx / m : centerX[node]
-            let cy = m > 0 ? sy / m : centerY[node]
-            massX[node] = cx
-            massY[node] = cy
-            // Quadrupole about (cx, cy): from the cells of a leaf, or the children's own
-            // moments shifted to this center (parallel-axis theorem).
-            var axx = 0.0, ayy = 0.0, axy = 0.0
-            if child < 0 {
-                var cell = head[node]
-                while cell >= 0 {
-                    let dx = xs[Int(cell)] - cx, dy = ys[Int(cell)] - cy
-                    axx += 2 * dx * dx - dy * dy
-                    ayy += 2 * dy * dy - dx * dx
-                    axy += 3 * dx * dy
-                    cell = next[Int(cell)]
-                }
-            } else {
-                for c in child..<(child + 4) where mass[c] > 0 {
-                    let dx = massX[c] - cx, dy = massY[c] - cy, mc = mass[c]
-                    axx += qxx[c] + mc * (2 * dx * dx - dy * dy)
-                    ayy += qyy[c] + mc * (2 * dy * dy - dx * dx)
-                    axy += qxy[c] + mc * 3 * dx * dy
-                }
-            }
-            qxx[node] = axx
-            qyy[node] = ayy
-            qxy[node] = axy
+            massX[node] = m > 0 ? sx / m : centerX[node]
+            massY[node] = m > 0 ? sy / m : centerY[node]
+            (qxx[node], qyy[node], qxy[node]) = quadrupole(of: node, xs, ys)
         }
+    }
+
+    /// A node's mass and mass-weighted position sums: its cells', or its children's.
+    @inline(__always)
+    private func weight(of node: Int, _ xs: UnsafeBufferPointer<Double>, _ ys: UnsafeBufferPointer<Double>)
+        -> (m: Double, sx: Double, sy: Double) {
+        var m = 0.0, sx = 0.0, sy = 0.0
+        let child = Int(firstChild[node])
+        if child < 0 {
+            var cell = head[node]
+            while cell >= 0 {
+                m += 1
+                sx += xs[Int(cell)]
+                sy += ys[Int(cell)]
+                cell = next[Int(cell)]
+            }
+        } else {
+            for c in child..<(child + 4) where mass[c] > 0 {
+                m += mass[c]
+                sx += massX[c] * mass[c]
+                sy += massY[c] * mass[c]
+            }
+        }
+        return (m, sx, sy)
+    }
+
+    /// A node's quadrupole about its center of mass: from the cells of a leaf, or the
+    /// children's own moments shifted to this center (parallel-axis theorem).
+    @inline(__always)
+    private func quadrupole(of node: Int, _ xs: UnsafeBufferPointer<Double>, _ ys: UnsafeBufferPointer<Double>)
+        -> (xx: Double, yy: Double, xy: Double) {
+        let cx = massX[node], cy = massY[node]
+        var axx = 0.0, ayy = 0.0, axy = 0.0
+        let child = Int(firstChild[node])
+        if child < 0 {
+            var cell = head[node]
+            while cell >= 0 {
+                let dx = xs[Int(cell)] - cx, dy = ys[Int(cell)] - cy
+                axx += 2 * dx * dx - dy * dy
+                ayy += 2 * dy * dy - dx * dx
+                axy += 3 * dx * dy
+                cell = next[Int(cell)]
+            }
+        } else {
+            for c in child..<(child + 4) where mass[c] > 0 {
+                let dx = massX[c] - cx, dy = massY[c] - cy, mc = mass[c]
+                axx += qxx[c] + mc * (2 * dx * dx - dy * dy)
+                ayy += qyy[c] + mc * (2 * dy * dy - dx * dx)
+                axy += qxy[c] + mc * 3 * dx * dy
+            }
+        }
+        return (axx, ayy, axy)
     }
 
     private mutating func collectOrder() {

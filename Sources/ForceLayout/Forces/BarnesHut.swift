@@ -145,15 +145,19 @@ struct BarnesHut {
     @inline(__always)
     private func force(on k: Int, id: CellID, _ xi: Double, _ yi: Double, _ ids: UnsafeBufferPointer<CellID>,
                        _ order: UnsafeBufferPointer<Int32>, _ lists: InteractionLists) -> (x: Double, y: Double) {
-        let minD = Coulomb.minDistance
-        let c = chargeCubed
         let xv = SIMD2(repeating: xi), yv = SIMD2(repeating: yi)
-        let minD2 = SIMD2(repeating: minD * minD)
-        var axv = SIMD2<Double>.zero, ayv = SIMD2<Double>.zero
-        var ax = 0.0, ay = 0.0
+        let far = farForce(xv, yv, lists)
+        let near = nearForce(on: k, id: id, xv, yv, ids, order, lists)
+        return (far.x.sum() + near.x, far.y.sum() + near.y)
+    }
 
-        // Far nodes: F = M r/r³ − Q r/r⁵ + 5/2 (rᵀQr) r/r⁷, r from the center of mass.
-        // The lists are padded to an even length with massless nodes far away.
+    /// From the far nodes: F = M r/r³ − Q r/r⁵ + 5/2 (rᵀQr) r/r⁷, r from the center of mass.
+    /// The lists are padded to an even length with massless nodes far away.
+    @inline(__always)
+    private func farForce(_ xv: SIMD2<Double>, _ yv: SIMD2<Double>, _ lists: InteractionLists)
+        -> (x: SIMD2<Double>, y: SIMD2<Double>) {
+        let minD2 = SIMD2(repeating: Coulomb.minDistance * Coulomb.minDistance)
+        var axv = SIMD2<Double>.zero, ayv = SIMD2<Double>.zero
         var f = 0
         while f < lists.farCount {
             let dx = xv - lists.pair(lists.farX, f), dy = yv - lists.pair(lists.farY, f)
@@ -170,10 +174,20 @@ struct BarnesHut {
             ayv += dy * radial - qy * inv5
             f += 2
         }
-        axv *= c
-        ayv *= c
+        return (axv * chargeCubed, ayv * chargeCubed)
+    }
 
+    /// From the near cells, pair by pair; the rare pair that needs care (the cell itself,
+    /// coincident cells) takes the scalar path.
+    @inline(__always)
+    private func nearForce(on k: Int, id: CellID, _ xv: SIMD2<Double>, _ yv: SIMD2<Double>,
+                           _ ids: UnsafeBufferPointer<CellID>, _ order: UnsafeBufferPointer<Int32>,
+                           _ lists: InteractionLists) -> (x: Double, y: Double) {
+        let c = chargeCubed
+        let minD = SIMD2(repeating: Coulomb.minDistance)
         let eps2 = Wiggle.epsilon * Wiggle.epsilon
+        var axv = SIMD2<Double>.zero, ayv = SIMD2<Double>.zero
+        var ax = 0.0, ay = 0.0
         var j = 0
         while j < lists.nearCount {
             let dx = xv - lists.pair(lists.nearX, j), dy = yv - lists.pair(lists.nearY, j)
@@ -186,7 +200,7 @@ struct BarnesHut {
                 }
             } else {
                 let r = d2.squareRoot()
-                let rc = pointwiseMax(r, SIMD2(repeating: minD))
+                let rc = pointwiseMax(r, minD)
                 let s = c / (rc * rc * r)
                 axv += dx * s
                 ayv += dy * s

@@ -45,9 +45,15 @@ struct Coulomb {
             return
         }
 
-        // Each chunk sums into a stack buffer, then copies that slice out under the lock:
-        // strict concurrency without unchecked escapes, and the lock is held for a copy of
-        // `chunkSize` values while the O(n) work per cell happens outside it.
+        forcesInParallel(xs: xs, ys: ys, ids: ids, pinned: pinned, fx: &fx, fy: &fy)
+    }
+
+    /// Each chunk sums into a stack buffer, then copies that slice out under the lock:
+    /// strict concurrency without unchecked escapes, and the lock is held for a copy of
+    /// `chunkSize` values while the O(n) work per cell happens outside it.
+    private func forcesInParallel(xs: [Double], ys: [Double], ids: [CellID], pinned: [Bool],
+                                  fx: inout [Double], fy: inout [Double]) {
+        let n = xs.count
         let out = Mutex(ForceBuffers(x: fx, y: fy))
         fx = []   // leave the mutex the only owner, so its writes do not copy
         fy = []
