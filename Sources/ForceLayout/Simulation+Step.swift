@@ -72,12 +72,7 @@ extension Simulation {
         let step = tick, since = forcesSince
         withheld.removeAll(keepingCapacity: true)
         if collide { withheld.append(contentsOf: repeatElement(0, count: n)) }
-        forceX.withUnsafeBufferPointer { forceX in
-        forceY.withUnsafeBufferPointer { forceY in
-        pinned.withUnsafeBufferPointer { pinned in
-        xs.withUnsafeMutableBufferPointer { xs in
-        ys.withUnsafeMutableBufferPointer { ys in
-        withheld.withUnsafeMutableBufferPointer { withheld in
+        withIntegrationBuffers { forceX, forceY, pinned, xs, ys, withheld in
         motion.withBuffers { lastDX, lastDY, gains, pushX, pushY, learnedAt in
             for i in 0..<n where !pinned[i] {
                 movable += 1
@@ -107,8 +102,22 @@ extension Simulation {
                 maxRest = Swift.max(maxRest, rest)
                 if collide { withheld[i] = Swift.max(0, rest - d.length) }
             }
-        }}}}}}}
+        }}
         return (maxMove, totalMove, movable, maxRest)
+    }
+
+    /// The arrays an integration pass reads and writes, as buffers.
+    private func withIntegrationBuffers(_ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,
+                                                 UnsafeBufferPointer<Bool>, UnsafeMutableBufferPointer<Double>,
+                                                 UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Double>) -> Void) {
+        forceX.withUnsafeBufferPointer { forceX in
+        forceY.withUnsafeBufferPointer { forceY in
+        pinned.withUnsafeBufferPointer { pinned in
+        xs.withUnsafeMutableBufferPointer { xs in
+        ys.withUnsafeMutableBufferPointer { ys in
+        withheld.withUnsafeMutableBufferPointer { withheld in
+            body(forceX, forceY, pinned, xs, ys, withheld)
+        }}}}}}
     }
 
     /// Pushes overlapping cells apart, remembers each cell's push for the next step (warm
