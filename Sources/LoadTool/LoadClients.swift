@@ -1,5 +1,6 @@
 import CLibWebSockets
 import Foundation
+import LayoutServer
 
 /// The load tool's connections: N clients that read everything and K that never read
 /// (`lws_rx_flow_control` off), all on one libwebsockets client context serviced by the
