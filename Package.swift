@@ -26,10 +26,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The load-test client (`forcelayout load`): libwebsockets clients and their figures,
+        // kept out of the server library as HummingbirdTesting is kept out of Hummingbird.
+        .target(name: "LoadTool", dependencies: ["CLibWebSockets", "LayoutServer"]),
         .executableTarget(
             name: "forcelayout",
             dependencies: [
-                "LayoutServer", "ForceLayout",
+                "LayoutServer", "LoadTool", "ForceLayout",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -39,5 +42,6 @@ let package = Package(
         .testTarget(name: "ForceLayoutTests", dependencies: ["ForceLayout"]),
         .testTarget(name: "EventBusTests", dependencies: ["EventBus"]),
         .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "ForceLayout", "EventBus"]),
+        .testTarget(name: "LoadToolTests", dependencies: ["LoadTool"]),
     ]
 )

@@ -17,7 +17,8 @@ each bounded in count and time, loopback only:
    times the server closed them.
 
 Prints a table per attack and one JSON line with every figure. Exit 0 when the run completed.
-Environment: FORCELAYOUT_BIN (default .build/release/forcelayout). Stdlib only.
+Environment: FORCELAYOUT_BIN (default .build/release/forcelayout; relative to the checkout).
+Stdlib only.
 """
 
 import argparse
@@ -28,14 +29,12 @@ import resource
 import selectors
 import socket
 import struct
-import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import common
-from common import ROOT, free_port
+from common import ROOT, RunningServer, ServerDidNotStart
 
 LOG_PATH = ROOT / ".build" / "attack-server.log"
 IP_BIND_ADDRESS_NO_PORT = getattr(socket, "IP_BIND_ADDRESS_NO_PORT", 24)
@@ -254,7 +253,7 @@ def main():
     parser.add_argument("--skip-replay", action="store_true")
     args = parser.parse_args()
 
-    binary = Path(os.environ.get("FORCELAYOUT_BIN", ROOT / ".build" / "release" / "forcelayout"))
+    binary = common.find_binary("release")
     if not binary.exists():
         print(f"attack: {binary} is missing (swift build -c release)", file=sys.stderr)
         return 2
@@ -265,17 +264,17 @@ def main():
     except (ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     print(common.header("forcelayout attack"))
-    port = free_port()
-    command = [str(binary), "serve", "--port", str(port)]
+    prefix = []
     if args.server_open_files:
-        command = ["prlimit", f"--nofile={args.server_open_files}:{args.server_open_files}"] + command
-    log_path = LOG_PATH
-    with open(log_path, "w") as log:
-        server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, text=True)
+        prefix = ["prlimit", f"--nofile={args.server_open_files}:{args.server_open_files}"]
     try:
-        if not server.stdout.readline().startswith("listening on"):
-            print("attack: the server did not start", file=sys.stderr)
-            return 2
+        # Its log goes to a file (log_count reads it while it runs), never waiting for us.
+        server = RunningServer(binary=binary, prefix=prefix, log_file=LOG_PATH)
+    except ServerDidNotStart as error:
+        print(f"attack: the server did not start: {error}", file=sys.stderr)
+        return 2
+    port = server.port
+    try:
         pid = server.pid
         results = {}
         results["idle"] = idle_flood(port, pid, args)
@@ -296,9 +295,8 @@ def main():
         print(json.dumps(results))
         return 0
     finally:
-        server.terminate()
-        server.wait(15)
-        print(f"(server log: {log_path})")
+        server.shutdown(timeout=15)
+        print(f"(server log: {LOG_PATH})")
 
 
 if __name__ == "__main__":

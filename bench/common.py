@@ -1,20 +1,18 @@
-"""What the bench drivers (run.py, page.py, load.py) share: argument types, a free port, and
-the header line that says where and on what a run was made. Stdlib only."""
+"""What the bench drivers (run.py, page.py, load.py, attack.py) share: the launcher of the
+real server and the binary's path (from Tests/e2e/server.py, the one every suite uses),
+argument types, and the header line that says where and on what a run was made. Stdlib only."""
 import argparse
 import datetime
 import os
 import platform
-import socket
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+sys.path.insert(0, str(ROOT / "Tests" / "e2e"))
+from server import RunningServer, ServerDidNotStart, find_binary, free_port, wait_until  # noqa: E402,F401
 
 
 def positive_int(text):

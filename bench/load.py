@@ -13,20 +13,18 @@ and measures. Prints the JSON line and a table of figures against the targets:
 - stalled clients are closed or coalesced (the server's memory says which: it does not grow).
 
 Exit status 0 when every target is met, 1 otherwise, 2 when the run itself failed.
-Environment: FORCELAYOUT_BIN (default .build/release/forcelayout). Stdlib only.
+Environment: FORCELAYOUT_BIN (default .build/release/forcelayout; relative to the checkout).
+Stdlib only.
 """
 
 import argparse
 import json
-import os
 import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 import common
-from common import ROOT, free_port
+from common import RunningServer, ServerDidNotStart
 
 
 def main():
@@ -38,7 +36,7 @@ def main():
     parser.add_argument("--warmup", type=float, default=5)
     args = parser.parse_args()
 
-    binary = Path(os.environ.get("FORCELAYOUT_BIN", ROOT / ".build" / "release" / "forcelayout"))
+    binary = common.find_binary("release")
     if not binary.exists():
         print(f"load: {binary} is missing (swift build -c release)", file=sys.stderr)
         return 2
@@ -46,37 +44,32 @@ def main():
     print(f"{args.clients} reading + {args.stalled} stalled clients, {args.cells} moving cells, "
           f"{args.warmup:g} s warm-up, {args.seconds:g} s measured")
 
-    port = free_port()
-    server_log = tempfile.TemporaryFile(mode="w+")
-    server = subprocess.Popen([str(binary), "serve", "--port", str(port), "--max-clients", str(args.clients + args.stalled + 10),
-                               "--max-connections-per-address", str(args.clients + args.stalled + 64)],
-                              stdout=subprocess.PIPE, stderr=server_log, text=True)
     try:
-        line = server.stdout.readline()
-        if not line.startswith("listening on"):
-            print("load: the server did not start", file=sys.stderr)
-            return 2
-        started = time.monotonic()
-        run = subprocess.run([str(binary), "load", "--url", f"ws://127.0.0.1:{port}/ws", "--clients", str(args.clients),
-                              "--stalled", str(args.stalled), "--cells", str(args.cells), "--seconds", str(args.seconds),
-                              "--warmup", str(args.warmup)], capture_output=True, text=True,
-                             timeout=args.seconds + args.warmup + 120)
-        if run.returncode != 0 or not run.stdout.strip():
-            print(f"load: forcelayout load failed ({run.returncode}): {run.stderr.strip()}", file=sys.stderr)
-            return 2
-        figures = json.loads(run.stdout.strip().splitlines()[-1])
-        alive = server.poll() is None
-    finally:
-        server.terminate()
+        # Its log goes to a file: the server never waits for us to read it.
+        server = RunningServer("--max-clients", str(args.clients + args.stalled + 10),
+                               "--max-connections-per-address", str(args.clients + args.stalled + 64),
+                               binary=binary, log_file=True)
+    except ServerDidNotStart as error:
+        print(f"load: the server did not start: {error}", file=sys.stderr)
+        return 2
+    with server:  # at the end, its log file is removed
         try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+            started = time.monotonic()
+            run = subprocess.run([str(binary), "load", "--url", server.ws, "--clients", str(args.clients),
+                                  "--stalled", str(args.stalled), "--cells", str(args.cells), "--seconds", str(args.seconds),
+                                  "--warmup", str(args.warmup)], capture_output=True, text=True,
+                                 timeout=args.seconds + args.warmup + 120)
+            if run.returncode != 0 or not run.stdout.strip():
+                print(f"load: forcelayout load failed ({run.returncode}): {run.stderr.strip()}", file=sys.stderr)
+                return 2
+            figures = json.loads(run.stdout.strip().splitlines()[-1])
+            alive = server.process.poll() is None
+        finally:
+            server.shutdown(timeout=15)
+        # What the server did with the clients that never read: the load tool cannot see it
+        # (it does not read their sockets), the server's log and its client count can.
+        log = server.log
     print(json.dumps(figures, sort_keys=True), file=sys.stderr)
-    # What the server did with the clients that never read: the load tool cannot see it
-    # (it does not read their sockets), the server's log and its client count can.
-    server_log.seek(0)
-    log = server_log.read()
     too_slow = log.count("events behind: closing with 1008")
     connected_at_end = figures.get("serverClients", 0)
     expected = args.clients + args.stalled + 1  # + the control connection

@@ -35,21 +35,15 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-import urllib.request
-from pathlib import Path
 
 import common
-from common import free_port, int_list, positive_float, positive_int
+from common import RunningServer, ServerDidNotStart, int_list, positive_float, positive_int, wait_until
 
-ROOT = Path(__file__).resolve().parent.parent
-PUBLIC = ROOT / "Public"
 CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
 DEFAULT_SIZES = (1000, 10000, 50000)
@@ -147,52 +141,13 @@ def parse_args(argv):
     return args
 
 
-class Server:
-    """`forcelayout serve` on a free port, in its own session (killed with its group)."""
-
-    def __init__(self, binary):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/"
-        self.workdir = tempfile.TemporaryDirectory(prefix="forcelayout-bench-page-")
-        self.output = []
-        self.proc = subprocess.Popen(
-            [str(binary), "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--public", str(PUBLIC), "--max-cells", "100000"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True, cwd=self.workdir.name, start_new_session=True)
-        ready = threading.Event()
-
-        def drain():
-            for line in self.proc.stdout:
-                self.output.append(line)
-                if f"listening on {self.url}" in line:
-                    ready.set()
-
-        threading.Thread(target=drain, daemon=True).start()
-        deadline = time.monotonic() + 30
-        while not ready.wait(0.1):
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                code = self.proc.poll()
-                self.stop()
-                raise BenchError(f"server did not start (exit code {code}): "
-                                 + "".join(self.output)[-2000:])
-
-    def stats(self):
-        with urllib.request.urlopen(self.url + "stats", timeout=5) as r:
-            return json.load(r)
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                try:
-                    os.killpg(self.proc.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-                self.proc.wait(5)
-        self.workdir.cleanup()
+def start_server(binary):
+    """`forcelayout serve --port <free> --max-cells 100000` in a temporary working directory,
+    in its own session (a kill takes its group)."""
+    try:
+        return RunningServer("--max-cells", "100000", binary=binary, workdir=True, own_session=True)
+    except ServerDidNotStart as error:
+        raise BenchError(str(error)) from None
 
 
 class Control:
@@ -304,14 +259,10 @@ def open_browser(args):
 
 
 def wait_for(predicate, timeout, what):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise BenchError(f"timed out after {timeout:g} s waiting for {what}")
-        time.sleep(0.1)
+    value = wait_until(predicate, timeout, interval=0.1)
+    if not value:
+        raise BenchError(f"timed out after {timeout:g} s waiting for {what}")
+    return value
 
 
 def fill(server, control, cells, log):
@@ -461,8 +412,7 @@ def interrupted(signum, frame):
 
 def main(argv):
     args = parse_args(argv)
-    binary = Path(os.environ.get("FORCELAYOUT_BIN", ".build/release/forcelayout"))
-    binary = binary if binary.is_absolute() else ROOT / binary
+    binary = common.find_binary("release")
     problems = []
     if not (binary.is_file() and os.access(binary, os.X_OK)):
         problems.append(f"no executable forcelayout at {binary} "
@@ -494,7 +444,7 @@ def main(argv):
     rows, failures = [], []
     server = control = None
     try:
-        server = Server(binary)
+        server = start_server(binary)
         control = Control(f"ws://127.0.0.1:{server.port}/ws")
         control.send({"type": "params", "threshold": 0})
         for cells in args.sizes:
@@ -503,7 +453,7 @@ def main(argv):
             except BenchError as error:
                 failures.append(f"{cells} cells: {error}")
                 print(f"FAILED {cells} cells: {error}", file=sys.stderr, flush=True)
-                if control.closed is not None or server.proc.poll() is not None:
+                if control.closed is not None or server.process.poll() is not None:
                     break
                 continue
             print(json.dumps(row, separators=(",", ":")), flush=True)
@@ -526,7 +476,7 @@ def main(argv):
         if control is not None:
             control.close()
         if server is not None:
-            server.stop()
+            server.close()
     if rows:
         print()
         print_table(rows, args)

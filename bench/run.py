@@ -89,8 +89,7 @@ class Bench:
         self.args = args
         self.failures = []
         self.warnings = []
-        bin_path = Path(os.environ.get("FORCELAYOUT_BIN", ".build/release/forcelayout"))
-        self.bin = bin_path if bin_path.is_absolute() else ROOT / bin_path
+        self.bin = common.find_binary("release")
         self.node = os.environ.get("NODE", "node")
         try:
             self.timeout = float(os.environ.get("BENCH_TIMEOUT", "600"))

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LayoutServer
+import LoadTool
 
 struct Load: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -142,27 +142,74 @@ final class EventBusTests: XCTestCase {
         for inbox in inboxes {
             let seqs = inbox.all.map(\.seq)
             XCTAssertEqual(seqs, Array(1...4000).map(UInt64.init))
+            // Every publisher's 500 events, each once, in the order it published them.
+            for thread in 0..<8 {
+                XCTAssertEqual(inbox.values.filter { $0 / 1000 == thread }, Array(thread * 1000..<(thread * 1000 + 500)))
+            }
         }
         XCTAssertEqual(bus.replay(last: 10_000).map(\.seq), Array(1...4000).map(UInt64.init))
         withExtendedLifetime(subscriptions) {}
     }
 
+    /// Short-lived subscribers come and go while one thread publishes. Each must have seen a
+    /// run of consecutive events, its replay then its deliveries, every one exactly once and in
+    /// order: the replay the last 5 before it subscribed, then every event published while it
+    /// was subscribed, and none published after it cancelled.
     func testConcurrentSubscribeAndCancelWhilePublishing() {
         let bus = EventBus<TestEvent>()
-        let received = Inbox()
+        let published = Atomic<Bool>(false)
+        let witnesses = Mutex<[Witness]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             if thread == 0 {
+                // One publisher, so the event under sequence number n carries n - 1.
                 for value in 0..<2000 { bus.publish(TestEvent(kind: .added, value: value)) }
+                published.store(true, ordering: .releasing)
             } else {
                 for _ in 0..<500 {
-                    let (subscription, replayed) = bus.subscribe(replayLast: 5) { received.append($0) }
-                    XCTAssertLessThanOrEqual(replayed.count, 5)
+                    let inbox = Inbox()
+                    let (subscription, replayed) = bus.subscribe(replayLast: 5) { inbox.append($0) }
+                    let owedFrom = bus.nextSeq  // stamped after it subscribed: owed to it
+                    // Stay for one more event, unless the publisher is done.
+                    while bus.nextSeq == owedFrom && !published.load(ordering: .acquiring) {}
+                    let owedTo = bus.nextSeq    // stamped before it cancels: owed to it
                     subscription.cancel()
+                    let endedAt = bus.nextSeq   // stamped after it cancelled: not for it
+                    witnesses.withLock {
+                        $0.append(Witness(replayed: replayed, inbox: inbox, owed: owedFrom..<owedTo, endedAt: endedAt))
+                    }
                 }
             }
         }
         XCTAssertEqual(bus.subscriberCount, 0)
+        let seen = witnesses.withLock { $0 }
+        XCTAssertEqual(seen.count, 1500)
+        for witness in seen {
+            let delivered = witness.inbox.all
+            let all = witness.replayed + delivered
+            let seqs = all.map(\.seq)
+            let first = seqs.first ?? 1
+            XCTAssertEqual(seqs, Array(first..<(first + UInt64(seqs.count))), "a gap, a repeat or a reordering")
+            XCTAssertEqual(all.map(\.event.value), seqs.map { Int($0) - 1 }, "an event not as published")
+            let before = Int(witness.replayed.last?.seq ?? 0)
+            XCTAssertEqual(witness.replayed.count, min(5, before), "the replay is not the last 5 before subscribing")
+            if witness.replayed.isEmpty, let firstDelivered = delivered.first {
+                XCTAssertEqual(firstDelivered.seq, 1, "events before it subscribed missing from its replay")
+            }
+            let received = Set(seqs)
+            XCTAssertTrue(witness.owed.allSatisfy(received.contains), "an event published while subscribed was not delivered")
+            XCTAssertLessThan(delivered.last?.seq ?? 0, witness.endedAt, "an event published after cancel was delivered")
+        }
         let seqs = bus.replay(last: 256).map(\.seq)
         XCTAssertEqual(seqs, seqs.sorted())
     }
+}
+
+/// What one short-lived subscriber of the concurrency test saw, and what it was owed.
+private struct Witness: Sendable {
+    let replayed: [Envelope<TestEvent>]
+    let inbox: Inbox
+    /// Sequence numbers stamped while it was surely subscribed.
+    let owed: Range<UInt64>
+    /// The next sequence number once its cancel had returned.
+    let endedAt: UInt64
 }

@@ -3,7 +3,7 @@ import asyncio
 import json
 
 from client import Client, run
-from server import RunningServer
+from server import RunningServer, wait_until_async
 
 
 def test_bad_json_unknown_type_and_bad_request(server):
@@ -90,10 +90,7 @@ def test_oversize_message_closes_with_1009(server):
     async def scenario():
         async with Client(server.ws) as client:
             await client.send(json.dumps({"type": "add", "pad": "x" * 70000}))
-            for _ in range(100):
-                if client.closed:
-                    break
-                await asyncio.sleep(0.05)
+            await wait_until_async(lambda: client.closed, timeout=5)
             assert client.closed and client.closed[0] == 1009, client.closed
         # Others are unaffected.
         async with Client(server.ws) as other:

@@ -5,17 +5,14 @@ import signal
 import time
 
 from client import Client, positions, run
-from server import RunningServer, wait_until
+from server import RunningServer, wait_until, wait_until_async
 
 
 def test_sigterm_closes_clients_with_1001_and_exits_0():
     async def scenario(running):
         async with Client(running.ws) as client:
             running.process.send_signal(signal.SIGTERM)
-            for _ in range(100):
-                if client.closed:
-                    break
-                await asyncio.sleep(0.05)
+            await wait_until_async(lambda: client.closed, timeout=5)
             assert client.closed and client.closed[0] == 1001, client.closed
     with RunningServer() as running:
         run(scenario(running))

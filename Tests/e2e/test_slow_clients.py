@@ -6,7 +6,7 @@ import websockets
 
 from client import Client, run
 from raw_websocket import RawWebSocket
-from server import RunningServer
+from server import RunningServer, wait_until_async
 
 
 def test_stalled_reader_skips_frames_keeps_events_and_does_not_slow_others(server):
@@ -57,11 +57,8 @@ def test_a_reader_too_far_behind_on_events_is_closed_with_1008():
     --max-event-backlog is closed as too slow instead of growing the server's memory. One that
     reads again gets the 1008 close; one that never reads is dropped a few seconds later."""
     async def wait_for_log(server, text, seconds):
-        for _ in range(int(seconds * 10)):
-            if text in server.log:
-                return
-            await asyncio.sleep(0.1)
-        raise AssertionError(f"{text!r} not in the log:\n{server.log[-2000:]}")
+        if not await wait_until_async(lambda: text in server.log, seconds, interval=0.1):
+            raise AssertionError(f"{text!r} not in the log:\n{server.log[-2000:]}")
 
     async def scenario(server):
         # Raw sockets with a small receive buffer that read nothing after their first frame.

@@ -2,32 +2,29 @@
 
     /usr/bin/python3 -m pytest Tests/web/test_browser.py
 
-Starts `<bin> serve --host 127.0.0.1 --port <free port> --public <repo>/Public`, with <bin>
-from $FORCELAYOUT_BIN (default <repo>/.build/debug/forcelayout), waits for it to print
-`listening on http://127.0.0.1:<port>/`, drives two pages with selenium, and stops the
+Starts `<bin> serve --host 127.0.0.1 --port <free port> --public <repo>/Public` with the
+launcher every suite shares (Tests/e2e/server.py), <bin> from $FORCELAYOUT_BIN (default
+<repo>/.build/debug/forcelayout), which waits for it to print
+`listening on http://127.0.0.1:<port>/`; drives two pages with selenium, and stops the
 server with SIGTERM. Screenshots go to $SCREENSHOT_DIR when it is set; test_screenshot saves
 the page with a few hundred settled cells to $FORCELAYOUT_SCREENSHOT when that is set
 (`make screenshot`: docs/screenshot.png). Connections besides the pages: control.py.
 Needs the Debian packages python3-selenium, python3-pytest, chromium, chromium-driver.
 """
-import json
 import math
 import os
 import re
 import shutil
-import signal
-import socket
 import struct
-import subprocess
-import tempfile
-import threading
+import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
 from control import Control  # noqa: E402  (Tests/web/control.py)
+from server import RunningServer, ServerDidNotStart, find_binary  # noqa: E402  (Tests/e2e/server.py)
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
@@ -36,76 +33,21 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[2]
-PUBLIC = REPO / "Public"
-BIN = Path(os.environ.get("FORCELAYOUT_BIN") or REPO / ".build" / "debug" / "forcelayout")
+BIN = find_binary()
 CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
 WAIT = 15  # seconds for anything the page should show
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """The server binary on a port, started and waited for; stopped with SIGTERM."""
-
-    def __init__(self, port):
-        self.port = port
-        self.url = f"http://127.0.0.1:{port}/"
-        self.output = []
-        self.proc = None
-        # its own working directory, so whatever the server writes there (saved state)
-        # stays out of the repository; kept across a restart so a restore finds it
-        self.workdir = tempfile.mkdtemp(prefix="forcelayout-web-")
-
-    def start(self):
-        self.proc = subprocess.Popen(
-            [str(BIN), "serve", "--host", "127.0.0.1", "--port", str(self.port), "--public", str(PUBLIC)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=self.workdir,
-        )
-        ready = threading.Event()
-        banner = f"listening on {self.url}"
-
-        def drain(out):  # keep reading so the server never blocks on a full pipe
-            for line in out:
-                self.output.append(line)
-                if banner in line:
-                    ready.set()
-
-        threading.Thread(target=drain, args=(self.proc.stdout,), daemon=True).start()
-        deadline = time.monotonic() + 60
-        while not ready.wait(0.1):
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                code = self.proc.poll()
-                self.stop()
-                time.sleep(0.2)  # let the reader catch the last lines
-                pytest.fail(f"server did not print {banner!r} (exit code {code}); "
-                            f"output:\n{''.join(self.output)[-4000:]}")
-        return self
-
-    def stop(self):
-        if self.proc is None:
-            return
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(5)
-        self.proc = None
-
-    def close(self):
-        self.stop()
-        shutil.rmtree(self.workdir, ignore_errors=True)
-
-    def stats(self):
-        with urllib.request.urlopen(self.url + "stats", timeout=5) as r:
-            return json.load(r)
+def start_server():
+    """The server on a free port, in a temporary working directory of its own, so whatever it
+    writes there (saved state) stays out of the repository; kept across a restart so a
+    restore finds it."""
+    require_tools()
+    try:
+        return RunningServer(binary=BIN, workdir=True, start_timeout=60)
+    except ServerDidNotStart as error:
+        pytest.fail(str(error))
 
 
 def require_tools():
@@ -118,8 +60,7 @@ def require_tools():
 
 @pytest.fixture(scope="module")
 def server():
-    require_tools()
-    srv = Server(free_port()).start()
+    srv = start_server()
     try:
         yield srv.url
     finally:
@@ -580,8 +521,7 @@ def test_a_websocket_that_cannot_be_created_is_retried(server):
 
 def test_reconnects_after_a_server_restart():
     """A separate server: stop it under an open page, start it again on the same port."""
-    require_tools()
-    srv = Server(free_port()).start()
+    srv = start_server()
     page = None
     try:
         page = Page(srv.url)
@@ -589,7 +529,7 @@ def test_reconnects_after_a_server_restart():
         page.set_input("count", 3)
         page.find('button[data-action="add"]').click()
         page.wait(lambda: page.cells() == 3, "3 cells")
-        srv.stop()
+        srv.shutdown()
         page.wait(lambda: page.field("connection") == "reconnecting", "the status to say reconnecting")
         assert page.find('button[data-action="add"]').get_attribute("disabled") is not None
         srv.start()
@@ -612,8 +552,7 @@ def test_reconnects_after_a_server_restart():
 
 @pytest.fixture
 def own_server():
-    require_tools()
-    srv = Server(free_port()).start()
+    srv = start_server()
     try:
         yield srv
     finally:

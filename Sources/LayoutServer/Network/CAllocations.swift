@@ -1,19 +1,21 @@
 import Foundation
 
 /// C strings and structs handed to libwebsockets must outlive the context: this keeps them,
-/// and frees them only when the server is done with the context.
-final class CAllocations {
+/// and frees them only when the server (or the load tool) is done with the context.
+package final class CAllocations {
     private var strings: [UnsafeMutablePointer<CChar>] = []
     private var blocks: [(pointer: UnsafeMutableRawPointer, deinitialize: () -> Void)] = []
 
-    func string(_ text: String) -> UnsafePointer<CChar> {
+    package init() {}
+
+    package func string(_ text: String) -> UnsafePointer<CChar> {
         let copy = strdup(text)!
         strings.append(copy)
         return UnsafePointer(copy)
     }
 
     /// A stable, zero-initialised copy of `value`.
-    func keep<T>(_ value: T) -> UnsafeMutablePointer<T> {
+    package func keep<T>(_ value: T) -> UnsafeMutablePointer<T> {
         let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
         pointer.initialize(to: value)
         blocks.append((UnsafeMutableRawPointer(pointer), { pointer.deinitialize(count: 1) }))
@@ -21,7 +23,7 @@ final class CAllocations {
     }
 
     /// A stable array of `values`.
-    func keep<T>(array values: [T]) -> UnsafeMutablePointer<T> {
+    package func keep<T>(array values: [T]) -> UnsafeMutablePointer<T> {
         let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(values.count, 1))
         pointer.initialize(from: values, count: values.count)
         let count = values.count

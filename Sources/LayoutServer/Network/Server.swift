@@ -12,7 +12,7 @@ import Synchronization
 public final class Server {
     public static let protocolName = "forcelayout.v1"
     static let websocketPath = "/ws"
-    static let statsPath = "/stats"
+    package static let statsPath = "/stats"
 
     /// Lets another thread (a signal handler) ask the service thread to shut down.
     public final class StopSwitch: Sendable {

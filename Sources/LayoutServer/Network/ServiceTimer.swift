@@ -3,14 +3,15 @@ import CLibWebSockets
 /// A one-shot libwebsockets timer (`lws_sul`) that runs `action` on the service thread; call
 /// `schedule` again from the action to repeat. The C list entry lives at a stable address
 /// with a pointer back to this object after it, because a C callback cannot capture.
-final class ServiceTimer {
+/// The server's timers and the load tool's phases both run on one.
+package final class ServiceTimer {
     private let block: UnsafeMutableRawPointer
     private let action: () -> Void
     private var entry: UnsafeMutablePointer<lws_sorted_usec_list_t> {
         block.assumingMemoryBound(to: lws_sorted_usec_list_t.self)
     }
 
-    init(action: @escaping () -> Void) {
+    package init(action: @escaping () -> Void) {
         self.action = action
         let size = MemoryLayout<lws_sorted_usec_list_t>.stride + MemoryLayout<UnsafeRawPointer>.stride
         block = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
@@ -20,12 +21,12 @@ final class ServiceTimer {
     }
 
     /// Runs the action once, `microseconds` from now (replacing a pending run).
-    func schedule(on context: OpaquePointer, after microseconds: Int64) {
+    package func schedule(on context: OpaquePointer, after microseconds: Int64) {
         lws_sul_schedule(context, 0, entry, serviceTimerCallback, microseconds)
     }
 
     /// Call before the context is destroyed or this timer released.
-    func cancel() { lws_sul_cancel(entry) }
+    package func cancel() { lws_sul_cancel(entry) }
 
     deinit { block.deallocate() }
 

@@ -1,3 +1,5 @@
+import LayoutServer
+
 /// `ws://host[:port][/path]`, the only kind of URL the load tool connects to.
 public struct WebSocketURL: Equatable, Sendable, CustomStringConvertible {
     public var host: String

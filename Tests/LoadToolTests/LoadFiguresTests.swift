@@ -1,5 +1,5 @@
 import XCTest
-@testable import LayoutServer
+@testable import LoadTool
 
 final class LoadFiguresTests: XCTestCase {
     func testFrameHeadReadsTypeTickAndAt() {

@@ -1,0 +1,35 @@
+import CLibWebSockets
+
+/// The control connection: sends the set-up (adds, threshold 0) before measuring, and stops
+/// the run if the server refuses any of it.
+extension LoadClients {
+    func handleControl(wsi: OpaquePointer, reason: lws_callback_reasons, input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_CLIENT_ESTABLISHED:
+            lws_callback_on_writable(wsi)
+        case LWS_CALLBACK_CLIENT_WRITEABLE:
+            guard !controlQueue.isEmpty else { return 0 }
+            let message = Array(controlQueue.removeFirst().utf8)
+            var buffer = [UInt8](repeating: 0, count: forcelayout_lws_pre + message.count)
+            buffer.replaceSubrange(forcelayout_lws_pre..., with: message)
+            let written = buffer.withUnsafeMutableBufferPointer {
+                lws_write(wsi, $0.baseAddress! + forcelayout_lws_pre, message.count, LWS_WRITE_TEXT)
+            }
+            guard written == message.count else { controlError = "could not send the set-up"; return -1 }
+            if controlQueue.isEmpty { controlDone = true } else { lws_callback_on_writable(wsi) }
+        case LWS_CALLBACK_CLIENT_RECEIVE:
+            // The set-up's errors (a limit, a rate limit) would leave the layout unlike asked.
+            if let input, lws_is_first_fragment(wsi) != 0,
+               let head = FrameHead(UnsafeRawBufferPointer(start: input, count: length)), head.type == "error" {
+                controlError = "the server refused the set-up: " + String(decoding: UnsafeRawBufferPointer(start: input, count: min(length, 300)), as: UTF8.self)
+                phase = .done
+            }
+        case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+            controlError = "cannot connect to \(options.url)" + (input.map { ": " + String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "")
+            phase = .done
+        default:
+            break
+        }
+        return 0
+    }
+}
