@@ -36,20 +36,11 @@ extension MessagePathFuzzer {
             writer.raw("{\"type\":\"clear\"")
         case .layout(.params(let change)):
             writer.raw("{\"type\":\"params\"")
-            for (name, value) in [("stiffness", change.stiffness), ("charge", change.charge), ("cellSize", change.cellSize),
-                                  ("threshold", change.threshold), ("tickRate", change.tickRate), ("theta", change.theta)] {
-                guard let value else { continue }
+            for (spec, value) in change.entries {
                 writer.raw(",")
-                writer.string(name)
+                writer.string(spec.name)
                 writer.raw(":")
-                writer.number(value)
-            }
-            for (name, value) in [("collide", change.collide), ("paused", change.paused)] {
-                guard let value else { continue }
-                writer.raw(",")
-                writer.string(name)
-                writer.raw(":")
-                writer.bool(value)
+                writer.parameterValue(value)
             }
         case .layout(.pin(let id, let x, let y)):
             writer.raw("{\"type\":\"pin\",\"id\":")

@@ -121,14 +121,12 @@ public enum StateFile {
         return validate(state.layout.parameters)
     }
 
+    /// The first parameter outside its range (`Parameters.table`, as for clients), if any.
     static func validate(_ parameters: Parameters) -> String? {
-        let values: [(ParameterRanges.Range, Double)] = [
-            (ParameterRanges.stiffness, parameters.stiffness), (ParameterRanges.charge, parameters.charge),
-            (ParameterRanges.cellSize, parameters.cellSize), (ParameterRanges.threshold, parameters.threshold),
-            (ParameterRanges.tickRate, parameters.tickRate), (ParameterRanges.theta, parameters.theta),
-        ]
-        for (range, value) in values where !range.contains(value) {
-            return "\(range.name) \(value) is outside \(range.text)"
+        for spec in Parameters.table {
+            guard let range = spec.range, case .number(let value) = spec.value(in: parameters),
+                  !range.contains(value) else { continue }
+            return "\(spec.name) \(value) is outside \(range.text)"
         }
         return nil
     }

@@ -23,19 +23,6 @@ public struct LayoutStatus: Sendable, Equatable {
 public enum ServerMessages {
     public static let protocolVersion = 1
 
-    static func writeParameters(_ parameters: Parameters, into writer: inout JSONWriter) {
-        writer.raw("{\"stiffness\":")
-        writer.number(parameters.stiffness)
-        writer.member("charge", parameters.charge)
-        writer.member("cellSize", parameters.cellSize)
-        writer.member("threshold", parameters.threshold)
-        writer.member("tickRate", parameters.tickRate)
-        writer.member("theta", parameters.theta)
-        writer.member("collide", parameters.collide)
-        writer.member("paused", parameters.paused)
-        writer.raw("}")
-    }
-
     static func writeEvent(_ envelope: Envelope<LayoutEvent>, into writer: inout JSONWriter) {
         writer.raw("{\"type\":\"event\",\"seq\":")
         writer.integer(envelope.seq)
