@@ -96,14 +96,18 @@ final class ParameterWireTests: XCTestCase {
                        #"{"stiffness":0.02,"charge":10,"cellSize":20,"threshold":0.3,"tickRate":20,"theta":0.9,"collide":false,"paused":false}"#)
     }
 
-    func testHelloIsWrittenAsBefore() {
+    /// The same bytes but for `paramSpecs`, added right after `params`.
+    func testHelloIsWrittenAsBeforeButForParamSpecs() {
         var status = LayoutStatus()
         status.tick = 1234
         status.parameters.charge = 12.5
         status.parameters.collide = true
         status.pinned = [2, 9]
-        let hello = String(decoding: ServerMessages.hello(client: "c7", clients: 2, status: status, limits: Limits(), events: []),
-                           as: UTF8.self)
+        let written = String(decoding: ServerMessages.hello(client: "c7", clients: 2, status: status, limits: Limits(), events: []),
+                             as: UTF8.self)
+        let specs = #","paramSpecs":"# + String(decoding: ServerMessages.paramSpecs, as: UTF8.self)
+        XCTAssertTrue(written.contains(#""paused":false}"# + specs + #","limits":"#))
+        let hello = written.replacingOccurrences(of: specs, with: "")
         XCTAssertEqual(hello, #"{"type":"hello","protocol":1,"client":"c7","clients":2,"params":{"stiffness":0.02,"charge":12.5,"cellSize":20,"threshold":0.3,"tickRate":20,"theta":0.9,"collide":true,"paused":false},"limits":{"maxCells":100000,"maxAddPerMessage":1000,"maxMessageBytes":65536,"replayBuffer":256,"messagesPerSecond":60,"messageBurst":120,"maxEventBacklog":4096,"maxClients":1000,"maxConnections":4096,"maxConnectionsPerAddress":256,"maxQueuedBytes":4194304,"requestTimeout":10},"tick":1234,"settled":true,"pinned":[2,9],"events":[]}"#)
     }
 

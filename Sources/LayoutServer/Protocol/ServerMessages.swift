@@ -41,13 +41,15 @@ public enum ServerMessages {
 
     public static func hello(client: String, clients: Int, status: LayoutStatus, limits: Limits,
                              events: [Envelope<LayoutEvent>]) -> [UInt8] {
-        var writer = JSONWriter(reservingCapacity: 1024)
+        var writer = JSONWriter(reservingCapacity: 1024 + paramSpecs.count)
         writer.raw("{\"type\":\"hello\",\"protocol\":")
         writer.integer(protocolVersion)
         writer.member("client", client)
         writer.member("clients", clients)
         writer.raw(",\"params\":")
         writeParameters(status.parameters, into: &writer)
+        writer.raw(",\"paramSpecs\":")
+        writer.raw(paramSpecs)
         writer.raw(",\"limits\":{\"maxCells\":")
         writer.integer(limits.maxCells)
         writer.member("maxAddPerMessage", limits.maxAddPerMessage)
