@@ -28,10 +28,6 @@ extension Parameters {
         }
         return spec
     }
-
-    public static func spec(named name: String) -> ParameterSpec? {
-        table.first { $0.name == name }
-    }
 }
 
 extension ParameterSpec {

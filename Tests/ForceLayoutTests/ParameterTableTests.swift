@@ -13,10 +13,8 @@ final class ParameterTableTests: XCTestCase {
         XCTAssertEqual(Set(Parameters.table.map(\.keyPath)).count, names.count)
         for spec in Parameters.table {
             XCTAssertEqual(Parameters.spec(for: spec.keyPath).name, spec.name)
-            XCTAssertEqual(Parameters.spec(named: spec.name)?.keyPath, spec.keyPath)
             XCTAssertFalse(spec.label.isEmpty || spec.description.isEmpty, spec.name)
         }
-        XCTAssertNil(Parameters.spec(named: "gravity"))
     }
 
     func testDefaultsComeFromTheTableAndLieInRange() {
