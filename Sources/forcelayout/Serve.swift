@@ -104,29 +104,7 @@ struct Serve: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "forcelayout")
-        var config = ServerConfig(publicDirectory: resolvedPublicDirectory())
-        config.host = host
-        config.port = port
-        config.limits.maxCells = maxCells
-        config.limits.maxClients = maxClients
-        config.limits.maxAddPerMessage = min(maxAddPerMessage, maxCells)
-        config.limits.maxMessageBytes = maxMessageBytes
-        config.limits.messagesPerSecond = messagesPerSecond
-        config.limits.messageBurst = messageBurst
-        config.limits.replayBuffer = replayBuffer
-        config.limits.maxEventBacklog = maxEventBacklog
-        config.limits.maxConnections = maxConnections
-        config.limits.maxConnectionsPerAddress = maxConnectionsPerAddress
-        config.limits.requestTimeout = requestTimeout
-        config.limits.maxQueuedBytes = maxQueuedBytes
-        do {
-            config.originPolicy = try OriginPolicy(allowing: allowOrigins, loopbackOnly: OriginPolicy.isLoopback(host.lowercased()))
-        } catch {
-            throw ValidationError(error.description)
-        }
-        config.statePath = state.map { URL(fileURLWithPath: $0).path }
-        config.seed = seed
-
+        let config = try serverConfig()
         let server: Server
         let url: String
         do {
@@ -144,6 +122,39 @@ struct Serve: ParsableCommand {
         FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))
         server.run()
         logger.info("stopped")
+    }
+
+    /// What the options say, for `Server`.
+    private func serverConfig() throws -> ServerConfig {
+        var config = ServerConfig(publicDirectory: resolvedPublicDirectory())
+        config.host = host
+        config.port = port
+        config.limits = limits
+        do {
+            config.originPolicy = try OriginPolicy(allowing: allowOrigins, loopbackOnly: OriginPolicy.isLoopback(host.lowercased()))
+        } catch {
+            throw ValidationError(error.description)
+        }
+        config.statePath = state.map { URL(fileURLWithPath: $0).path }
+        config.seed = seed
+        return config
+    }
+
+    private var limits: Limits {
+        var limits = Limits()
+        limits.maxCells = maxCells
+        limits.maxClients = maxClients
+        limits.maxAddPerMessage = min(maxAddPerMessage, maxCells)
+        limits.maxMessageBytes = maxMessageBytes
+        limits.messagesPerSecond = messagesPerSecond
+        limits.messageBurst = messageBurst
+        limits.replayBuffer = replayBuffer
+        limits.maxEventBacklog = maxEventBacklog
+        limits.maxConnections = maxConnections
+        limits.maxConnectionsPerAddress = maxConnectionsPerAddress
+        limits.requestTimeout = requestTimeout
+        limits.maxQueuedBytes = maxQueuedBytes
+        return limits
     }
 
     /// The checkout's Public/ folder, found from this source file's location, else ./Public.
