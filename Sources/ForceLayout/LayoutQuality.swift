@@ -7,7 +7,7 @@ public enum LayoutQuality {
         let size = simulation.parameters.cellSize
         let xs = simulation.xs, ys = simulation.ys
         let n = xs.count
-        guard n > 1, size > 0 else { return (0, .infinity) }
+        guard n > 1 else { return (0, .infinity) }
         var buckets: [Int64: [Int]] = [:]
         func key(_ gx: Int64, _ gy: Int64) -> Int64 { gx &* 73_856_093 ^ gy &* 19_349_663 }
         func cell(_ v: Double) -> Int64 { Int64((v / size).rounded(.down)) }

@@ -3,7 +3,7 @@ extension Simulation {
     /// when `theta` is 0, else Barnes-Hut over a quadtree rebuilt for this step.
     func computeRepulsion(parallel: Bool?) {
         let theta = parameters.theta
-        guard theta.isFinite, theta > 0 else {
+        guard theta > 0 else {
             Coulomb(charge: parameters.charge, tick: tick).forces(
                 xs: xs, ys: ys, ids: ids, pinned: pinned, parallel: parallel,
                 fx: &forceX, fy: &forceY)
@@ -27,7 +27,7 @@ extension Simulation {
     /// `step()` with the force path forced serial or parallel (nil: by size), for tests.
     @discardableResult
     func advance(parallel: Bool?) -> StepReport {
-        let stiffness = parameters.stiffness.isFinite ? parameters.stiffness : 0
+        let stiffness = parameters.stiffness
         let bound = maxStep
         let collide = parameters.collide
         computeRepulsion(parallel: parallel)

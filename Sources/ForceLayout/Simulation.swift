@@ -4,10 +4,14 @@ public typealias CellID = Int
 /// One shared force-directed layout: the cells (structure of arrays, in membership order)
 /// and the physics that moves them. Owned by one thread at a time, hence not Sendable.
 public final class Simulation {
-    /// The caller validates ranges; out-of-range values are sanitised, never trusted.
-    /// A change that moves cells differently makes the damping stale (see `Rest`).
+    /// Whatever is set is brought into the table's ranges first (`Parameters.sanitized`), so
+    /// the physics uses the values as they are. A change that moves cells differently makes
+    /// the damping stale (see `Rest`).
     public var parameters: Parameters {
-        didSet { if !parameters.movesCellsLike(oldValue) { forcesChanged() } }
+        didSet {
+            parameters = parameters.sanitized
+            if !parameters.movesCellsLike(oldValue) { forcesChanged() }
+        }
     }
     /// The number of steps taken.
     public internal(set) var tick: Int = 0
@@ -47,7 +51,7 @@ public final class Simulation {
     var contactsHeld = false
 
     public init(parameters: Parameters = .defaults, seed: UInt64 = 1) {
-        self.parameters = parameters
+        self.parameters = parameters.sanitized
         self.rng = SeededRandom(seed: seed)
         self.lastReport = StepReport(maxMove: 0, totalMove: 0, settled: true)
     }
@@ -66,8 +70,7 @@ public final class Simulation {
     }
 
     static func defaultMaxStep(cellSize: Double) -> Double {
-        let half = cellSize.isFinite ? cellSize / 2 : 0
-        return Swift.max(2, half)
+        Swift.max(2, cellSize / 2)
     }
 
     public var count: Int { ids.count }

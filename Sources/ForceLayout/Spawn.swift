@@ -20,8 +20,7 @@ enum SpawnArea {
            b.maxX - b.minX >= cellSize, b.maxY - b.minY >= cellSize {
             return b
         }
-        let size = cellSize.isFinite && cellSize > 0 ? cellSize : Parameters.defaults.cellSize
-        let half = size * Double(max(adding, 1)).squareRoot()
+        let half = cellSize * Double(max(adding, 1)).squareRoot()
         return Bounds(minX: -half, minY: -half, maxX: half, maxY: half)
     }
 

@@ -131,14 +131,9 @@ enum MessagePathFuzzer {
         case .layout(.clear):
             break
         case .layout(.params(let change)):
-            require(change != ParameterChange(), "an empty parameter change", bytes)
-            let values: [(ParameterRanges.Range, Double?)] = [
-                (ParameterRanges.stiffness, change.stiffness), (ParameterRanges.charge, change.charge),
-                (ParameterRanges.cellSize, change.cellSize), (ParameterRanges.threshold, change.threshold),
-                (ParameterRanges.tickRate, change.tickRate), (ParameterRanges.theta, change.theta),
-            ]
-            for (range, value) in values {
-                if let value { require(range.contains(value), "\(range.name) \(value) accepted", bytes) }
+            require(!change.isEmpty, "an empty parameter change", bytes)
+            for (spec, value) in change.entries {
+                require(spec.accepts(value), "\(spec.name) \(value) accepted", bytes)
             }
         case .layout(.pin(let id, let x, let y)):
             require(id >= 1 && coordinate(x) && coordinate(y), "pin \(id) at (\(x), \(y))", bytes)

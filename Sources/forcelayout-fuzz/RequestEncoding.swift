@@ -1,31 +1,27 @@
+import ForceLayout
 import LayoutServer
 
 extension MessagePathFuzzer {
     /// The request as a client would write it.
     static func encode(_ request: ClientRequest) -> [UInt8] {
         var writer = JSONWriter()
-        func kinds(_ selection: EventSelection) {
-            switch selection {
-            case .all: writer.string("all")
-            case .only(let set): writer.strings(set.map(\.rawValue).sorted())
-            }
+        writeMessage(request.message, into: &writer)
+        if let ref = request.ref {
+            writer.raw(",\"ref\":")
+            writer.string(ref)
         }
-        switch request.message {
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    /// The message's members but the closing brace.
+    private static func writeMessage(_ message: ClientMessage, into writer: inout JSONWriter) {
+        switch message {
         case .layout(.add(let count, let spawn)):
             writer.raw("{\"type\":\"add\",\"count\":")
             writer.integer(count)
             writer.raw(",\"spawn\":")
-            switch spawn {
-            case .random: writer.string("random")
-            case .center: writer.string("center")
-            case .border: writer.string("border")
-            case .point(let x, let y):
-                writer.raw("{\"x\":")
-                writer.number(x)
-                writer.raw(",\"y\":")
-                writer.number(y)
-                writer.raw("}")
-            }
+            writeSpawn(spawn, into: &writer)
         case .layout(.remove(let ids)):
             writer.raw("{\"type\":\"remove\",\"ids\":")
             writer.integers(ids)
@@ -36,45 +32,54 @@ extension MessagePathFuzzer {
             writer.raw("{\"type\":\"clear\"")
         case .layout(.params(let change)):
             writer.raw("{\"type\":\"params\"")
-            for (name, value) in [("stiffness", change.stiffness), ("charge", change.charge), ("cellSize", change.cellSize),
-                                  ("threshold", change.threshold), ("tickRate", change.tickRate), ("theta", change.theta)] {
-                guard let value else { continue }
+            for (spec, value) in change.entries {
                 writer.raw(",")
-                writer.string(name)
+                writer.string(spec.name)
                 writer.raw(":")
-                writer.number(value)
-            }
-            for (name, value) in [("collide", change.collide), ("paused", change.paused)] {
-                guard let value else { continue }
-                writer.raw(",")
-                writer.string(name)
-                writer.raw(":")
-                writer.bool(value)
+                writer.parameterValue(value)
             }
         case .layout(.pin(let id, let x, let y)):
             writer.raw("{\"type\":\"pin\",\"id\":")
             writer.integer(id)
-            writer.raw(",\"x\":")
-            writer.number(x)
-            writer.raw(",\"y\":")
-            writer.number(y)
+            writePoint(x, y, into: &writer, open: ",")
         case .layout(.unpin(let id)):
             writer.raw("{\"type\":\"unpin\",\"id\":")
             writer.integer(id)
         case .subscribe(let selection):
             writer.raw("{\"type\":\"subscribe\",\"kinds\":")
-            kinds(selection)
+            writeKinds(selection, into: &writer)
         case .replay(let count, let selection):
             writer.raw("{\"type\":\"replay\",\"count\":")
             writer.integer(count)
             writer.raw(",\"kinds\":")
-            kinds(selection)
+            writeKinds(selection, into: &writer)
         }
-        if let ref = request.ref {
-            writer.raw(",\"ref\":")
-            writer.string(ref)
+    }
+
+    private static func writeSpawn(_ spawn: Spawn, into writer: inout JSONWriter) {
+        switch spawn {
+        case .random: writer.string("random")
+        case .center: writer.string("center")
+        case .border: writer.string("border")
+        case .point(let x, let y):
+            writePoint(x, y, into: &writer, open: "{")
+            writer.raw("}")
         }
-        writer.raw("}")
-        return writer.bytes
+    }
+
+    /// `"x":…,"y":…` after `open`.
+    private static func writePoint(_ x: Double, _ y: Double, into writer: inout JSONWriter, open: StaticString) {
+        writer.raw(open)
+        writer.raw("\"x\":")
+        writer.number(x)
+        writer.raw(",\"y\":")
+        writer.number(y)
+    }
+
+    private static func writeKinds(_ selection: EventSelection, into writer: inout JSONWriter) {
+        switch selection {
+        case .all: writer.string("all")
+        case .only(let set): writer.strings(set.map(\.rawValue).sorted())
+        }
     }
 }

@@ -30,7 +30,9 @@ struct Bench: ParsableCommand {
     func validate() throws {
         guard cells >= 1 else { throw ValidationError("--cells must be at least 1") }
         guard ticks >= 1 else { throw ValidationError("--ticks must be at least 1") }
-        guard (0...2).contains(theta) else { throw ValidationError("--theta must be in [0, 2]") }
+        if let range = Parameters.spec(for: \.theta).range, !range.contains(theta) {
+            throw ValidationError("--theta must be in \(range.text)")
+        }
     }
 
     func run() throws {

@@ -9,50 +9,53 @@ struct Serve: ParsableCommand {
         abstract: "Serve the page and the shared layout (the default command)."
     )
 
+    /// Where every option's default comes from: `ServerConfig` and `Limits` say it once.
+    private static let defaults = ServerConfig(publicDirectory: "")
+
     @Option(help: "Address to listen on. Loopback by default; 0.0.0.0 exposes the layout to your network.")
-    var host = "127.0.0.1"
+    var host = Self.defaults.host
 
     @Option(help: "TCP port for HTTP and WebSocket.")
-    var port = 8080
+    var port = Self.defaults.port
 
     @Option(name: .customLong("public"), help: "Folder served at / (default: the checkout's Public/).")
     var publicDirectory: String?
 
     @Option(help: "Most cells the layout may hold.")
-    var maxCells = 100_000
+    var maxCells = Self.defaults.limits.maxCells
 
     @Option(help: "Most WebSocket clients served at once; one more is refused with HTTP 503.")
-    var maxClients = 1000
+    var maxClients = Self.defaults.limits.maxClients
 
     @Option(help: "Most TCP connections held at once, WebSockets or not (at least --max-clients); at the cap the oldest connection that is not a WebSocket makes room, else one more is refused.")
-    var maxConnections = 4096
+    var maxConnections = Self.defaults.limits.maxConnections
 
     @Option(help: "Most TCP connections from one address (an IPv6 /64) at once; at the cap its oldest connection that is not a WebSocket makes room, else one more is refused.")
-    var maxConnectionsPerAddress = 256
+    var maxConnectionsPerAddress = Self.defaults.limits.maxConnectionsPerAddress
 
     @Option(help: "Seconds a connection that is not a WebSocket may go without a complete request before it is closed.")
-    var requestTimeout = 10
+    var requestTimeout = Self.defaults.limits.requestTimeout
 
     @Option(help: "Bytes queued for one connection (events, replies, the message being written) before it is closed with 1008.")
-    var maxQueuedBytes = 4 << 20
+    var maxQueuedBytes = Self.defaults.limits.maxQueuedBytes
 
     @Option(help: "Most cells one add message may ask for (at most --max-cells).")
-    var maxAddPerMessage = 1000
+    var maxAddPerMessage = Self.defaults.limits.maxAddPerMessage
 
     @Option(help: "Largest client message in bytes; a larger one closes its connection with 1009.")
-    var maxMessageBytes = 65_536
+    var maxMessageBytes = Self.defaults.limits.maxMessageBytes
 
     @Option(help: "Messages a second each connection may send, sustained (token bucket).")
-    var messagesPerSecond = 60.0
+    var messagesPerSecond = Self.defaults.limits.messagesPerSecond
 
     @Option(help: "Messages a connection may send in a burst.")
-    var messageBurst = 120.0
+    var messageBurst = Self.defaults.limits.messageBurst
 
     @Option(help: "Recent events kept for late joiners (hello) and replay.")
-    var replayBuffer = 256
+    var replayBuffer = Self.defaults.limits.replayBuffer
 
     @Option(help: "Events waiting for one connection before it is closed with 1008 (too slow).")
-    var maxEventBacklog = 4096
+    var maxEventBacklog = Self.defaults.limits.maxEventBacklog
 
     @Option(name: .customLong("allow-origin"), parsing: .singleValue,
             help: ArgumentHelp("Also accept WebSocket handshakes from pages of this origin (scheme://host[:port]); repeatable; '*' accepts every origin.",
@@ -101,29 +104,7 @@ struct Serve: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "forcelayout")
-        var config = ServerConfig(publicDirectory: resolvedPublicDirectory())
-        config.host = host
-        config.port = port
-        config.limits.maxCells = maxCells
-        config.limits.maxClients = maxClients
-        config.limits.maxAddPerMessage = min(maxAddPerMessage, maxCells)
-        config.limits.maxMessageBytes = maxMessageBytes
-        config.limits.messagesPerSecond = messagesPerSecond
-        config.limits.messageBurst = messageBurst
-        config.limits.replayBuffer = replayBuffer
-        config.limits.maxEventBacklog = maxEventBacklog
-        config.limits.maxConnections = maxConnections
-        config.limits.maxConnectionsPerAddress = maxConnectionsPerAddress
-        config.limits.requestTimeout = requestTimeout
-        config.limits.maxQueuedBytes = maxQueuedBytes
-        do {
-            config.originPolicy = try OriginPolicy(allowing: allowOrigins, loopbackOnly: OriginPolicy.isLoopback(host.lowercased()))
-        } catch {
-            throw ValidationError(error.description)
-        }
-        config.statePath = state.map { URL(fileURLWithPath: $0).path }
-        config.seed = seed
-
+        let config = try serverConfig()
         let server: Server
         let url: String
         do {
@@ -141,6 +122,39 @@ struct Serve: ParsableCommand {
         FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))
         server.run()
         logger.info("stopped")
+    }
+
+    /// What the options say, for `Server`.
+    private func serverConfig() throws -> ServerConfig {
+        var config = ServerConfig(publicDirectory: resolvedPublicDirectory())
+        config.host = host
+        config.port = port
+        config.limits = limits
+        do {
+            config.originPolicy = try OriginPolicy(allowing: allowOrigins, loopbackOnly: OriginPolicy.isLoopback(host.lowercased()))
+        } catch {
+            throw ValidationError(error.description)
+        }
+        config.statePath = state.map { URL(fileURLWithPath: $0).path }
+        config.seed = seed
+        return config
+    }
+
+    private var limits: Limits {
+        var limits = Limits()
+        limits.maxCells = maxCells
+        limits.maxClients = maxClients
+        limits.maxAddPerMessage = min(maxAddPerMessage, maxCells)
+        limits.maxMessageBytes = maxMessageBytes
+        limits.messagesPerSecond = messagesPerSecond
+        limits.messageBurst = messageBurst
+        limits.replayBuffer = replayBuffer
+        limits.maxEventBacklog = maxEventBacklog
+        limits.maxConnections = maxConnections
+        limits.maxConnectionsPerAddress = maxConnectionsPerAddress
+        limits.requestTimeout = requestTimeout
+        limits.maxQueuedBytes = maxQueuedBytes
+        return limits
     }
 
     /// The checkout's Public/ folder, found from this source file's location, else ./Public.

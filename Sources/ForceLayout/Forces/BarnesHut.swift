@@ -19,8 +19,8 @@ struct BarnesHut {
     let tick: Int
 
     init(charge: Double, theta: Double, tick: Int) {
-        chargeCubed = PairForce.chargeCubed(charge)
-        self.theta = theta.isFinite && theta > 0 ? theta : 0
+        chargeCubed = charge * charge * charge
+        self.theta = theta
         self.tick = tick
     }
 

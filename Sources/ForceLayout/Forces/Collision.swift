@@ -31,7 +31,7 @@ struct Collision {
     func resolve(tree: inout QuadTree, xs: inout [Double], ys: inout [Double], ids: [CellID], pinned: [Bool],
                  sweeps: Int = maxSweeps) -> Double {
         let n = xs.count
-        guard n > 1, size > 0 else { return 0 }
+        guard n > 1 else { return 0 }
         xs.withUnsafeBufferPointer { px in
             ys.withUnsafeBufferPointer { py in tree.build(xs: px, ys: py) }
         }
@@ -57,7 +57,7 @@ struct Collision {
     /// overlaps with pinned cells.
     func polish(tree: inout QuadTree, xs: inout [Double], ys: inout [Double], ids: [CellID], pinned: [Bool]) {
         let n = xs.count
-        guard n > 1, size > 0 else { return }
+        guard n > 1 else { return }
         xs.withUnsafeBufferPointer { px in
             ys.withUnsafeBufferPointer { py in tree.build(xs: px, ys: py) }
         }

@@ -16,13 +16,13 @@ struct Coulomb {
     /// Cells per parallel work item: big enough to amortise dispatch, small enough to balance.
     static let chunkSize = 64
 
-    /// charge^3, sanitised so an out-of-range charge cannot inject NaN or infinity.
+    /// charge^3: at most 1e9, since `Simulation` keeps the charge in [0, 1000].
     let chargeCubed: Double
     /// Seeds the wiggle of coincident pairs.
     let tick: Int
 
     init(charge: Double, tick: Int) {
-        chargeCubed = PairForce.chargeCubed(charge)
+        chargeCubed = charge * charge * charge
         self.tick = tick
     }
 

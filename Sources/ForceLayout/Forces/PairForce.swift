@@ -1,12 +1,6 @@
 /// What the exact sum and Barnes-Hut share: the Coulomb law for one pair, and the force
 /// arrays the parallel chunks fill.
 enum PairForce {
-    /// charge³, sanitised so an out-of-range charge cannot inject NaN or infinity.
-    static func chargeCubed(_ charge: Double) -> Double {
-        let c = charge * charge * charge
-        return c.isFinite && c > 0 ? c : 0
-    }
-
     /// The push on cell `id` from cell `other` at offset (dx, dy) = p(id) − p(other):
     /// |F| = charge³ / r² with r clamped to `Coulomb.minDistance`, and a deterministic wiggle
     /// when the two coincide.

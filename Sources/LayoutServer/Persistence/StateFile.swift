@@ -38,6 +38,20 @@ public enum StateFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Failure(description: "cannot read state file \(path)")
         }
+        let state = try decode(data, path: path)
+        if let problem = validate(state) {
+            throw Failure(description: "state file \(path): \(problem)")
+        }
+        do {
+            _ = try Simulation(snapshot: state.layout)
+        } catch {
+            throw Failure(description: "state file \(path) holds an invalid layout: \(error)")
+        }
+        return state
+    }
+
+    /// The state a file of a readable format and version holds, not yet validated.
+    private static func decode(_ data: Data, path: String) throws(Failure) -> SavedState {
         let notOurs = { (error: Error) in
             Failure(description: "state file \(path) is not a forcelayout state file (\(brief(error))); move it away or pass another --state")
         }
@@ -59,24 +73,14 @@ public enum StateFile {
         } catch {
             throw notOurs(error)
         }
-        let state: SavedState
         switch (document.version, document.reservation) {
         case (1, _):
-            state = SavedState(layout: document.layout, reservation: document.layout.nextID)
+            return SavedState(layout: document.layout, reservation: document.layout.nextID)
         case (_, let reservation?):
-            state = SavedState(layout: document.layout, reservation: reservation)
+            return SavedState(layout: document.layout, reservation: reservation)
         case (_, nil):
             throw Failure(description: "state file \(path) is not a forcelayout state file (missing reservation); move it away or pass another --state")
         }
-        if let problem = validate(state) {
-            throw Failure(description: "state file \(path): \(problem)")
-        }
-        do {
-            _ = try Simulation(snapshot: state.layout)
-        } catch {
-            throw Failure(description: "state file \(path) holds an invalid layout: \(error)")
-        }
-        return state
     }
 
     public static func save(_ state: SavedState, to path: String) throws {
@@ -121,14 +125,12 @@ public enum StateFile {
         return validate(state.layout.parameters)
     }
 
+    /// The first parameter outside its range (`Parameters.table`, as for clients), if any.
     static func validate(_ parameters: Parameters) -> String? {
-        let values: [(ParameterRanges.Range, Double)] = [
-            (ParameterRanges.stiffness, parameters.stiffness), (ParameterRanges.charge, parameters.charge),
-            (ParameterRanges.cellSize, parameters.cellSize), (ParameterRanges.threshold, parameters.threshold),
-            (ParameterRanges.tickRate, parameters.tickRate), (ParameterRanges.theta, parameters.theta),
-        ]
-        for (range, value) in values where !range.contains(value) {
-            return "\(range.name) \(value) is outside \(range.text)"
+        for spec in Parameters.table {
+            guard let range = spec.range, case .number(let value) = spec.value(in: parameters),
+                  !range.contains(value) else { continue }
+            return "\(spec.name) \(value) is outside \(range.text)"
         }
         return nil
     }

@@ -71,20 +71,16 @@ struct Fields {
         return number
     }
 
-    mutating func parameter(_ range: ParameterRanges.Range) throws(ProtocolError) -> Double? {
-        guard let value = take(range.name) else { return nil }
-        guard case .number(let number) = value, range.contains(number) else {
-            throw ProtocolError(.badRequest, "\(range.name) must be a finite number in \(range.text), not \(describe(value))")
+    /// The parameter's value if present, of its kind and in its range (`Parameters.table`).
+    mutating func parameter(_ spec: ParameterSpec) throws(ProtocolError) -> ParameterValue? {
+        guard let value = take(spec.name) else { return nil }
+        switch (spec.range, value) {
+        case (let range?, .number(let number)) where range.contains(number): return .number(number)
+        case (let range?, _):
+            throw ProtocolError(.badRequest, "\(spec.name) must be a finite number in \(range.text), not \(describe(value))")
+        case (nil, .bool(let flag)): return .bool(flag)
+        case (nil, _): throw ProtocolError(.badRequest, "\(spec.name) must be true or false, not \(describe(value))")
         }
-        return number
-    }
-
-    mutating func boolean(_ key: String) throws(ProtocolError) -> Bool? {
-        guard let value = take(key) else { return nil }
-        guard case .bool(let flag) = value else {
-            throw ProtocolError(.badRequest, "\(key) must be true or false, not \(describe(value))")
-        }
-        return flag
     }
 
     /// `"all"` or an array of event kind names; nil when absent.

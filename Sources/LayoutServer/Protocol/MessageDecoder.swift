@@ -119,18 +119,13 @@ public struct MessageDecoder: Sendable {
 
     private func decodeParams(_ fields: inout Fields) throws(ProtocolError) -> ParameterChange {
         var change = ParameterChange()
-        change.stiffness = try fields.parameter(ParameterRanges.stiffness)
-        change.charge = try fields.parameter(ParameterRanges.charge)
-        change.cellSize = try fields.parameter(ParameterRanges.cellSize)
-        change.threshold = try fields.parameter(ParameterRanges.threshold)
-        change.tickRate = try fields.parameter(ParameterRanges.tickRate)
-        change.theta = try fields.parameter(ParameterRanges.theta)
-        change.collide = try fields.boolean("collide")
-        change.paused = try fields.boolean("paused")
+        for spec in Parameters.table {
+            change[spec] = try fields.parameter(spec)
+        }
         if let unknown = fields.remainingKeys.first {
             throw ProtocolError(.badRequest, "unknown parameter \(Excerpt.quoted(unknown, limit: 64))")
         }
-        guard change != ParameterChange() else {
+        guard !change.isEmpty else {
             throw ProtocolError(.badRequest, "params needs at least one parameter")
         }
         return change

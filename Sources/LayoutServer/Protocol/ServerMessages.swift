@@ -23,19 +23,6 @@ public struct LayoutStatus: Sendable, Equatable {
 public enum ServerMessages {
     public static let protocolVersion = 1
 
-    static func writeParameters(_ parameters: Parameters, into writer: inout JSONWriter) {
-        writer.raw("{\"stiffness\":")
-        writer.number(parameters.stiffness)
-        writer.member("charge", parameters.charge)
-        writer.member("cellSize", parameters.cellSize)
-        writer.member("threshold", parameters.threshold)
-        writer.member("tickRate", parameters.tickRate)
-        writer.member("theta", parameters.theta)
-        writer.member("collide", parameters.collide)
-        writer.member("paused", parameters.paused)
-        writer.raw("}")
-    }
-
     static func writeEvent(_ envelope: Envelope<LayoutEvent>, into writer: inout JSONWriter) {
         writer.raw("{\"type\":\"event\",\"seq\":")
         writer.integer(envelope.seq)
@@ -54,13 +41,15 @@ public enum ServerMessages {
 
     public static func hello(client: String, clients: Int, status: LayoutStatus, limits: Limits,
                              events: [Envelope<LayoutEvent>]) -> [UInt8] {
-        var writer = JSONWriter(reservingCapacity: 1024)
+        var writer = JSONWriter(reservingCapacity: 1024 + paramSpecs.count)
         writer.raw("{\"type\":\"hello\",\"protocol\":")
         writer.integer(protocolVersion)
         writer.member("client", client)
         writer.member("clients", clients)
         writer.raw(",\"params\":")
         writeParameters(status.parameters, into: &writer)
+        writer.raw(",\"paramSpecs\":")
+        writer.raw(paramSpecs)
         writer.raw(",\"limits\":{\"maxCells\":")
         writer.integer(limits.maxCells)
         writer.member("maxAddPerMessage", limits.maxAddPerMessage)

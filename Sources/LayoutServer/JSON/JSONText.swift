@@ -1,0 +1,8 @@
+/// Small helpers to render values in messages the way the wire writes them.
+enum JSONText {
+    static func number(_ value: Double) -> String {
+        var writer = JSONWriter(reservingCapacity: 24)
+        writer.number(value)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,80 @@
+import ForceLayout
+import XCTest
+@testable import LayoutServer
+
+final class ParamSpecsTests: XCTestCase {
+    private let decoder = MessageDecoder(limits: Limits())
+
+    private func change(_ name: String, _ value: String) -> Result<ParameterChange, ProtocolError> {
+        decoder.decode(Array(#"{"type":"params","\#(name)":\#(value)}"#.utf8)).map { request in
+            guard case .layout(.params(let change)) = request.message else { fatalError("not params") }
+            return change
+        }
+    }
+
+    /// Read back from `hello.paramSpecs`, every row gives the table's own values.
+    func testParamSpecsRoundTrip() throws {
+        guard case .array(let rows) = try JSONParser.parse(ServerMessages.paramSpecs) else { return XCTFail("not an array") }
+        XCTAssertEqual(rows.count, Parameters.table.count)
+        for (row, spec) in zip(rows, Parameters.table) {
+            XCTAssertEqual(row["name"], .string(spec.name))
+            XCTAssertEqual(row["kind"], .string(spec.kind.rawValue))
+            XCTAssertEqual(row["label"], .string(spec.label))
+            XCTAssertEqual(row["description"], .string(spec.description))
+            XCTAssertEqual(row["control"], .string(spec.control.rawValue))
+            switch spec.defaultValue {
+            case .number(let value): XCTAssertEqual(row["default"], .number(value), spec.name)
+            case .bool(let value): XCTAssertEqual(row["default"], .bool(value), spec.name)
+            }
+            XCTAssertEqual(row["min"], spec.range.map { .number($0.lower) }, spec.name)
+            XCTAssertEqual(row["max"], spec.range.map { .number($0.upper) }, spec.name)
+            XCTAssertEqual(row["minExclusive"], spec.range.map { .bool($0.lowerExclusive) }, spec.name)
+            XCTAssertEqual(row["step"], spec.step.map { .number($0) }, spec.name)
+            guard case .object(let members) = row else { return XCTFail("not an object") }
+            XCTAssertEqual(members.count, spec.kind == .number ? 10 : 6, spec.name)
+        }
+        let hello = try JSONParser.parse(ServerMessages.hello(client: "c1", clients: 1, status: LayoutStatus(),
+                                                              limits: Limits(), events: []))
+        XCTAssertEqual(hello["paramSpecs"], .array(rows))
+    }
+
+    /// For every row, whatever its range: accepted at its bounds, refused just outside them.
+    func testTheTableDrivesDecoding() {
+        for spec in Parameters.table {
+            guard let range = spec.range else {
+                XCTAssertEqual(try change(spec.name, "true").get()[spec], .bool(true), spec.name)
+                XCTAssertEqual(try change(spec.name, "false").get()[spec], .bool(false), spec.name)
+                XCTAssertThrowsError(try change(spec.name, "0").get(), spec.name)
+                continue
+            }
+            let lowest = range.lowerExclusive ? range.lower.nextUp : range.lower
+            for value in [lowest, range.upper] {
+                XCTAssertEqual(try change(spec.name, JSONText.number(value)).get()[spec], .number(value), spec.name)
+            }
+            for value in [range.lowerExclusive ? range.lower : range.lower - 0.001, range.upper * 1.001, -1e9] {
+                guard case .failure(let error) = change(spec.name, JSONText.number(value)) else {
+                    XCTFail("\(spec.name) \(value) accepted"); continue
+                }
+                XCTAssertEqual(error.code, .badRequest)
+                XCTAssertTrue(error.message.hasPrefix("\(spec.name) must be a finite number in \(range.text), not "), error.message)
+            }
+        }
+    }
+
+    func testAChangeReadsAndAppliesByTableRow() {
+        var change = ParameterChange()
+        XCTAssertTrue(change.isEmpty)
+        change.paused = true
+        change.theta = 0
+        change.charge = 2000   // a library caller's value, out of range: sanitised where applied
+        XCTAssertEqual(change.entries.map(\.spec.name), ["charge", "theta", "paused"])
+        XCTAssertEqual(change[Parameters.spec(for: \.theta)], .number(0))
+        XCTAssertNil(change.stiffness)
+        let (parameters, changed) = change.applied(to: .defaults)
+        XCTAssertEqual(changed, ["charge", "theta", "paused"])
+        XCTAssertEqual(parameters.charge, 1000)
+        XCTAssertEqual(parameters.theta, 0)
+        XCTAssertTrue(parameters.paused)
+        XCTAssertEqual(change.applied(to: parameters).changed, [])
+    }
+}
