@@ -66,8 +66,7 @@ extension Simulation {
     /// would pay an exclusivity check per element.
     private func integrate(stiffness: Double, bound: Double, collide: Bool)
         -> (maxMove: Double, totalMove: Double, movable: Int, rest: Double) {
-        var maxMove = 0.0, totalMove = 0.0, maxRest = 0.0
-        var movable = 0
+        var maxMove = 0.0, totalMove = 0.0, maxRest = 0.0, movable = 0
         let n = count
         let step = tick, since = forcesSince
         withheld.removeAll(keepingCapacity: true)
@@ -88,13 +87,11 @@ extension Simulation {
                     gain = gains[i]  // the step is taken again at the new gain
                     d = boundedDisplacement(fx: fx * gain, fy: fy * gain, maxStep: bound)
                 }
-                lastDX[i] = d.dx
-                lastDY[i] = d.dy
+                (lastDX[i], lastDY[i]) = (d.dx, d.dy)
                 let nx = xs[i] + d.dx, ny = ys[i] + d.dy
                 // |d| <= maxStep keeps finite positions finite except near ±1.8e308; stay put then.
                 guard nx.isFinite, ny.isFinite else { continue }
-                xs[i] = nx
-                ys[i] = ny
+                (xs[i], ys[i]) = (nx, ny)
                 maxMove = Swift.max(maxMove, d.length)
                 totalMove += d.length
                 let rest = Rest.step(damped: d.length, gain: gain, learned: learnedAt[i] > since,
