@@ -26,7 +26,7 @@ define ensure_packages
 endef
 
 .PHONY: run build deps test-deps test test-swift test-node test-e2e test-browser clean \
-	bench bench-deps bench-page screenshot fuzz load attack
+	bench bench-deps bench-page screenshot fuzz load attack shape
 
 ## Install what is missing, build in release, serve on http://$(HOST):$(PORT)/
 run: deps
@@ -92,6 +92,10 @@ load: deps
 attack: deps
 	swift build -c release --product forcelayout
 	$(PYTHON) bench/attack.py $(ATTACK_ARGS)
+
+## The code's shape in numbers: longest functions and files, files naming each parameter.
+shape:
+	$(PYTHON) bench/shape.py
 
 ## docs/screenshot.png: the page (1280x800) with a few hundred cells from two clients, settled.
 ## The release binary, so the status line shows a real step time.
