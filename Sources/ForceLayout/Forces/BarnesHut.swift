@@ -146,9 +146,9 @@ struct BarnesHut {
     private func force(on k: Int, id: CellID, _ xi: Double, _ yi: Double, _ ids: UnsafeBufferPointer<CellID>,
                        _ order: UnsafeBufferPointer<Int32>, _ lists: InteractionLists) -> (x: Double, y: Double) {
         let xv = SIMD2(repeating: xi), yv = SIMD2(repeating: yi)
-        let far = farForce(xv, yv, lists)
-        let near = nearForce(on: k, id: id, xv, yv, ids, order, lists)
-        return (far.x.sum() + near.x, far.y.sum() + near.y)
+        var (axv, ayv) = farForce(xv, yv, lists)
+        let (ax, ay) = addNearForce(on: k, id: id, xv, yv, ids, order, lists, &axv, &ayv)
+        return (ax + axv.sum(), ay + ayv.sum())
     }
 
     /// From the far nodes: F = M r/r³ − Q r/r⁵ + 5/2 (rᵀQr) r/r⁷, r from the center of mass.
@@ -177,16 +177,16 @@ struct BarnesHut {
         return (axv * chargeCubed, ayv * chargeCubed)
     }
 
-    /// From the near cells, pair by pair; the rare pair that needs care (the cell itself,
-    /// coincident cells) takes the scalar path.
+    /// Adds the near cells' pushes to `axv`, `ayv` lane by lane; the rare pair that needs care
+    /// (the cell itself, coincident cells) takes the scalar path, whose sum it returns.
     @inline(__always)
-    private func nearForce(on k: Int, id: CellID, _ xv: SIMD2<Double>, _ yv: SIMD2<Double>,
-                           _ ids: UnsafeBufferPointer<CellID>, _ order: UnsafeBufferPointer<Int32>,
-                           _ lists: InteractionLists) -> (x: Double, y: Double) {
+    private func addNearForce(on k: Int, id: CellID, _ xv: SIMD2<Double>, _ yv: SIMD2<Double>,
+                              _ ids: UnsafeBufferPointer<CellID>, _ order: UnsafeBufferPointer<Int32>,
+                              _ lists: InteractionLists, _ axv: inout SIMD2<Double>, _ ayv: inout SIMD2<Double>)
+        -> (x: Double, y: Double) {
         let c = chargeCubed
         let minD = SIMD2(repeating: Coulomb.minDistance)
         let eps2 = Wiggle.epsilon * Wiggle.epsilon
-        var axv = SIMD2<Double>.zero, ayv = SIMD2<Double>.zero
         var ax = 0.0, ay = 0.0
         var j = 0
         while j < lists.nearCount {
@@ -207,7 +207,7 @@ struct BarnesHut {
             }
             j += 2
         }
-        return (ax + axv.sum(), ay + ayv.sum())
+        return (ax, ay)
     }
 
     /// One exact pair given its offset (dx, dy); nothing from the cell itself.
