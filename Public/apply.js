@@ -3,6 +3,7 @@
 // what it cannot use, and emits the change events of what it changed (state.js says how).
 import { emitChanges, selectedIndex } from './state.js';
 import { normalizeRuns, sameRuns } from './owners.js';
+import { normalizeSpecs, sameSpecs } from './params.js';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isId = (v) => typeof v === 'number' && Number.isFinite(v);
@@ -33,7 +34,8 @@ function update(s, key, value, changes, type = key) {
 
 /**
  * A `hello` (first message of every connection, also after a reconnect): connected, with
- * the client id, params, limits, clients, settled and the pins; the membership waits for
+ * the client id, params, limits, clients, settled and the pins, and the parameters' specs
+ * (`specs` only when they differ from the ones known: a newer server); the membership waits for
  * the full frame that follows. The replayed events not shown yet (seq > lastSeq) go to
  * `history`, restarted when the event seqs start over (a new server process).
  */
@@ -43,6 +45,11 @@ export function applyHello(s, msg) {
   s.connection = 'connected';
   if (isObject(msg.params)) s.params = { ...s.params, ...msg.params };
   if (isObject(msg.limits)) s.limits = { ...msg.limits };
+  const specs = normalizeSpecs(msg.paramSpecs);
+  if (!sameSpecs(specs, s.paramSpecs)) {
+    s.paramSpecs = specs;
+    changes.set('specs', undefined);
+  }
   if (Number.isFinite(msg.clients)) update(s, 'clients', msg.clients, changes);
   if (typeof msg.settled === 'boolean') update(s, 'settled', msg.settled, changes);
   s.v = null; // the next frame carries ids; frames without them are meaningless until then

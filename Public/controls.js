@@ -1,23 +1,55 @@
 // The parameter inputs and the action buttons of the panel.
+// - The parameter inputs are built in form#params from the server's specs (hello.paramSpecs,
+//   controlmodel.js says which control each gets), once from the first hello and again only
+//   when a hello brings other specs (a reconnect to a newer server); none before.
 // - input[name=<param>] shows the server's value (hello.params, every params event) unless
 //   the user is dragging or editing it; changing it sends {"type":"params", <name>: value},
 //   throttled to 20 messages/s while dragging, the final value always sent.
 // - input[data-for=<param>] beside a slider shows its value as a number box, and typing a
-//   value there sets it too.
+//   value there sets it too. An emptied or unsent box shows the server's value again on blur.
 // - button[data-action]: add / remove (input[name=count] cells), clear, pause (toggles paused).
 // They follow the state: its params and limits, enabled only while connected, and a
 // message the server rejected is no longer taken as sent.
-import { PARAMS, formatParam, parseParam } from './params.js';
+import { controlModel } from './controlmodel.js';
+import { formatParam, parseValue, snapToSpec } from './params.js';
 import { throttle } from './throttle.js';
 
 const SEND_INTERVAL_MS = 50;
+
+function element(tag, attrs = {}, children = []) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) el.setAttribute(k, String(v));
+  el.append(...children);
+  return el;
+}
+
+// The elements of one control description (controlmodel.js): {row, input, box}. Toggles go
+// into `checks`, the row of checkboxes.
+function buildControl(c, checks) {
+  const title = c.description || undefined;
+  if (c.control === 'toggle') {
+    const input = element('input', { type: 'checkbox', name: c.name, title });
+    checks.append(element('label', { title }, [input, ` ${c.label}`]));
+    return { input, box: null };
+  }
+  const name = element('span', {}, [c.label]);
+  if (c.control === 'slider') {
+    const input = element('input', { type: 'range', name: c.name, ...c.range, title });
+    const { label, ...range } = c.box;
+    const box = element('input', { type: 'number', class: 'value', 'data-for': c.name, ...range, 'aria-label': label, title });
+    return { row: element('label', { class: 'param', title }, [name, input, box]), input, box };
+  }
+  const input = element('input', { type: 'number', class: 'value', name: c.name, ...c.box, title });
+  return { row: element('label', { class: 'param', title }, [name, element('span', { class: 'spacer' }), input]), input, box: null };
+}
 
 export function createControls(root, state, { send }) {
   let params = {};
   let maxAdd = 1000;
   const lastSent = new Map();
   const busy = new Set(); // names whose input the user holds right now
-  const controls = new Map(); // name -> {input, box, throttled}
+  let controls = new Map(); // name -> {spec, input, box, throttled}
+  const form = root.querySelector('#params') ?? root.querySelector('form');
 
   // Sends a value unless it is the one this page sent last (and the server has not reported
   // another since): a slider's last input event and its change event carry the same value.
@@ -34,25 +66,22 @@ export function createControls(root, state, { send }) {
     if (c.box) c.box.value = formatParam(name, value);
   }
 
-  for (const spec of PARAMS) {
-    const input = root.querySelector(`input[name="${spec.name}"]`);
-    if (!input) continue;
-    const box = root.querySelector(`input[data-for="${spec.name}"]`);
-    const throttled = throttle((v) => sendParam(spec.name, v), SEND_INTERVAL_MS);
-    controls.set(spec.name, { input, box, throttled });
-    const read = () => parseParam(spec.name, input.type === 'checkbox' ? input.checked : input.value);
+  // the events of one control's inputs
+  function wire(name, { spec, input, box, throttled }) {
+    const read = () => (input.type === 'checkbox' ? parseValue(spec, input.checked)
+      : input.type === 'range' ? snapToSpec(spec, Number(input.value)) : parseValue(spec, input.value));
 
     if (input.type === 'checkbox') {
-      input.addEventListener('change', () => sendParam(spec.name, read()));
-      continue;
+      input.addEventListener('change', () => sendParam(name, read()));
+      return;
     }
     if (input.type === 'range') {
       input.addEventListener('pointerdown', () => {
-        busy.add(spec.name);
+        busy.add(name);
         const release = () => {
           window.removeEventListener('pointerup', release);
           window.removeEventListener('pointercancel', release);
-          if (!busy.delete(spec.name)) return;
+          if (controls.get(name)?.input !== input || !busy.delete(name)) return;
           throttled.flush(read()); // dragging ends: the final value goes out
         };
         window.addEventListener('pointerup', release);
@@ -60,40 +89,63 @@ export function createControls(root, state, { send }) {
       });
       input.addEventListener('input', () => {
         const v = read();
-        if (box && v !== undefined) box.value = formatParam(spec.name, v);
+        if (box && v !== undefined) box.value = formatParam(name, v);
         throttled.call(v);
       });
     } else {
       // a number box: edits are sent when committed (change: Enter, blur, spinner)
-      input.addEventListener('input', () => busy.add(spec.name));
+      input.addEventListener('input', () => busy.add(name));
       input.addEventListener('blur', () => {
-        busy.delete(spec.name);
-        show(spec.name, params[spec.name]); // an unusable or unsent edit goes back
+        busy.delete(name);
+        show(name, params[name]); // an unusable or unsent edit goes back
       });
     }
     input.addEventListener('change', () => {
       const v = read();
       throttled.cancel();
       if (v === undefined) return; // still being edited (emptied): blur puts it back
-      busy.delete(spec.name);
-      sendParam(spec.name, v);
+      busy.delete(name);
+      sendParam(name, v);
     });
 
     if (box) {
-      box.addEventListener('input', () => busy.add(spec.name));
+      box.addEventListener('input', () => busy.add(name));
       box.addEventListener('blur', () => {
-        busy.delete(spec.name);
-        show(spec.name, params[spec.name]);
+        busy.delete(name);
+        show(name, params[name]);
       });
       box.addEventListener('change', () => {
-        const v = parseParam(spec.name, box.value);
+        const v = parseValue(spec, box.value);
         if (v === undefined) return; // still being edited (emptied): blur puts it back
-        busy.delete(spec.name);
+        busy.delete(name);
         input.value = String(v);
-        box.value = formatParam(spec.name, v);
-        sendParam(spec.name, v);
+        box.value = formatParam(name, v);
+        sendParam(name, v);
       });
     }
+  }
+
+  /** (Re)build the parameter controls from the server's specs. */
+  function build(specs) {
+    for (const c of controls.values()) c.throttled.cancel();
+    controls = new Map();
+    busy.clear();
+    lastSent.clear();
+    if (!form) return;
+    const model = controlModel(specs);
+    const rows = [];
+    const checks = element('div', { class: 'checks' });
+    for (const c of model) {
+      const built = buildControl(c, checks);
+      if (built.row) rows.push(built.row);
+      const entry = { spec: c.spec, input: built.input, box: built.box, throttled: throttle((v) => sendParam(c.name, v), SEND_INTERVAL_MS) };
+      controls.set(c.name, entry);
+      wire(c.name, entry);
+    }
+    if (checks.childElementCount > 0) rows.push(checks);
+    form.replaceChildren(...rows);
+    form.hidden = rows.length === 0;
+    for (const [name, value] of Object.entries(params)) show(name, value);
   }
 
   const countInput = root.querySelector('input[name="count"]');
@@ -155,10 +207,12 @@ export function createControls(root, state, { send }) {
     for (const b of root.querySelectorAll('button[data-action]')) b.disabled = !on;
   }
 
+  state.on('specs', () => build(state.paramSpecs));
   state.on('params', () => setParams(state.params));
   state.on('limits', () => setLimits(state.limits));
   state.on('connection', () => setEnabled(state.connection === 'connected'));
   // forget what was sent: the server does not hold it
   state.on('rejected', () => lastSent.clear());
+  build(state.paramSpecs ?? []);
   setEnabled(state.connection === 'connected');
 }

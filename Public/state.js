@@ -1,5 +1,5 @@
 // The page's state: the shared layout as the server tells it (apply.js feeds it the server's
-// messages: params, membership and positions, owners, pins, clients, stats, the events to
+// messages: params and their specs, membership and positions, owners, pins, clients, stats, the events to
 // show) and what is this page's own (the connection, the selected, hovered and dragged
 // cell, the colour scheme). Pure, no DOM.
 //
@@ -15,6 +15,7 @@ import { ownerOf } from './owners.js';
 export const CHANGES = [
   'connection', // connection ('connecting', 'reconnecting', 'connected' once hello came), client
   'limits', // limits, from hello
+  'specs', // paramSpecs: the parameters' specs (params.js normalizeSpecs), from hello, when they differ
   'params', // params: the whole set
   'membership', // ids, index, v; payload {shift}: how far the selected cell's index moved (0 if it changed)
   'owners', // owners: who added which cells
@@ -42,6 +43,7 @@ export function createState({ scheme = 'light' } = {}) {
     client: null, // my client id, from hello
     clients: 0,
     params: {},
+    paramSpecs: [], // what each parameter is (name, kind, label, range, control), from hello
     limits: {},
     settled: true,
     stats: null,

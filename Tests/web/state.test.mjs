@@ -6,6 +6,7 @@ import {
   CHANGES, createState, ownerLookup, selectId, selectIndex, selectedIndex, setConnection, setDrag, setHover, setScheme,
 } from '../../Public/state.js';
 import { applyEvent, applyFrame, applyHello, applyMessage, applyStats } from '../../Public/apply.js';
+import { SPECS } from './paramspecs.mjs';
 
 const PARAMS = { stiffness: 0.02, charge: 10, cellSize: 20, threshold: 0.3, tickRate: 20, theta: 0.9, collide: false, paused: false };
 const hello = (extra = {}) => ({
@@ -46,6 +47,28 @@ test('hello: connected, with client, params, limits, clients, settled, pins; one
   // the same again (a reconnect to the same server, nothing new): no clients/settled/history
   applyHello(s, hello({ settled: false }));
   assert.deepEqual(r.types(), ['connection', 'limits', 'params', 'pins']);
+});
+
+test('hello.paramSpecs: the specs once, before params; again only when they differ', () => {
+  const s = createState();
+  const r = record(s);
+  assert.deepEqual(s.paramSpecs, []); // no controls before the first hello
+  applyHello(s, hello({ paramSpecs: SPECS }));
+  assert.deepEqual(s.paramSpecs.map((p) => p.name), Object.keys(PARAMS));
+  assert.deepEqual(r.types(), ['connection', 'limits', 'specs', 'params', 'pins', 'clients']);
+  const known = s.paramSpecs;
+  // a reconnect to the same server: same specs (a fresh copy), no rebuild
+  applyHello(s, hello({ paramSpecs: structuredClone(SPECS) }));
+  assert.deepEqual(r.types(), ['connection', 'limits', 'params', 'pins']);
+  assert.equal(s.paramSpecs, known);
+  // a newer server with one more parameter, and a kind this page does not know
+  const gravity = { name: 'gravity', kind: 'number', label: 'Gravity', description: 'Pull down.', default: 0, min: -1, max: 1, step: 0.1, control: 'slider' };
+  applyHello(s, hello({ paramSpecs: [...SPECS, gravity, { name: 'tint', kind: 'colour' }] }));
+  assert.deepEqual(r.types(), ['connection', 'limits', 'specs', 'params', 'pins']);
+  assert.deepEqual(s.paramSpecs.map((p) => p.name), [...Object.keys(PARAMS), 'gravity']);
+  // malformed specs are no specs
+  applyHello(s, hello({ paramSpecs: 'all' }));
+  assert.deepEqual(s.paramSpecs, []);
 });
 
 test('frames: ids start a version, frames without ids reuse it, unknown versions are ignored', () => {

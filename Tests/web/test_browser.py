@@ -228,6 +228,59 @@ def test_params_change_shows_on_the_other_page(first, second):
     assert first.severe() == [] and second.severe() == []
 
 
+def test_controls_are_built_from_the_servers_specs(server, first):
+    """Every parameter of hello.paramSpecs has its control, labelled and described as the
+    server says; an emptied number box shows the server's value again when left."""
+    connected(first)
+    with Control(server) as other:
+        specs = other.hello["paramSpecs"]
+        params = other.hello["params"]
+    assert [s["name"] for s in specs] == list(params)
+    shown = first.js(
+        "return [...document.querySelectorAll('#params input[name]')].map((e) => ({name: e.name, type: e.type,"
+        " label: e.closest('label').textContent.trim(), title: e.title, min: e.min, max: e.max, step: e.step}))")
+    by_name = {c["name"]: c for c in shown}
+    assert len(shown) == len(specs), shown
+    for spec in specs:
+        c = by_name[spec["name"]]
+        assert c["label"] == spec["label"], (c, spec)
+        assert c["title"] == spec["description"], (c, spec)
+        kind = {"slider": "range", "field": "number", "toggle": "checkbox"}[spec["control"]]
+        assert c["type"] == kind, (c, spec)
+        if spec["control"] == "slider":
+            low = spec["min"] + spec["step"] if spec.get("minExclusive") else spec["min"]
+            assert math.isclose(float(c["min"]), low) and float(c["max"]) == spec["max"], (c, spec)
+            assert float(c["step"]) == spec["step"], (c, spec)
+            box = first.find(f'input[data-for="{spec["name"]}"]')
+            assert box.get_attribute("aria-label") == f'{spec["label"]} value'
+    # sliders first, then number fields, then the row of toggles, as the panel always had them
+    order = {"slider": 0, "field": 1, "toggle": 2}
+    expected = [s["name"] for s in sorted(specs, key=lambda s: order[s["control"]])]
+    assert [c["name"] for c in shown] == expected
+    before = first.find('input[data-for="charge"]').get_attribute("value")
+    first.js("const el = document.querySelector('input[data-for=charge]'); el.focus(); el.value = '';"
+             "el.dispatchEvent(new Event('input', {bubbles: true})); el.dispatchEvent(new Event('change', {bubbles: true}));"
+             "el.blur();")
+    assert first.find('input[data-for="charge"]').get_attribute("value") == before
+    assert first.severe() == []
+
+
+def test_no_controls_before_hello(server):
+    """A page that cannot connect has no parameter controls, and says nothing is wrong."""
+    page = Page(server)
+    try:
+        page.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+            "source": "window.WebSocket = class { constructor() { throw new DOMException('no', 'SecurityError'); } };"})
+        page.driver.get(server)
+        page.wait(lambda: page.js("return document.readyState") == "complete", "the page loaded")
+        time.sleep(0.5)
+        assert page.js("return document.querySelectorAll('#params input').length") == 0
+        assert not page.find("#params").is_displayed()
+        assert page.field("connection") != "connected"
+    finally:
+        page.quit()
+
+
 def test_strip_keys_and_canvas_click_select_cells(first):
     connected(first)
     strip = first.find("#strip")
@@ -529,6 +582,7 @@ def test_reconnects_after_a_server_restart():
         page.set_input("count", 3)
         page.find('button[data-action="add"]').click()
         page.wait(lambda: page.cells() == 3, "3 cells")
+        page.js("document.querySelector('input[name=charge]').dataset.before = 'restart'")
         srv.shutdown()
         page.wait(lambda: page.field("connection") == "reconnecting", "the status to say reconnecting")
         assert page.find('button[data-action="add"]').get_attribute("disabled") is not None
@@ -536,6 +590,8 @@ def test_reconnects_after_a_server_restart():
         page.wait(lambda: page.field("connection") == "connected", "connected again")
         expected = srv.stats()["cells"]  # a server that restores its state may have kept them
         page.wait(lambda: page.cells() == expected, f"{expected} cells after the restart")
+        # the same server, the same specs: the controls were not built again
+        assert page.find('input[name="charge"]').get_attribute("data-before") == "restart"
         page.set_input("count", 2)
         page.find('button[data-action="add"]').click()
         page.wait(lambda: page.cells() == expected + 2, f"{expected + 2} cells")
