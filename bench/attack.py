@@ -28,12 +28,12 @@ import os
 import resource
 import selectors
 import socket
-import struct
 import sys
 import threading
 import time
 
 import common
+from raw_websocket import frame_bytes, upgrade_request  # Tests/e2e, on the path through common
 from common import ROOT, RunningServer, ServerDidNotStart
 
 LOG_PATH = ROOT / ".build" / "attack-server.log"
@@ -69,19 +69,12 @@ def closed_already(connection):
         return True
 
 
-def upgrade(port, path="/ws"):
-    key = base64.b64encode(os.urandom(16)).decode()
-    return (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-            f"Sec-WebSocket-Protocol: forcelayout.v1\r\n\r\n").encode()
+def upgrade(port):
+    return upgrade_request(port, base64.b64encode(os.urandom(16)).decode())
 
 
-def masked(payload, opcode=0x1):
-    mask = os.urandom(4)
-    head = bytes([0x80 | opcode])
-    n = len(payload)
-    head += bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack("!H", n)
-    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+def masked(payload):
+    return frame_bytes(0x1, payload)
 
 
 def time_to_hello(port, source, timeout=5):

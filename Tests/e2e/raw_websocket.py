@@ -22,6 +22,25 @@ def upgrade_request(port, key, path="/ws", host=None, origin=None, subprotocol="
 
 
 
+def frame_bytes(opcode, payload=b"", fin=True, mask=True, rsv=0):
+    """One frame exactly as described, masked with a random key unless told not to."""
+    if isinstance(payload, str):
+        payload = payload.encode()
+    header = bytes([(0x80 if fin else 0) | (rsv << 4) | opcode])
+    bit = 0x80 if mask else 0
+    if len(payload) < 126:
+        header += bytes([bit | len(payload)])
+    elif len(payload) < 65536:
+        header += bytes([bit | 126]) + struct.pack("!H", len(payload))
+    else:
+        header += bytes([bit | 127]) + struct.pack("!Q", len(payload))
+    if mask:
+        key = os.urandom(4)
+        header += key
+        payload = bytes(byte ^ key[index % 4] for index, byte in enumerate(payload))
+    return header + payload
+
+
 class Closed(Exception):
     pass
 
@@ -74,22 +93,8 @@ class RawWebSocket:
 
     def frame(self, opcode, payload=b"", fin=True, mask=True, rsv=0):
         """Sends one frame exactly as described (masked with a random key unless told not to)."""
-        if isinstance(payload, str):
-            payload = payload.encode()
-        header = bytes([(0x80 if fin else 0) | (rsv << 4) | opcode])
-        bit = 0x80 if mask else 0
-        if len(payload) < 126:
-            header += bytes([bit | len(payload)])
-        elif len(payload) < 65536:
-            header += bytes([bit | 126]) + struct.pack("!H", len(payload))
-        else:
-            header += bytes([bit | 127]) + struct.pack("!Q", len(payload))
-        if mask:
-            key = os.urandom(4)
-            header += key
-            payload = bytes(byte ^ key[index % 4] for index, byte in enumerate(payload))
         try:
-            self.socket.sendall(header + payload)
+            self.socket.sendall(frame_bytes(opcode, payload, fin, mask, rsv))
         except (BrokenPipeError, ConnectionResetError, socket.timeout):
             pass  # the server closed (or stopped reading) first, 1009 while we still sent: read why
 

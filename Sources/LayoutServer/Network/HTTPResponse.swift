@@ -5,13 +5,11 @@ enum HTTPResponse {
     enum Refusal: Equatable {
         case methodNotAllowed
         case badRequest
-        case headerTooLarge
 
         var status: Int {
             switch self {
             case .methodNotAllowed: 405
             case .badRequest: 400
-            case .headerTooLarge: 431
             }
         }
 
@@ -19,7 +17,6 @@ enum HTTPResponse {
             switch self {
             case .methodNotAllowed: "Method Not Allowed"
             case .badRequest: "Bad Request"
-            case .headerTooLarge: "Request Header Fields Too Large"
             }
         }
 
@@ -27,7 +24,6 @@ enum HTTPResponse {
             switch self {
             case .methodNotAllowed: "This server answers GET and HEAD only.\n"
             case .badRequest: "That is not an HTTP request.\n"
-            case .headerTooLarge: "The request's head is too large.\n"
             }
         }
     }

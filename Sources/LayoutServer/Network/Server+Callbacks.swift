@@ -5,11 +5,6 @@ extension Server {
     func handle(wsi: OpaquePointer, reason: lws_callback_reasons, user: UnsafeMutableRawPointer?,
                 input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         switch reason {
-        case LWS_CALLBACK_FILTER_NETWORK_CONNECTION, LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED,
-             LWS_CALLBACK_WSI_DESTROY, LWS_CALLBACK_RAW_ADOPT, LWS_CALLBACK_RAW_RX, LWS_CALLBACK_RAW_WRITEABLE,
-             LWS_CALLBACK_RAW_CLOSE:
-            // Connection events reach whichever protocol the connection is bound to at the time.
-            return handleConnection(wsi: wsi, reason: reason, user: user, input: input, length: length)
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
             return confirmUpgrade(wsi)
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
@@ -43,7 +38,9 @@ extension Server {
             pendingHTTP.removeValue(forKey: wsi)
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         default:
-            return lws_callback_http_dummy(wsi, reason, user, input, length)
+            // Connection events reach whichever protocol the connection is bound to at the
+            // time; what is not one of them goes on to lws's HTTP handler from there.
+            return handleConnection(wsi: wsi, reason: reason, user: user, input: input, length: length)
         }
     }
 
