@@ -47,6 +47,8 @@ def closed_by_server(connection, timeout):
 
 
 def stats(port, source="127.0.0.9"):
+    """GET /stats from `source`, an address of its own: RunningServer.stats() would connect
+    from 127.0.0.1, whose connections these tests are counting."""
     connection = connect(port, source)
     connection.settimeout(5)
     connection.sendall(b"GET /stats HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
