@@ -66,7 +66,12 @@ final class RoomHost {
     func admit(_ name: RoomName, from address: PeerAddress, now: Double) -> Admission {
         switch registry.join(name, from: address, now: now) {
         case .join(let name):
-            return .room(rooms[name]!)
+            // The registry and `rooms` change together; a room it has must be here.
+            guard let room = rooms[name] else {
+                registry.failed(name)
+                return .refused(status: 503, why: "room \(name): not in memory after all (a bug: see the log)")
+            }
+            return .room(room)
         case .create(let name):
             return .room(open(name, saved: nil))
         case .load(let name):
