@@ -1,0 +1,225 @@
+"""Rooms (issue 11): each room is a layout of its own. Nothing done in one room (cells,
+parameters, pins, clear, joins) reaches another's events, frames, hello or stats; /ws and
+/ws/main are one room; client ids are unique across the server; GET /rooms and GET /stats
+describe the rooms in memory."""
+import json
+import socket
+
+from client import Client, run
+from room_tools import add, handshake, look, request, set_params
+from server import RunningServer, wait_until, wait_until_async
+
+LAYOUT_KINDS = {"added", "removed", "cleared", "params", "pinned", "unpinned"}
+
+
+def foreign(events, ids):
+    """The events caused by, or about, one of the clients `ids`."""
+    return [event for event in events if event.get("by") in ids or event.get("client") in ids]
+
+
+def test_hello_names_the_room_and_counts_its_clients(server):
+    async def scenario():
+        async with Client(server.ws) as plain, Client(server.room("main")) as named, \
+                Client(server.room("demo")) as demo, Client(server.room("demo-2_x")) as other:
+            assert plain.hello["room"] == "main" and named.hello["room"] == "main"
+            assert demo.hello["room"] == "demo" and other.hello["room"] == "demo-2_x"
+            assert plain.hello["clients"] == 1 and named.hello["clients"] == 2
+            assert demo.hello["clients"] == 1 and other.hello["clients"] == 1
+            async with Client(server.room("demo")) as second:
+                assert second.hello["clients"] == 2
+                joined = await demo.event("joined", client=second.id)
+                assert joined["clients"] == 2
+            left = await demo.event("left", client=second.id)
+            assert left["clients"] == 1
+            # /ws/main's client counts in main's figures, demo's do not
+            assert await wait_until_async(lambda: (server.stats()["clients"], server.stats()["totalClients"]) == (2, 4)), server.stats()
+    run(scenario())
+
+
+def test_ws_and_ws_main_are_one_room(server):
+    async def scenario():
+        async with Client(server.ws) as plain, Client(server.room("main")) as named:
+            await named.event("joined", client=named.id)
+            ids = await add(plain, 3)
+            added = await named.event("added", by=plain.id)
+            assert added["ids"] == ids
+            await named.frame_with(ids)
+            await set_params(named, charge=21)
+            event = await plain.event("params", by=named.id)
+            assert event["params"]["charge"] == 21
+        hello, frame = await look(server.ws)
+        assert hello["params"]["charge"] == 21 and frame["ids"] == ids
+    run(scenario())
+
+
+def test_nothing_done_in_one_room_reaches_another(server):
+    async def scenario():
+        async with Client(server.room("alpha")) as a1, Client(server.room("beta")) as b, Client(server.ws) as m:
+            for client in (a1, b, m):
+                await client.next("frame")
+                await client.event("joined", client=client.id)
+            b_start, m_start = len(b.messages), len(m.messages)
+            async with Client(server.room("alpha")) as a2:
+                await a1.event("joined", client=a2.id)
+                await set_params(a1, charge=17, threshold=0)  # alpha keeps stepping: frames flow there
+                ids = await add(a1, 5)
+                await a1.send({"type": "pin", "id": ids[0], "x": 30, "y": -30})
+                await a1.event("pinned", by=a1.id)
+                await a1.send({"type": "remove", "ids": [ids[-1]]})
+                await a1.event("removed", by=a1.id)
+                await a2.frame_with(ids[:-1])
+                tick = (await a2.next("frame"))["tick"]
+                await a2.find(lambda m: m.get("type") == "frame" and m["tick"] >= tick + 5)
+            await a1.event("left", client=a2.id)
+            alpha = {a1.id, a2.id}
+            # Other rooms' stats carry the server-wide totals, so once they count alpha's cells,
+            # whatever alpha did has happened.
+            b_stats = await b.find(lambda m: m.get("type") == "stats" and m.get("totalCells") == 4 and m.get("totalClients") == 3)
+            m_stats = await m.find(lambda m: m.get("type") == "stats" and m.get("totalCells") == 4 and m.get("totalClients") == 3)
+            a_stats = await a1.find(lambda m: m.get("type") == "stats" and m.get("cells") == 4 and m.get("clients") == 1)
+            assert b_stats["room"] == "beta" and b_stats["cells"] == 0 and b_stats["clients"] == 1, b_stats
+            assert b_stats["tick"] == b.hello["tick"], "beta stepped while alpha did"
+            assert m_stats["room"] == "main" and m_stats["cells"] == 0 and m_stats["clients"] == 1, m_stats
+            assert a_stats["room"] == "alpha" and a_stats["clients"] == 1, a_stats
+            for stats in (a_stats, b_stats, m_stats):
+                assert stats["rooms"] == 3 and "connections" in stats, stats
+            for client, start in ((b, b_start), (m, m_start)):
+                assert not client.since(start, "event"), client.since(start, "event")
+                assert not client.since(start, "frame"), "frames of another room"
+            # A fresh client of beta or main learns nothing of alpha.
+            for url, first in ((server.room("beta"), b), (server.ws, m)):
+                hello, frame = await look(url)
+                assert hello["params"] == first.hello["params"] and hello["pinned"] == []
+                assert frame["ids"] == [] and frame["xy"] == []
+                assert not foreign(hello["events"], alpha), hello["events"]
+                assert not [e for e in hello["events"] if e["kind"] in LAYOUT_KINDS], hello["events"]
+            hello, frame = await look(server.room("alpha"))
+            assert hello["params"]["charge"] == 17 and hello["pinned"] == [ids[0]] and frame["ids"] == ids[:-1]
+            # Beta's own cells; alpha then clears: neither sees the other's.
+            a_start = len(a1.messages)
+            mine = await add(b, 3)
+            await b.frame_with(mine)
+            await a1.send({"type": "clear"})
+            cleared = await a1.event("cleared", by=a1.id)
+            assert sorted(cleared["ids"]) == sorted(ids[:-1]), "the clear removed only alpha's cells"
+            assert not [e for e in a1.since(a_start, "event") if e["kind"] != "cleared" and e["kind"] not in ("woke", "settled")], \
+                a1.since(a_start, "event")
+            hello, frame = await look(server.room("beta"))
+            assert frame["ids"] == mine
+            assert not b.since(b_start, "event", kind="cleared")
+            hello, frame = await look(server.room("alpha"))
+            assert frame["ids"] == []
+            # Beta's replay holds beta's events only, numbered on their own.
+            await b.send({"type": "replay", "count": 256})
+            events = (await b.next("replay"))["events"]
+            assert events and not foreign(events, alpha | {m.id}), events
+            seqs = [event["seq"] for event in events]
+            assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), f"beta's seq numbers have gaps: {seqs}"
+            # main's /stats figures are main's own
+            def main_figures():
+                stats = server.stats()
+                return stats["cells"], stats["clients"], stats["totalCells"]
+            assert await wait_until_async(lambda: main_figures() == (0, 1, 3)), server.stats()
+    run(scenario())
+
+
+def test_client_ids_are_unique_across_rooms(server):
+    async def scenario():
+        seen = []
+        for round_ in range(2):
+            clients = [Client(server.room(f"room{n}")) for n in range(4) for _ in range(2)] + [Client(server.ws)]
+            for client in clients:
+                await client.__aenter__()
+            seen += [client.id for client in clients]
+            for client in clients:
+                await client.__aexit__(None, None, None)
+        assert len(seen) == 18 and len(set(seen)) == 18, seen
+    run(scenario())
+
+
+def test_rooms_lists_the_rooms_in_memory_most_clients_first():
+    with RunningServer() as server:
+        async def scenario():
+            held = [Client(server.room(name)) for name in ["zeta", "zeta", "zeta", "beta", "delta", "alpha", "gamma"]]
+            for client in held:
+                await client.__aenter__()
+            try:
+                await add(held[3], 4)  # beta
+                await add(held[4], 4)  # delta
+                expected = [("zeta", 3, 0), ("beta", 1, 4), ("delta", 1, 4), ("alpha", 1, 0), ("gamma", 1, 0)]
+
+                def mine():
+                    return [(room["name"], room["clients"], room["cells"]) for room in server.rooms() if room["name"] != "main"]
+                assert await wait_until_async(lambda: mine() == expected, timeout=5), mine()
+                status, headers, body = request(server.port, "/rooms")
+                assert status == 200
+                assert headers["content-type"].startswith("application/json"), headers
+                assert headers.get("cache-control") == "no-store", headers
+                rooms = json.loads(body)["rooms"]
+                for room in rooms:
+                    assert isinstance(room["name"], str) and isinstance(room["settled"], bool), room
+                    assert all(isinstance(room[key], int) and not isinstance(room[key], bool) for key in ("clients", "cells", "tick")), room
+                order = [(-room["clients"], -room["cells"], room["name"]) for room in rooms]
+                assert order == sorted(order), rooms
+                assert len({room["name"] for room in rooms}) == len(rooms)
+            finally:
+                for client in held:
+                    await client.__aexit__(None, None, None)
+        run(scenario())
+        # leaving shows at once in the counts
+        assert wait_until(lambda: all(room["clients"] == 0 for room in server.rooms()), timeout=5), server.rooms()
+
+
+def test_head_of_rooms_is_headers_only(server):
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as connection:
+        # HEAD then GET on one connection: the GET's status line follows the HEAD's headers directly.
+        connection.sendall(b"HEAD /rooms HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                           b"GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        reply = b""
+        while reply.count(b"\r\n\r\n") < 2:
+            chunk = connection.recv(65536)
+            assert chunk, reply
+            reply += chunk
+    head, rest = reply.split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 200 "), head
+    assert b"application/json" in head.lower() and b"cache-control: no-store" in head.lower(), head
+    assert rest.startswith(b"HTTP/1.1 404 "), rest[:100]
+
+
+def test_rooms_lists_at_most_100():
+    with RunningServer("--rooms-per-minute", "1000") as server:
+        names = [f"r{n:03}" for n in range(104)]
+        for name in names:
+            assert handshake(server.port, f"/ws/{name}") == 101, name
+        status, held = handshake(server.port, "/ws/zz-last", hold=True)
+        try:
+            assert status == 101
+            assert wait_until(lambda: server.stats()["rooms"] >= 105, timeout=5), server.stats()
+            rooms = server.rooms()
+            assert len(rooms) == 100, len(rooms)
+            assert rooms[0]["name"] == "zz-last" and rooms[0]["clients"] == 1, rooms[0]
+            rest = [room["name"] for room in rooms[1:]]
+            assert rest == sorted(rest) and all(room["clients"] == 0 and room["cells"] == 0 for room in rooms[1:])
+        finally:
+            held.close()
+
+
+def test_stats_counts_every_room_and_main_alone():
+    with RunningServer() as server:
+        async def scenario():
+            async with Client(server.ws) as m, Client(server.room("one")) as one, \
+                    Client(server.room("two")) as two, Client(server.room("two")) as two_b:
+                await add(m, 2)
+                await add(one, 3)
+                await add(two, 4)
+
+                def figures():
+                    stats = server.stats()
+                    return {key: stats.get(key) for key in ("cells", "clients", "totalClients", "rooms", "totalCells")}
+                expected = {"cells": 2, "clients": 1, "totalClients": 4, "rooms": 3, "totalCells": 9}
+                assert await wait_until_async(lambda: figures() == expected, timeout=5), figures()
+                # the WebSocket stats of room two: its own figures, the server's totals
+                stats = await two_b.find(lambda m: m.get("type") == "stats" and m.get("cells") == 4 and m.get("totalCells") == 9)
+                assert stats["room"] == "two" and stats["clients"] == 2 and stats["totalClients"] == 4 and stats["rooms"] == 3, stats
+                assert stats["connections"] >= 4, stats
+        run(scenario())
