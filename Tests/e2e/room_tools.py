@@ -8,6 +8,8 @@ import os
 import re
 import socket
 
+import pytest
+
 from client import Client
 
 ROOM_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -91,3 +93,12 @@ def saved_cells(path):
         return len(json.loads(path.read_text())["layout"]["cells"])
     except (OSError, ValueError, KeyError):
         return None
+
+
+# A server bug found by these tests (the rooms wiring, ac15cb7): Server.eventMessages, the one
+# EventMessages (Network/EventMessages.swift) every Mailbox shares, reuses the last encoded
+# event when the next envelope has the same seq, but seq numbers are per room now: a room's
+# event whose seq equals the one encoded last in another room is delivered as that other
+# room's event (its own `joined` or `added` never arrives, another room's does).
+EVENT_CACHE_BUG = pytest.mark.xfail(strict=True, reason="server bug: events of rooms with equal seq numbers are "
+                                    "confused by the shared EventMessages cache (Server.eventMessages)")

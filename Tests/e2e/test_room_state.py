@@ -4,7 +4,6 @@
 (file and all) after --room-forget-seconds, and a room file that cannot be read refuses that
 room (503) and is never touched."""
 import json
-import shutil
 
 from client import Client, run
 from room_tools import add, handshake, listed, look, saved_cells, set_params, settle, view
@@ -77,36 +76,44 @@ def test_every_room_survives_a_restart_with_state_dir(tmp_path):
 
 
 def test_a_state_file_is_room_main(tmp_path):
-    """--state FILE (an old single-layout state file) loads as room main, and main is unloaded
-    and reloaded like any room with a file."""
+    """--state FILE (a single-layout state file from before rooms) loads as room main, and main
+    is unloaded and reloaded like any room with a file."""
     folder = tmp_path / "rooms"
     folder.mkdir()
 
     async def build(server):
-        m, _ = await settled_room(server.ws, 3, charge=16)
-        await m.__aexit__(None, None, None)
+        async with Client(server.ws) as client:
+            await set_params(client, charge=16, paused=True)  # nothing moves: positions compare exactly
+            await add(client, 3)
         return view(*await look(server.ws))
 
     with RunningServer("--state-dir", str(folder)) as server:
         before = run(build(server))
         assert server.terminate() == 0, server.log
+    # As the server wrote it before rooms: no "settled".
+    old = json.loads((folder / "main.json").read_text())
+    old.pop("settled", None)
+    assert set(old) == {"format", "version", "layout", "reservation"}, sorted(old)
     state = tmp_path / "old.json"
-    shutil.copy(folder / "main.json", state)
+    state.write_text(json.dumps(old))
 
     with RunningServer("--state", str(state), "--room-idle-seconds", "1") as server:
         async def loaded():
             async with Client(server.room("main")) as client:
                 assert view(client.hello, await client.next("frame")) == before
                 assert server.stats()["cells"] == 3
-            hello, frame = await look(server.room("other"))
-            assert frame["ids"] == [] and hello["params"]["charge"] == 10
-        run(loaded())
+                hello, frame = await look(server.room("other"))
+                assert frame["ids"] == [] and hello["params"]["charge"] == 10 and hello["params"]["paused"] is False
+                changed = await set_params(client, paused=False, tickRate=120, threshold=1)
+                await settle(client, changed)
+            return view(*await look(server.ws))
+        settled = run(loaded())
         # settled, no clients, a file: unloaded, and /stats shows zeros for main meanwhile
-        assert wait_until(lambda: "main" not in listed(server), timeout=10), listed(server)
+        assert await_gone(server, "main"), listed(server)
         stats = server.stats()
         assert stats["cells"] == 0 and stats["clients"] == 0, stats
         assert saved_cells(state) == 3
-        assert view(*run(look(server.ws))) == before
+        assert view(*run(look(server.ws))) == settled
 
         async def grow():
             async with Client(server.ws) as client:
