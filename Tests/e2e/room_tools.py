@@ -8,7 +8,6 @@ import os
 import re
 import socket
 
-import pytest
 
 from client import Client
 
@@ -100,5 +99,3 @@ def saved_cells(path):
 # event when the next envelope has the same seq, but seq numbers are per room now: a room's
 # event whose seq equals the one encoded last in another room is delivered as that other
 # room's event (its own `joined` or `added` never arrives, another room's does).
-EVENT_CACHE_BUG = pytest.mark.xfail(strict=True, reason="server bug: events of rooms with equal seq numbers are "
-                                    "confused by the shared EventMessages cache (Server.eventMessages)")

@@ -2,7 +2,7 @@
 parameters, pins, clear, joins) reaches another's events, frames, hello or stats; /ws and
 /ws/main are one room; hello names the room; client ids are unique across the server."""
 from client import Client, run
-from room_tools import EVENT_CACHE_BUG, add, look, set_params
+from room_tools import add, look, set_params
 from server import wait_until_async
 
 LAYOUT_KINDS = {"added", "removed", "cleared", "params", "pinned", "unpinned"}
@@ -48,7 +48,6 @@ def test_ws_and_ws_main_are_one_room(server):
     run(scenario())
 
 
-@EVENT_CACHE_BUG
 def test_each_room_gets_its_own_events(server):
     async def scenario():
         async with Client(server.room("one")) as one, Client(server.room("two")) as two:
@@ -62,7 +61,6 @@ def test_each_room_gets_its_own_events(server):
     run(scenario())
 
 
-@EVENT_CACHE_BUG
 def test_nothing_done_in_one_room_reaches_another(server):
     async def scenario():
         async with Client(server.room("alpha")) as a1, Client(server.room("beta")) as b, Client(server.ws) as m:

@@ -3,7 +3,7 @@
 --max-total-cells and --max-cells (error `limit`, nothing changed), all announced in
 hello.limits. Several 127.0.0.x source addresses stand for several machines."""
 from client import Client, run
-from room_tools import EVENT_CACHE_BUG, add, handshake, listed, look
+from room_tools import add, handshake, listed, look
 from server import RunningServer, wait_until, wait_until_async
 
 
@@ -77,7 +77,6 @@ def test_rooms_per_minute_is_per_address_and_counts_only_new_rooms():
         assert sorted(name for name in listed(server) if name != "main") == ["a1", "a2", "a3", "b1", "b2", "shared"]
 
 
-@EVENT_CACHE_BUG
 def test_max_total_cells_spans_rooms_and_a_refused_add_changes_nothing():
     with RunningServer("--max-total-cells", "10") as server:
         async def scenario():
