@@ -55,6 +55,14 @@ def proc_figures(pid):
     return fds, cpu, rss
 
 
+def machine_busy_seconds():
+    """CPU seconds the whole machine has spent busy (the `cpu` line of /proc/stat but idle and
+    iowait), to set against one process's share of a window on this shared machine."""
+    with open("/proc/stat") as stat:
+        ticks = [int(value) for value in next(line for line in stat if line.startswith("cpu ")).split()[1:9]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
 def commit():
     """The checkout's short commit, "+changes" when Sources/ or Public/ differ from it."""
     try:

@@ -40,7 +40,7 @@ import time
 import urllib.request
 
 import common
-from common import RunningServer, ServerDidNotStart, proc_figures
+from common import RunningServer, ServerDidNotStart, machine_busy_seconds, proc_figures
 from raw_websocket import upgrade_request  # Tests/e2e, on the path through common
 
 SCENARIOS = ("moving", "idle", "disk")
@@ -128,6 +128,7 @@ def moving(binary, args):
             f"{process.get('peakRSSMB', float('nan')):.0f}"),
         row("(a) load tool CPU (cores), throughput (MB/s)",
             f"{figures.get('loadToolCPUCores', float('nan')):.2f}, {figures['bytesPerSecond'] / 1e6:.1f}"),
+        row(f"(a) whole machine busy (cores of {os.cpu_count()})", f"{figures.get('machineBusyCores', float('nan')):.2f}"),
         row("(a) rooms / cells in memory (server)", f"{stats.get('rooms')} / {stats.get('totalCells')}",
             f"{args.rooms} / {args.rooms * args.cells}", rooms_ok),
         row("(a) errors / failed connects / readers closed",
@@ -155,10 +156,12 @@ def idle(binary, args):
                 time.sleep(args.quiet)
                 stats_before = http_json(server, "/stats")
                 _, cpu_before, _ = proc_figures(server.pid)
+                machine_before = machine_busy_seconds()
                 started = time.monotonic()
                 time.sleep(args.idle_seconds)
                 _, cpu_after, rss = proc_figures(server.pid)
                 elapsed = time.monotonic() - started
+                machine = (machine_busy_seconds() - machine_before) / elapsed
                 peak = peak_rss_mb(server.pid)
                 stats_after = http_json(server, "/stats")
                 alive = server.process.poll() is None
@@ -167,7 +170,8 @@ def idle(binary, args):
     finally:
         shutil.rmtree(state, ignore_errors=True)
     cores = (cpu_after - cpu_before) / elapsed
-    print(json.dumps({"scenario": "idle", "cores": round(cores, 4), "seconds": round(elapsed, 2), "rssMB": round(rss, 1),
+    print(json.dumps({"scenario": "idle", "cores": round(cores, 4), "machineBusyCores": round(machine, 3),
+                      "seconds": round(elapsed, 2), "rssMB": round(rss, 1),
                       "peakRSSMB": peak, "statsBefore": stats_before, "statsAfter": stats_after}, sort_keys=True),
           file=sys.stderr)
     expected = (args.idle_rooms, args.idle_rooms * args.idle_cells, 0)
@@ -183,6 +187,7 @@ def idle(binary, args):
             all(f == expected for f in found)),
         row(f"(b) server CPU with nobody connected, {elapsed:.0f} s (% of a core)", f"{100 * cores:.2f}", "< 1", cores < 0.01),
         row("(b) server RSS / peak (MB)", f"{rss:.0f} / {peak:.0f}", "< 200", rss < 200),
+        row(f"(b) whole machine busy meanwhile (cores of {os.cpu_count()})", f"{machine:.2f}"),
         row("(b) server alive at the end", "yes" if alive else "NO", "yes", alive),
     ]
 
@@ -344,7 +349,8 @@ def main():
         print(f"| {name} | {value} | {target} | {'' if not target else 'ok' if ok else 'MISSED'} |")
     for name in failed:
         print(f"| {name} | could not be measured (see above) | | MISSED |")
-    print(f"\ntotal {time.monotonic() - began:.0f} s")
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"\ntotal {time.monotonic() - began:.0f} s; load average at the end {load}")
     if failed:
         return 2
     return 0 if all(ok for *_, ok in rows) else 1

@@ -39,19 +39,19 @@ extension LoadClients {
             }
             phase = .measuring
             measuredFrom = now()
-            (cost.serverBefore, cost.toolBefore) = ProcessCost.sample(serverPID: options.serverPID, at: measuredFrom)
+            cost.before = .read(serverPID: options.serverPID, at: measuredFrom)
             phaseEnds = measuredFrom + options.seconds
         case .measuring:
             guard time >= phaseEnds else { return }
             let end = now()
-            (cost.serverAfter, cost.toolAfter) = ProcessCost.sample(serverPID: options.serverPID, at: end)
+            cost.after = .read(serverPID: options.serverPID, at: end)
             measuredSeconds = end - measuredFrom
             after = StatsProbe.sample(host: options.url.host, port: options.url.port)
             finish()
         case .settling:
             let over = tallies.allSatisfy { $0.left || $0.connectFailed || $0.closedWith != nil }
             guard over || time >= phaseEnds else { return }
-            (cost.serverAfter, cost.toolAfter) = ProcessCost.sample(serverPID: options.serverPID, at: now())
+            cost.after = .read(serverPID: options.serverPID, at: now())
             finish()
         case .done:
             break

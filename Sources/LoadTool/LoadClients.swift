@@ -112,7 +112,7 @@ public final class LoadClients {
         try serve {
             phase = .settling
             phaseEnds = startedAt + options.seconds
-            (cost.serverBefore, cost.toolBefore) = ProcessCost.sample(serverPID: options.serverPID, at: startedAt)
+            cost.before = .read(serverPID: options.serverPID, at: startedAt)
         }
         return SettleReport(cellsPerRoom: options.cells ?? 0, seconds: now() - startedAt, tallies: tallies, cost: cost)
     }

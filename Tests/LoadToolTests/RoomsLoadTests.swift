@@ -91,6 +91,14 @@ final class RoomsLoadTests: XCTestCase {
         XCTAssertNotNil(me!.peakRSSMB)
     }
 
+    func testProcStatOfTheMachine() {
+        let stat = "cpu  1000 50 300 8000 200 10 40 0 0 0\ncpu0 500 25 150 4000 100 5 20 0 0 0\nintr 1 2\n"
+        XCTAssertEqual(MachineSample.parse(stat: stat, clockTicksPerSecond: 100, at: 3), MachineSample(busySeconds: 14, at: 3))
+        XCTAssertNil(MachineSample.parse(stat: "intr 1 2\n", clockTicksPerSecond: 100, at: 3))
+        XCTAssertEqual(MachineSample.cores(from: MachineSample(busySeconds: 14, at: 3), to: MachineSample(busySeconds: 17, at: 5)), 1.5)
+        XCTAssertNotNil(MachineSample.read())
+    }
+
     func testRoomsReport() {
         var fast = LoadTally(stalled: false)
         fast.frames = 100
@@ -103,10 +111,12 @@ final class RoomsLoadTests: XCTestCase {
         slow.ticks.saw(tick: 0, at: 0.5)
         slow.ticks.saw(tick: 90, at: 10.5)
         let silent = LoadTally(stalled: false)
-        let cost = ProcessCost(serverBefore: ProcessSample(cpuSeconds: 1, rssMB: 50, peakRSSMB: 60, at: 0),
-                               serverAfter: ProcessSample(cpuSeconds: 13, rssMB: 80, peakRSSMB: 90, at: 10),
-                               toolBefore: ProcessSample(cpuSeconds: 0, rssMB: 5, at: 0),
-                               toolAfter: ProcessSample(cpuSeconds: 2.5, rssMB: 5, at: 10))
+        let cost = ProcessCost(before: .init(server: ProcessSample(cpuSeconds: 1, rssMB: 50, peakRSSMB: 60, at: 0),
+                                             tool: ProcessSample(cpuSeconds: 0, rssMB: 5, at: 0),
+                                             machine: MachineSample(busySeconds: 100, at: 0)),
+                               after: .init(server: ProcessSample(cpuSeconds: 13, rssMB: 80, peakRSSMB: 90, at: 10),
+                                            tool: ProcessSample(cpuSeconds: 2.5, rssMB: 5, at: 10),
+                                            machine: MachineSample(busySeconds: 118, at: 10)))
         let json = LoadReport(seconds: 10, tallies: [fast, slow, silent],
                               before: .init(tick: 0, rssMB: 50, clients: 0, cells: 0, at: 0),
                               after: .init(tick: 0, rssMB: 80, clients: 0, cells: 0, at: 10), cost: cost, rooms: 3).json
@@ -116,6 +126,7 @@ final class RoomsLoadTests: XCTestCase {
         XCTAssertNil(json["serverTicksPerSecond"], "/stats ticks are room main's")
         XCTAssertEqual(json["serverProcess"] as? [String: Double], ["cpuCores": 1.2, "rssMB": 80, "peakRSSMB": 90])
         XCTAssertEqual(json["loadToolCPUCores"] as? Double, 0.25)
+        XCTAssertEqual(json["machineBusyCores"] as? Double, 1.8)
         XCTAssertEqual(json["longestFrameGapMs"] as? Double, 10_000)
     }
 
