@@ -3,7 +3,8 @@
 SHELL := /bin/bash
 PORT ?= 8080
 HOST ?= 127.0.0.1
-STATE ?= .state/layout.json
+# One file per room (NAME.json); room main's was .state/layout.json before rooms.
+STATE_DIR ?= .state
 # Debian's Python packages (websockets, selenium, pytest) serve the system interpreter.
 PYTHON := /usr/bin/python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -31,7 +32,9 @@ endef
 ## Install what is missing, build in release, serve on http://$(HOST):$(PORT)/
 run: deps
 	swift build -c release --product forcelayout
-	.build/release/forcelayout serve --host $(HOST) --port $(PORT) --state $(STATE)
+	@if [ -f $(STATE_DIR)/layout.json ] && [ ! -e $(STATE_DIR)/main.json ]; then \
+		mv $(STATE_DIR)/layout.json $(STATE_DIR)/main.json && echo "moved $(STATE_DIR)/layout.json to $(STATE_DIR)/main.json (room main)"; fi
+	.build/release/forcelayout serve --host $(HOST) --port $(PORT) --state-dir $(STATE_DIR)
 
 build: deps
 	swift build -c release --product forcelayout

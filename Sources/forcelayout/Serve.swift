@@ -62,8 +62,29 @@ struct Serve: ParsableCommand {
                                valueName: "origin"))
     var allowOrigins: [String] = []
 
-    @Option(help: "Save the layout to this file about once a second and on shutdown; restore it on start.")
+    @Option(help: "Keep each room in DIR/NAME.json: saved about once a second while it changes and on shutdown, loaded when a client joins it.")
+    var stateDir: String?
+
+    @Option(help: "Room main's file (wins over --state-dir for it): a state file of an earlier version loads as room main.")
     var state: String?
+
+    @Option(help: "Most rooms in memory at once; a handshake that would make one more gets 503.")
+    var maxRooms = Self.defaults.limits.maxRooms
+
+    @Option(help: "New rooms one address may create in a minute; beyond that the handshake gets 429.")
+    var roomsPerMinute = Self.defaults.limits.roomsPerMinute
+
+    @Option(help: "Most cells of all rooms in memory together (--max-cells bounds each room).")
+    var maxTotalCells = Self.defaults.limits.maxTotalCells
+
+    @Option(help: "Seconds a settled room with no clients stays in memory before it is saved and unloaded (rooms with a file only).")
+    var roomIdleSeconds = Self.defaults.limits.roomIdleSeconds
+
+    @Option(help: "Seconds after its last client left that a room with no cells is forgotten (and its file deleted).")
+    var roomForgetSeconds = Self.defaults.roomForgetSeconds
+
+    @Option(help: "Threads that step the rooms (default: one per core).")
+    var stepThreads: Int?
 
     @Option(help: "Seed for the random source (default: random).")
     var seed: UInt64?
@@ -87,6 +108,12 @@ struct Serve: ParsableCommand {
         guard maxConnectionsPerAddress >= 1 else { throw ValidationError("--max-connections-per-address must be at least 1") }
         guard (1...3600).contains(requestTimeout) else { throw ValidationError("--request-timeout must be in 1...3600 seconds") }
         guard maxQueuedBytes >= 65_536 else { throw ValidationError("--max-queued-bytes must be at least 65536") }
+        guard maxRooms >= 1 else { throw ValidationError("--max-rooms must be at least 1") }
+        guard roomsPerMinute >= 1 else { throw ValidationError("--rooms-per-minute must be at least 1") }
+        guard maxTotalCells >= 1 else { throw ValidationError("--max-total-cells must be at least 1") }
+        guard roomIdleSeconds >= 1 else { throw ValidationError("--room-idle-seconds must be at least 1") }
+        guard roomForgetSeconds >= 1 else { throw ValidationError("--room-forget-seconds must be at least 1") }
+        if let stepThreads, !(1...64).contains(stepThreads) { throw ValidationError("--step-threads must be in 1...64") }
         do {
             _ = try OriginPolicy(allowing: allowOrigins)
         } catch {
@@ -136,6 +163,9 @@ struct Serve: ParsableCommand {
             throw ValidationError(error.description)
         }
         config.statePath = state.map { URL(fileURLWithPath: $0).path }
+        config.stateDirectory = stateDir.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        config.roomForgetSeconds = roomForgetSeconds
+        config.stepThreads = stepThreads
         config.seed = seed
         return config
     }
@@ -154,6 +184,10 @@ struct Serve: ParsableCommand {
         limits.maxConnectionsPerAddress = maxConnectionsPerAddress
         limits.requestTimeout = requestTimeout
         limits.maxQueuedBytes = maxQueuedBytes
+        limits.maxRooms = maxRooms
+        limits.roomsPerMinute = roomsPerMinute
+        limits.maxTotalCells = maxTotalCells
+        limits.roomIdleSeconds = roomIdleSeconds
         return limits
     }
 

@@ -69,6 +69,38 @@ final class LayoutStateTests: XCTestCase {
         XCTAssertNoThrow(try state.apply(.add(count: 2, spawn: .random), from: "c1"))
     }
 
+    func testTheTotalOverRoomsBoundsAddsAndRemovalsGiveBack() throws {
+        let budget = CellBudget(limit: 12)
+        budget.force(5)  // another room's cells
+        let simulation = Simulation(seed: 3)
+        var state = LayoutState(simulation: simulation, limits: Limits(), budget: budget)
+        _ = try state.apply(.add(count: 4, spawn: .random), from: "c1")
+        XCTAssertEqual(budget.total, 9)
+        XCTAssertThrowsError(try state.apply(.add(count: 4, spawn: .random), from: "c1")) { error in
+            XCTAssertEqual((error as? ProtocolError)?.code, .limit)
+            XCTAssertEqual((error as? ProtocolError)?.message, "adding 4 would pass maxTotalCells (12): the rooms hold 9")
+        }
+        XCTAssertEqual(state.simulation.count, 4)
+        // An add the id reserver refuses takes nothing from the total.
+        XCTAssertThrowsError(try state.apply(.add(count: 2, spawn: .random), from: "c1") { _, _ throws(ProtocolError) in
+            throw ProtocolError(.unavailable, "no ids")
+        })
+        XCTAssertEqual(budget.total, 9)
+        _ = try state.apply(.remove(ids: [1]), from: "c1")
+        _ = try state.apply(.removeNewest(count: 1), from: "c1")
+        XCTAssertEqual(budget.total, 7)
+        _ = try state.apply(.clear, from: "c1")
+        XCTAssertEqual(budget.total, 5)
+    }
+
+    func testAStateFileCanSayTheLayoutRests() {
+        let simulation = Simulation(seed: 3)
+        simulation.add(count: 5, spawn: .random)
+        // Restored cells step until the engine finds them at rest, unless the file says they are.
+        XCTAssertTrue(LayoutState(simulation: simulation, limits: Limits()).isStepping)
+        XCTAssertFalse(LayoutState(simulation: simulation, limits: Limits(), settled: true).isStepping)
+    }
+
     func testAnAddTheIDReserverRefusesHandsOutNothing() {
         var state = state()
         XCTAssertThrowsError(try state.apply(.add(count: 5, spawn: .random), from: "c1") { count, simulation throws(ProtocolError) in

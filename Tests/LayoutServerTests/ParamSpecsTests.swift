@@ -33,7 +33,7 @@ final class ParamSpecsTests: XCTestCase {
             guard case .object(let members) = row else { return XCTFail("not an object") }
             XCTAssertEqual(members.count, spec.kind == .number ? 10 : 6, spec.name)
         }
-        let hello = try JSONParser.parse(ServerMessages.hello(client: "c1", clients: 1, status: LayoutStatus(),
+        let hello = try JSONParser.parse(ServerMessages.hello(client: "c1", room: .main, clients: 1, status: LayoutStatus(),
                                                               limits: Limits(), events: []))
         XCTAssertEqual(hello["paramSpecs"], .array(rows))
     }

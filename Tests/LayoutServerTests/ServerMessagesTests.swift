@@ -37,11 +37,12 @@ final class ServerMessagesTests: XCTestCase {
         status.cells = 3
         status.pinned = [2, 9]
         let event = Envelope(seq: 5, event: LayoutEvent(kind: .added, by: "c1", tick: 1, detail: .cells([1])))
-        let hello = try JSONParser.parse(ServerMessages.hello(client: "c7", clients: 2, status: status,
+        let hello = try JSONParser.parse(ServerMessages.hello(client: "c7", room: RoomName("demo")!, clients: 2, status: status,
                                                               limits: Limits(), events: [event]))
         XCTAssertEqual(hello["type"], .string("hello"))
         XCTAssertEqual(hello["protocol"], .number(1))
         XCTAssertEqual(hello["client"], .string("c7"))
+        XCTAssertEqual(hello["room"], .string("demo"))
         XCTAssertEqual(hello["clients"], .number(2))
         XCTAssertEqual(hello["params"]?["tickRate"], .number(20))
         XCTAssertEqual(hello["params"]?["theta"], .number(0.9))
@@ -52,17 +53,40 @@ final class ServerMessagesTests: XCTestCase {
         XCTAssertEqual(hello["limits"]?["maxConnectionsPerAddress"], .number(256))
         XCTAssertEqual(hello["limits"]?["maxQueuedBytes"], .number(Double(4 << 20)))
         XCTAssertEqual(hello["limits"]?["requestTimeout"], .number(10))
+        XCTAssertEqual(hello["limits"]?["maxRooms"], .number(1000))
+        XCTAssertEqual(hello["limits"]?["roomsPerMinute"], .number(30))
+        XCTAssertEqual(hello["limits"]?["maxTotalCells"], .number(1_000_000))
+        XCTAssertEqual(hello["limits"]?["roomIdleSeconds"], .number(300))
         XCTAssertEqual(hello["tick"], .number(1234))
         XCTAssertEqual(hello["settled"], .bool(true))
         XCTAssertEqual(hello["pinned"], .array([.number(2), .number(9)]))
         XCTAssertEqual(hello["events"]?.arrayCount, 1)
 
-        let stats = try JSONParser.parse(ServerMessages.stats(status, clients: 4, connections: 7, uptimeSeconds: 61))
+        let server = ServerMessages.ServerFigures(clients: 9, connections: 7, rooms: 3, cells: 40, uptimeSeconds: 61)
+        let stats = try JSONParser.parse(ServerMessages.stats(status, room: .main, clients: 4, server: server))
+        XCTAssertEqual(stats["room"], .string("main"))
+        XCTAssertEqual(stats["totalClients"], .number(9))
+        XCTAssertEqual(stats["rooms"], .number(3))
+        XCTAssertEqual(stats["totalCells"], .number(40))
         for key in ["cells", "clients", "tick", "settled", "tickMs", "tickMsP99", "tickRate", "frameBytes", "uptimeS", "maxMove", "totalMove"] {
             XCTAssertNotNil(stats[key], key)
         }
         XCTAssertEqual(stats["clients"], .number(4))
         XCTAssertEqual(stats["connections"], .number(7))
+
+        var other = LayoutStatus()
+        other.cells = 500
+        other.tick = 77
+        other.settled = false
+        let rooms = try JSONParser.parse(ServerMessages.rooms([(RoomName("demo")!, 2, other), (.main, 0, status)]))
+        XCTAssertEqual(rooms["rooms"]?.arrayCount, 2)
+        guard case .array(let listed)? = rooms["rooms"] else { return XCTFail("no rooms array") }
+        XCTAssertEqual(listed[0]["name"], .string("demo"))
+        XCTAssertEqual(listed[0]["clients"], .number(2))
+        XCTAssertEqual(listed[0]["cells"], .number(500))
+        XCTAssertEqual(listed[0]["settled"], .bool(false))
+        XCTAssertEqual(listed[0]["tick"], .number(77))
+        XCTAssertEqual(listed[1]["name"], .string("main"))
 
         let replay = try JSONParser.parse(ServerMessages.replay([event, event]))
         XCTAssertEqual(replay["events"]?.arrayCount, 2)

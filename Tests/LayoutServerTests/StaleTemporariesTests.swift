@@ -54,3 +54,21 @@ final class StaleTemporariesTests: XCTestCase {
         XCTAssertTrue(StaleTemporaries.isRunning(1))
     }
 }
+
+final class RoomTemporariesTests: XCTestCase {
+    func testEveryRoomFilesTemporariesInAFolderGoInOneListing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rooms-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in [".demo.json.100.tmp", ".main.json.200.tmp", ".a.b.json.100.tmp", ".notes.txt.100.tmp",
+                     ".demo.json.05.tmp", "demo.json", ".json.100.tmp"] {
+            try "x".write(to: directory.appendingPathComponent(name), atomically: false, encoding: .utf8)
+        }
+        XCTAssertEqual(TemporaryName.parse(".demo.json.100.tmp")?.stateName, "demo.json")
+        XCTAssertEqual(TemporaryName.parse(".a.b.json.100.tmp")?.stateName, "a.b.json")
+        XCTAssertNil(TemporaryName.parse(".notes.txt.100.tmp"))
+        XCTAssertNil(TemporaryName.parse(".demo.json.05.tmp"))
+        let removed = StaleTemporaries.remove(inDirectory: directory.path, ourPID: 1, isRunning: { $0 == 200 })
+        XCTAssertEqual(removed, [".a.b.json.100.tmp", ".demo.json.100.tmp"])
+    }
+}

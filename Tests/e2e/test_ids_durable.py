@@ -8,6 +8,7 @@ import subprocess
 
 from client import Client, run
 from server import RunningServer, wait_until
+from waiting import wait_until_async
 
 
 async def add_cells(running, adds=4, count=5):
@@ -56,8 +57,11 @@ def test_an_add_whose_ids_cannot_be_reserved_is_refused(tmp_path):
         except (OSError, ValueError):
             return 0
 
-    async def scenario(running, reserved):
+    async def scenario(running):
         async with Client(running.ws) as client:
+            # Room main opens with its first client, and reserves a block at once.
+            assert await wait_until_async(lambda: reservation() > 1), running.log
+            reserved = reservation()
             # A folder in place of the file: every write fails at the rename.
             state.unlink()
             state.mkdir()
@@ -74,12 +78,10 @@ def test_an_add_whose_ids_cannot_be_reserved_is_refused(tmp_path):
             shutil.rmtree(state)
             await client.send({"type": "add", "count": 1})
             assert (await client.event("added"))["ids"] == [reserved]
-            return reservation()
+            return reserved, reservation()
 
     with RunningServer("--state", str(state)) as running:
-        assert wait_until(lambda: reservation() > 1), running.log
-        reserved = reservation()
-        written = run(scenario(running, reserved))
+        reserved, written = run(scenario(running))
         assert written > reserved, "the add waited for its reservation to be written"
         running.stop()
         assert "saving state failed" in running.log, running.log

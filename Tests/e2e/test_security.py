@@ -85,7 +85,8 @@ def test_limits_are_flags_and_reported_in_hello():
     flags = ["--max-cells", "500", "--max-add-per-message", "50", "--max-message-bytes", "4096",
              "--messages-per-second", "5", "--message-burst", "8", "--replay-buffer", "16", "--max-event-backlog", "64",
              "--max-clients", "9", "--max-connections", "40", "--max-connections-per-address", "20",
-             "--max-queued-bytes", "100000", "--request-timeout", "7"]
+             "--max-queued-bytes", "100000", "--request-timeout", "7", "--max-rooms", "12",
+             "--rooms-per-minute", "3", "--max-total-cells", "700", "--room-idle-seconds", "30"]
 
     async def scenario(server):
         async with Client(server.ws) as client:
@@ -93,7 +94,8 @@ def test_limits_are_flags_and_reported_in_hello():
                                               "replayBuffer": 16, "messagesPerSecond": 5, "messageBurst": 8,
                                               "maxEventBacklog": 64, "maxClients": 9, "maxConnections": 40,
                                               "maxConnectionsPerAddress": 20, "maxQueuedBytes": 100000,
-                                              "requestTimeout": 7}
+                                              "requestTimeout": 7, "maxRooms": 12, "roomsPerMinute": 3,
+                                              "maxTotalCells": 700, "roomIdleSeconds": 30}
             await client.send({"type": "add", "count": 51})
             assert "50" in (await client.error("limit"))["message"]
             for _ in range(12):
@@ -105,6 +107,12 @@ def test_limits_are_flags_and_reported_in_hello():
                          (["--max-clients", "50", "--max-connections", "40"], "--max-connections"),
                          (["--max-connections-per-address", "0"], "--max-connections-per-address"),
                          (["--max-queued-bytes", "1000"], "--max-queued-bytes"),
-                         (["--request-timeout", "0"], "--request-timeout")]:
+                         (["--request-timeout", "0"], "--request-timeout"),
+                         (["--max-rooms", "0"], "--max-rooms"),
+                         (["--rooms-per-minute", "0"], "--rooms-per-minute"),
+                         (["--max-total-cells", "0"], "--max-total-cells"),
+                         (["--room-idle-seconds", "0"], "--room-idle-seconds"),
+                         (["--room-forget-seconds", "0"], "--room-forget-seconds"),
+                         (["--step-threads", "0"], "--step-threads")]:
         bad = RunningServer(*flags, expect_failure=True)
         assert bad.wait() != 0 and named in bad.log, flags

@@ -10,12 +10,15 @@ extension LayoutState {
             return try add(count, spawn: spawn, by: client, reserveIDs: reserveIDs)
         case .remove(let ids):
             let removed = try Self.checked { () throws(LayoutError) in try simulation.remove(ids: ids) }
+            budget?.give(removed.count)
             return event(.removed, by: client, .cells(removed), [.membership, .pins])
         case .removeNewest(let count):
             let removed = simulation.removeNewest(count)
+            budget?.give(removed.count)
             return removed.isEmpty ? nil : event(.removed, by: client, .cells(removed), [.membership, .pins])
         case .clear:
             let removed = simulation.clear()
+            budget?.give(removed.count)
             return removed.isEmpty ? nil : event(.cleared, by: client, .cells(removed), [.membership, .pins])
         case .params(let change):
             let (parameters, changed) = change.applied(to: simulation.parameters)
@@ -40,7 +43,15 @@ extension LayoutState {
         guard simulation.count + count <= limits.maxCells else {
             throw ProtocolError(.limit, "adding \(count) would pass maxCells (\(limits.maxCells)): the layout has \(simulation.count)")
         }
-        try reserveIDs(count, simulation)
+        if let budget, !budget.take(count) {
+            throw ProtocolError(.limit, "adding \(count) would pass maxTotalCells (\(budget.limit)): the rooms hold \(budget.total)")
+        }
+        do {
+            try reserveIDs(count, simulation)
+        } catch {
+            budget?.give(count)
+            throw error
+        }
         let ids = simulation.add(count: count, spawn: spawn)
         ownership.record(ids, by: client)
         return event(.added, by: client, .cells(ids), .membership)

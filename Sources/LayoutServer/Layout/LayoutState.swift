@@ -33,15 +33,20 @@ public struct LayoutState {
 
     public let simulation: Simulation
     public let limits: Limits
+    /// The cells of every room together (`maxTotalCells`); nil: this layout alone counts.
+    public let budget: CellBudget?
     public internal(set) var ownership = Ownership()
     public private(set) var settled: Bool
     /// Since the last `takeChanges`; everything is due at first.
     private var changes: Changes = [.membership, .positions, .pins, .other]
 
-    public init(simulation: Simulation, limits: Limits) {
+    /// `budget` must already count the cells `simulation` holds. `settled`: what a state file
+    /// says of a restored layout (nil: what the engine reports).
+    public init(simulation: Simulation, limits: Limits, budget: CellBudget? = nil, settled: Bool? = nil) {
         self.simulation = simulation
         self.limits = limits
-        settled = simulation.lastReport.settled
+        self.budget = budget
+        self.settled = settled ?? simulation.lastReport.settled
     }
 
     public var parameters: Parameters { simulation.parameters }

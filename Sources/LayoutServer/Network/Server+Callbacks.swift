@@ -8,11 +8,10 @@ extension Server {
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
             return confirmUpgrade(wsi)
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-            // Checked again in case an upgrade ever reaches here without the confirmation.
-            return handshakeRefusal(wsi) == nil ? 0 : 1
+            // Admitted at the confirmation; checked here in case an upgrade ever skips it.
+            return admitHandshake(wsi) == nil ? 0 : 1
         case LWS_CALLBACK_ESTABLISHED:
-            opened(wsi)
-            return 0
+            return opened(wsi)
         case LWS_CALLBACK_RECEIVE:
             guard let session = sessions[wsi] else { return -1 }
             return received(session, input: input, length: length)
@@ -30,7 +29,7 @@ extension Server {
         case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
             return filterHTTP(wsi, path: Self.string(input))
         case LWS_CALLBACK_HTTP:
-            return serveHTTP(wsi, path: Self.string(input))
+            return serveHTTP(wsi, rest: Self.string(input))
         case LWS_CALLBACK_HTTP_WRITEABLE:
             if let body = pendingHTTP.removeValue(forKey: wsi) { return writeHTTPBody(wsi, body) }
             return lws_callback_http_dummy(wsi, reason, user, input, length)
@@ -44,11 +43,10 @@ extension Server {
         }
     }
 
-    /// Something was published: let every connection see whether it has work.
+    /// Rooms published something: let their connections see whether they have work.
     private func woken(_ wsi: OpaquePointer) {
-        guard let context, let protocolInfo = lws_get_protocol(wsi) else { return }
         if overflowAlarm.take() { closeSessionsTooFarBehind() }
-        lws_callback_on_writable_all_protocol(context, protocolInfo)
+        for name in host.changed.take() { wakeMembers(of: name) }
     }
 
     /// A complete HTTP request that is not an upgrade: only GET and HEAD, only paths that stay

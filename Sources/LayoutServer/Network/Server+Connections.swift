@@ -42,6 +42,7 @@ extension Server {
 
     private func destroyed(_ wsi: OpaquePointer) {
         rawRefusals[wsi] = nil
+        handshakeEnded(wsi)
         guard let id = connectionIDs.removeValue(forKey: wsi) else { return }
         connectionWSIs[id] = nil
         connections.closed(id)

@@ -40,7 +40,7 @@ extension Server {
         ])
     }
 
-    /// `/stats` (the layout protocol's callback), then `/`: the files of `Public/`.
+    /// `/stats`, `/rooms` and `/r` (the layout protocol's callback), then `/`: the files of `Public/`.
     private func makeMounts() -> UnsafeMutablePointer<lws_http_mount> {
         var files = lws_http_mount()
         files.mountpoint = allocations.string("/")
@@ -51,13 +51,18 @@ extension Server {
         files.extra_mimetypes = UnsafePointer(makeMimeTypes())
         files.cache_max_age = 0
 
-        var stats = lws_http_mount()
-        stats.mount_next = UnsafePointer(allocations.keep(files))
-        stats.mountpoint = allocations.string(Server.statsPath)
-        stats.mountpoint_len = UInt8(Server.statsPath.utf8.count)
-        stats.protocol = allocations.string(Server.protocolName)
-        stats.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
-        return allocations.keep(stats)
+        var next = allocations.keep(files)
+        filesMount = UnsafePointer(next)
+        for path in [Server.statsPath, Server.roomsPath, RoomAddress.pagePath] {
+            var mount = lws_http_mount()
+            mount.mount_next = UnsafePointer(next)
+            mount.mountpoint = allocations.string(path)
+            mount.mountpoint_len = UInt8(path.utf8.count)
+            mount.protocol = allocations.string(Server.protocolName)
+            mount.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+            next = allocations.keep(mount)
+        }
+        return next
     }
 
     /// What lws's own MIME table lacks.
@@ -90,6 +95,7 @@ extension Server {
     func scheduleSweepTimer() {
         let timer = ServiceTimer { [unowned self] in
             self.sweepConnections()
+            self.host.sweep(now: Self.seconds())
             if let context = self.context { self.sweepTimer?.schedule(on: context, after: 1_000_000) }
         }
         sweepTimer = timer

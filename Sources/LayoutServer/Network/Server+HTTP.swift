@@ -1,14 +1,39 @@
 import CLibWebSockets
+import Foundation
 
-/// `GET /stats`: the same object the `stats` message carries, as application/json (`HEAD`:
-/// the same headers, no body).
+/// What the server answers itself over HTTP (`HEAD`: the same headers, no body): `GET /stats`
+/// and `GET /rooms` as application/json, and under `/r/` the page of a room or a file of
+/// `Public/` (so the page's relative paths resolve there).
 extension Server {
-    func serveHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
-        // The mount hands us what follows "/stats"; only the exact path is ours.
-        guard path.isEmpty || path == "/" else {
-            return lws_return_http_status(wsi, UInt32(HTTP_STATUS_NOT_FOUND.rawValue), nil) != 0 ? -1 : (lws_http_transaction_completed(wsi) != 0 ? -1 : 0)
+    /// `rest` is what follows the mount's path (`/stats`, `/rooms` or `/r`) in the request's.
+    func serveHTTP(_ wsi: OpaquePointer, rest: String) -> Int32 {
+        let path = header(wsi, WSI_TOKEN_GET_URI) ?? header(wsi, WSI_TOKEN_HEAD_URI) ?? ""
+        let exact = rest.isEmpty || rest == "/"
+        if path.hasPrefix(Server.statsPath), exact { return respondJSON(wsi, statsJSON(for: nil)) }
+        if path.hasPrefix(Server.roomsPath), exact { return respondJSON(wsi, roomsJSON()) }
+        if path.hasPrefix(RoomAddress.pagePath + "/") {
+            switch RoomAddress.page(rest) {
+            case .room:
+                return serveFile(wsi, publicFiles.root + "/index.html", type: "text/html")
+            case .file(let name) where publicFiles.allows("/" + name) && Self.isRegularFile(publicFiles.root + "/" + name):
+                let file = publicFiles.root + "/" + name
+                let type = lws_get_mimetype(file, filesMount).map { String(cString: $0) } ?? "application/octet-stream"
+                return serveFile(wsi, file, type: type)
+            case .file, .none:
+                break
+            }
         }
-        let body = OutgoingMessage(statsJSON())
+        return lws_return_http_status(wsi, UInt32(HTTP_STATUS_NOT_FOUND.rawValue), nil) != 0
+            ? -1 : (lws_http_transaction_completed(wsi) != 0 ? -1 : 0)
+    }
+
+    private func serveFile(_ wsi: OpaquePointer, _ file: String, type: String) -> Int32 {
+        let served = lws_serve_http_file(wsi, file, type, nil, 0)
+        return served < 0 || (served > 0 && lws_http_transaction_completed(wsi) != 0) ? -1 : 0
+    }
+
+    private func respondJSON(_ wsi: OpaquePointer, _ json: [UInt8]) -> Int32 {
+        let body = OutgoingMessage(json)
         var headers = [UInt8](repeating: 0, count: OutgoingMessage.reserved + 1024)
         let ok: Bool = headers.withUnsafeMutableBufferPointer { buffer in
             let start = buffer.baseAddress! + OutgoingMessage.reserved
@@ -33,5 +58,10 @@ extension Server {
     func writeHTTPBody(_ wsi: OpaquePointer, _ body: OutgoingMessage) -> Int32 {
         guard lws_write(wsi, body.payload, body.count, LWS_WRITE_HTTP_FINAL) == body.count else { return -1 }
         return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 }

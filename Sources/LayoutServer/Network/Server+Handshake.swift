@@ -1,31 +1,47 @@
 import CLibWebSockets
+import Dispatch
+import Glibc
 
-/// Who may open a WebSocket, and what a request's headers say.
+/// Who may open a WebSocket, into which room, and what a request's headers say.
 extension Server {
     /// A WebSocket handshake arrived: the place to refuse it with an HTTP status (>0: answered).
+    /// An admitted one is counted in its room from here on (`joining`), until it opens or ends.
     func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
         requestArrived(wsi)
-        guard let (status, why) = handshakeRefusal(wsi) else { return 0 }
+        guard let (status, why) = admitHandshake(wsi) else { return 0 }
         logger.info("refused \(why)")
         _ = lws_return_http_status(wsi, status, nil)
         return 1
     }
 
-    /// Why a WebSocket handshake must be refused, with the HTTP status to answer; nil to serve it.
-    func handshakeRefusal(_ wsi: OpaquePointer) -> (status: UInt32, why: String)? {
+    /// Admits the handshake to its room (nil), or says why not with the HTTP status to answer.
+    func admitHandshake(_ wsi: OpaquePointer) -> (status: UInt32, why: String)? {
+        if joining[wsi] != nil { return nil }
         guard shutdownDeadline == nil else { return (503, "WebSocket: the server is shutting down") }
         let path = header(wsi, WSI_TOKEN_GET_URI) ?? ""
-        guard path == Server.websocketPath else {
-            return (404, "WebSocket at \(path.prefix(100)): the endpoint is \(Server.websocketPath)")
+        guard let name = RoomAddress.socket(path) else {
+            return (404, "WebSocket at \(path.prefix(100)): the endpoints are /ws and /ws/NAME (NAME: 1 to 40 of a-z, 0-9, - and _, starting with a letter or digit)")
         }
         let origin = header(wsi, WSI_TOKEN_ORIGIN)
         if case .refused(let why) = config.originPolicy.verdict(origin: origin, host: header(wsi, WSI_TOKEN_HOST)) {
             return (403, "WebSocket from \(peerAddress(wsi)): \(why)")
         }
-        guard sessions.count < config.limits.maxClients else {
+        guard sessions.count + joining.count < config.limits.maxClients else {
             return (503, "WebSocket from \(peerAddress(wsi)): \(config.limits.maxClients) clients already (--max-clients)")
         }
-        return nil
+        switch host.admit(name, from: peerKey(wsi), now: Self.seconds()) {
+        case .room(let room):
+            joining[wsi] = room
+            return nil
+        case .refused(let status, let why):
+            return (status, "WebSocket from \(peerAddress(wsi)) to \(why)")
+        }
+    }
+
+    /// A handshake admitted to a room ended before it opened: it no longer counts there.
+    func handshakeEnded(_ wsi: OpaquePointer) {
+        guard let room = joining.removeValue(forKey: wsi) else { return }
+        host.left(room, now: Self.seconds())
     }
 
     func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
@@ -40,5 +56,18 @@ extension Server {
         var buffer = [CChar](repeating: 0, count: 128)
         guard lws_get_peer_simple(wsi, &buffer, buffer.count) != nil else { return "?" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The peer's address as limits count it (an IPv6 /64 as one).
+    func peerKey(_ wsi: OpaquePointer) -> PeerAddress {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let found = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getpeername(lws_get_socket_fd(wsi), $0, &length) == 0
+            }
+        }
+        return found ? withUnsafePointer(to: &storage) { PeerAddress($0) } ?? PeerAddress(ipv4: [0, 0, 0, 0])
+            : PeerAddress(ipv4: [0, 0, 0, 0])
     }
 }

@@ -45,15 +45,15 @@ extension Server {
             switch request.message {
             case .layout(let command):
                 let mailbox = session.mailbox
-                let waker = self.waker
-                commands.push(QueuedCommand(command: command, client: session.client, ref: request.ref) { error in
+                let room = session.room
+                host.submit(QueuedCommand(command: command, client: session.client, ref: request.ref) { error in
                     mailbox.push(OutgoingMessage(ServerMessages.error(error)))
-                    waker?.wake()
-                })
+                    room.announce()
+                }, to: room)
             case .subscribe(let selection):
                 session.subscription?.setFilter(selection.filter)
             case .replay(let count, let kinds):
-                send(session, OutgoingMessage(ServerMessages.replay(bus.replay(last: count, kinds.filter))))
+                send(session, OutgoingMessage(ServerMessages.replay(session.room.bus.replay(last: count, kinds.filter))))
             }
         }
     }
@@ -81,7 +81,7 @@ extension Server {
             return close(session, request.status, request.reason)
         }
         let message: OutgoingMessage
-        let newest = frames.current
+        let newest = session.room.frames.current
         if let queued = session.mailbox.pop() {
             message = queued
         } else if let frame = newest, frame.serial > session.sentFrameSerial {

@@ -1,20 +1,34 @@
 import CLibWebSockets
 import Dispatch
 
-/// The once-a-second `stats` message, also served at `GET /stats`.
+/// The once-a-second `stats` message (about each connection's room), `GET /stats` (about
+/// room `main`) and `GET /rooms`.
 extension Server {
     func statsTimerFired() {
-        let message = OutgoingMessage(statsJSON())
-        for session in sessions.values {
-            session.mailbox.setStats(message)
-            lws_callback_on_writable(session.wsi)
+        for sessions in members.values {
+            guard let room = sessions.first?.value.room else { continue }
+            let message = OutgoingMessage(statsJSON(for: room))
+            for session in sessions.values {
+                session.mailbox.setStats(message)
+                lws_callback_on_writable(session.wsi)
+            }
         }
         armStatsTimer()
     }
 
-    func statsJSON() -> [UInt8] {
+    /// The figures of `room` (nil: room `main`, as it is in memory or as a fresh room would
+    /// be) and of the whole server.
+    func statsJSON(for room: Room?) -> [UInt8] {
+        let room = room ?? host.rooms[.main]
         let uptime = Int((DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1_000_000_000)
-        return ServerMessages.stats(status.current, clients: sessions.count,
-                                    connections: connections.openCount, uptimeSeconds: uptime)
+        let server = ServerMessages.ServerFigures(
+            clients: sessions.count, connections: connections.openCount, rooms: host.rooms.count,
+            cells: host.budget.total, uptimeSeconds: uptime)
+        return ServerMessages.stats(room?.status.current ?? LayoutStatus(), room: room?.name ?? .main,
+                                    clients: host.clients(of: room?.name ?? .main), server: server)
+    }
+
+    func roomsJSON() -> [UInt8] {
+        ServerMessages.rooms(host.listing().map { ($0.room.name, $0.clients, $0.room.status.current) })
     }
 }

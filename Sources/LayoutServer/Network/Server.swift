@@ -6,13 +6,14 @@ import Foundation
 import Logging
 import Synchronization
 
-/// The libwebsockets server: static files from `Public/`, `GET /stats`, and the shared
-/// layout protocol at `/ws`. Everything in here runs on the service thread (the thread that
+/// The libwebsockets server: static files from `Public/` (and the page of every room at
+/// `/r/NAME`), `GET /stats` and `GET /rooms`, and the layout protocol at `/ws` (room `main`)
+/// and `/ws/NAME`. Everything in here runs on the service thread (the thread that
 /// calls `run()`), except `StopSwitch`, which signal handlers use to ask it to stop.
 public final class Server {
     public static let protocolName = "forcelayout.v1"
-    static let websocketPath = "/ws"
     package static let statsPath = "/stats"
+    static let roomsPath = "/rooms"
 
     /// Lets another thread (a signal handler) ask the service thread to shut down.
     public final class StopSwitch: Sendable {
@@ -43,17 +44,15 @@ public final class Server {
 
     let decoder: MessageDecoder
     let publicFiles: PublicFiles
-    let bus: EventBus<LayoutEvent>
-    let commands = CommandQueue()
-    let frames = FrameBoard()
     let eventMessages = EventMessages()
     let overflowAlarm = OverflowAlarm()
-    let status = StatusBoard()
-    let loop: SimulationLoop
-    let restored: LayoutSnapshot?
-    let keeper: StateKeeper?
+    let host: RoomHost
 
     var sessions: [OpaquePointer: Session] = [:]
+    /// The connections of each room, to wake when it publishes.
+    var members: [RoomName: [OpaquePointer: Session]] = [:]
+    /// Handshakes admitted to a room (and counted in it) that are not WebSockets yet.
+    var joining: [OpaquePointer: Room] = [:]
     var connections: ConnectionTable
     var connectionIDs: [OpaquePointer: ConnectionTable.ID] = [:]
     var connectionWSIs: [ConnectionTable.ID: OpaquePointer] = [:]
@@ -64,11 +63,13 @@ public final class Server {
     var connectionsClosedSinceSweep = false
     var sweepTimer: ServiceTimer?
     var pendingHTTP: [OpaquePointer: OutgoingMessage] = [:]
+    /// The mount of `Public/`, whose MIME table `/r/FILE` uses too.
+    var filesMount: UnsafePointer<lws_http_mount>?
     var clientCounter = 0
     var shutdownDeadline: DispatchTime?
 
-    /// Loads the state file (if any), after removing the temporary files crashed writes left
-    /// beside it; fails with a clear message when it is unusable.
+    /// Lists the rooms on disk (after removing the temporary files crashed writes left) and
+    /// checks room `main`'s file; fails with a clear message when that one is unusable.
     public init(config: ServerConfig, logger: Logger) throws(StartFailure) {
         let config = try Self.fittingDescriptors(config, logger: logger)
         connections = ConnectionTable(policy: .init(
@@ -79,15 +80,8 @@ public final class Server {
         self.logger = logger
         decoder = MessageDecoder(limits: config.limits)
         publicFiles = PublicFiles(root: config.publicDirectory)
-        bus = EventBus(replayCapacity: config.limits.replayBuffer)
-        (restored, keeper) = try config.statePath.map { path throws(StartFailure) in
-            try Self.loadState(from: path, logger: logger)
-        } ?? (nil, nil)
-        if let restored, restored.cells.count > config.limits.maxCells {
-            throw StartFailure(description: "state file holds \(restored.cells.count) cells, more than --max-cells \(config.limits.maxCells)")
-        }
-        loop = SimulationLoop(shared: .init(commands: commands, frames: frames, status: status, bus: bus,
-                                            limits: config.limits, logger: logger))
+        host = RoomHost(config: config, logger: logger)
+        try host.loadMain()
     }
 
     /// `config` with its connection limits lowered to what the open-file limit (raised to the
@@ -110,29 +104,7 @@ public final class Server {
         return config
     }
 
-    /// The layout saved at `path` (nil when there is none yet) and its keeper, after removing
-    /// the temporary files crashed writes left beside it.
-    private static func loadState(from path: String, logger: Logger) throws(StartFailure) -> (LayoutSnapshot?, StateKeeper?) {
-        for name in StaleTemporaries.remove(beside: path) {
-            logger.info("removed \(name), a temporary state file its writer (no longer running) left behind")
-        }
-        let saved: SavedState?
-        do {
-            saved = try StateFile.load(from: path)
-        } catch {
-            throw StartFailure(description: error.description)
-        }
-        // Numbering resumes above every id that may have been handed out.
-        let ids = IDReservation(nextID: saved?.layout.nextID ?? 1, reservation: saved?.reservation ?? 1)
-        let restored = saved.map { saved in
-            var layout = saved.layout
-            layout.nextID = ids.firstID
-            return layout
-        }
-        return (restored, StateKeeper(saver: StateSaver(path: path, logger: logger), ids: ids))
-    }
-
-    /// Binds, starts the simulation thread and returns the URL it serves.
+    /// Binds, starts the stepping threads and returns the URL it serves.
     public func start() throws(StartFailure) -> String {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: config.publicDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -150,15 +122,13 @@ public final class Server {
         stopSwitch.waker.withLock { $0 = waker }
         scheduleStatsTimer()
         scheduleSweepTimer()
-        let initialParameters = restored?.parameters ?? .defaults
-        loop.start(initial: restored, keeper: keeper, parameters: initialParameters,
-                   seed: config.seed ?? UInt64.random(in: 1...UInt64.max), waker: waker)
+        host.start(waker: waker)
         let host = config.host.contains(":") ? "[\(config.host)]" : config.host
         return "http://\(host):\(config.port)/"
     }
 
     /// Services connections until a stop is requested, then closes every client with 1001,
-    /// stops the simulation (which saves the state) and releases the context.
+    /// stops stepping, writes every room's file and releases the context.
     public func run() {
         guard let context else { return }
         while true {
@@ -170,7 +140,7 @@ public final class Server {
         }
         statsTimer?.cancel()
         sweepTimer?.cancel()
-        loop.stop()
+        host.stop()
         lws_context_destroy(context)
         self.context = nil
         statsTimer = nil

@@ -4,7 +4,14 @@ public struct ServerConfig: Sendable {
     public var port = 8080
     /// Absolute path of the folder served at `/`.
     public var publicDirectory: String
+    /// Room `main`'s state file (`--state`), which wins over `stateDirectory` for it.
     public var statePath: String?
+    /// One state file per room, `NAME.json` (`--state-dir`).
+    public var stateDirectory: String?
+    /// Seconds after its last client left that a room with no cells is forgotten.
+    public var roomForgetSeconds = 60
+    /// Threads that step every room (`--step-threads`; nil: one per core).
+    public var stepThreads: Int?
     public var limits = Limits()
     /// Which pages' WebSocket handshakes are served (see `OriginPolicy`).
     public var originPolicy = OriginPolicy.sameSite

@@ -6,6 +6,7 @@ import EventBus
 final class Session {
     let wsi: OpaquePointer
     let client: String
+    let room: Room
     let peer: String
     let mailbox: Mailbox
     var subscription: Subscription<LayoutEvent>?
@@ -26,9 +27,10 @@ final class Session {
     /// Our close frame is handed to lws: write nothing more.
     var closeSent = false
 
-    init(wsi: OpaquePointer, client: String, peer: String, mailbox: Mailbox, bucket: TokenBucket) {
+    init(wsi: OpaquePointer, client: String, room: Room, peer: String, mailbox: Mailbox, bucket: TokenBucket) {
         self.wsi = wsi
         self.client = client
+        self.room = room
         self.peer = peer
         self.mailbox = mailbox
         self.bucket = bucket

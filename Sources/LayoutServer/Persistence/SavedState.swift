@@ -6,9 +6,13 @@ public struct SavedState: Equatable, Sendable {
     /// Every id below it may have been handed out; none at or above it was (see
     /// `IDReservation`). Never below `layout.nextID` in a file this server wrote.
     public var reservation: CellID
+    /// Whether the layout was at rest when written: it is restored at rest, so a room unloaded
+    /// and loaded again (or a server restarted) does not move a settled layout at all.
+    public var settled: Bool
 
-    public init(layout: LayoutSnapshot, reservation: CellID) {
+    public init(layout: LayoutSnapshot, reservation: CellID, settled: Bool = false) {
         self.layout = layout
         self.reservation = reservation
+        self.settled = settled
     }
 }

@@ -10,13 +10,24 @@ enum StaleTemporaries {
     static func remove(beside statePath: String, ourPID: Int32 = getpid(),
                        isRunning: (Int32) -> Bool = StaleTemporaries.isRunning) -> [String] {
         let url = URL(fileURLWithPath: statePath)
-        let directory = url.deletingLastPathComponent().path
         let stateName = url.lastPathComponent
+        return remove(in: url.deletingLastPathComponent().path, ourPID: ourPID, isRunning: isRunning) {
+            TemporaryName.pid(in: $0, for: stateName)
+        }
+    }
+
+    /// The same for every room file (`*.json`) of a state directory, in one listing.
+    static func remove(inDirectory directory: String, ourPID: Int32 = getpid(),
+                       isRunning: (Int32) -> Bool = StaleTemporaries.isRunning) -> [String] {
+        remove(in: directory, ourPID: ourPID, isRunning: isRunning) { TemporaryName.parse($0)?.pid }
+    }
+
+    private static func remove(in directory: String, ourPID: Int32, isRunning: (Int32) -> Bool,
+                               pidIn: (String) -> Int32?) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
         var removed: [String] = []
         for name in names.sorted() {
-            guard let pid = TemporaryName.pid(in: name, for: stateName),
-                  pid == ourPID || !isRunning(pid) else { continue }
+            guard let pid = pidIn(name), pid == ourPID || !isRunning(pid) else { continue }
             let path = "\(directory)/\(name)"
             var status = stat()
             guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }

@@ -1,7 +1,7 @@
 import Foundation
 import ForceLayout
 
-/// The `--state` file: cells, parameters, the next id and the id reservation, as JSON.
+/// A room's state file (`--state-dir`'s `NAME.json`, or `--state` for `main`): cells, parameters, the next id and the id reservation, as JSON.
 /// Written atomically (temporary file, fsync, rename) so a crash leaves either the old or
 /// the new file.
 ///
@@ -25,6 +25,8 @@ public enum StateFile {
         var layout: LayoutSnapshot
         /// Absent in version 1.
         var reservation: CellID?
+        /// Absent in files written before rooms (read as false: the layout steps until it rests).
+        var settled: Bool?
     }
 
     public struct Failure: Error, CustomStringConvertible {
@@ -77,7 +79,7 @@ public enum StateFile {
         case (1, _):
             return SavedState(layout: document.layout, reservation: document.layout.nextID)
         case (_, let reservation?):
-            return SavedState(layout: document.layout, reservation: reservation)
+            return SavedState(layout: document.layout, reservation: reservation, settled: document.settled ?? false)
         case (_, nil):
             throw Failure(description: "state file \(path) is not a forcelayout state file (missing reservation); move it away or pass another --state")
         }
@@ -87,7 +89,7 @@ public enum StateFile {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(Document(format: format, version: version, layout: state.layout,
-                                               reservation: state.reservation))
+                                               reservation: state.reservation, settled: state.settled))
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

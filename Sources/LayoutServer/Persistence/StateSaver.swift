@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import ForceLayout
 import Logging
 import Synchronization
@@ -38,6 +39,14 @@ final class StateSaver: Sendable {
         queue.sync {
             pending.withLock { $0 = nil }
             return write(state)
+        }
+    }
+
+    /// Deletes the file, after any write under way; an offer not yet started is dropped.
+    func remove() {
+        queue.sync {
+            pending.withLock { $0 = nil }
+            unlink(path)
         }
     }
 

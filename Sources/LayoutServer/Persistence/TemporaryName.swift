@@ -15,4 +15,15 @@ enum TemporaryName {
               String(pid) == digits else { return nil }
         return pid
     }
+
+    /// The state file's name and the pid in `name` when it is a name `make` gives for a state
+    /// file ending in `.json` (a room's file); nil for every other name.
+    static func parse(_ name: String) -> (stateName: String, pid: Int32)? {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return nil }
+        let inner = name.dropFirst().dropLast(4)
+        guard let dot = inner.lastIndex(of: ".") else { return nil }
+        let stateName = String(inner[..<dot])
+        guard stateName.hasSuffix(".json"), let pid = pid(in: name, for: stateName) else { return nil }
+        return (stateName, pid)
+    }
 }

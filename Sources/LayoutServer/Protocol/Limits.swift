@@ -22,6 +22,14 @@ public struct Limits: Sendable, Equatable {
     /// Seconds a connection that is not a WebSocket may go without a complete request
     /// (after it opened or after its last request).
     public var requestTimeout: Int = 10
+    /// Rooms in memory at once; a handshake that would make one more is refused with 503.
+    public var maxRooms: Int = 1000
+    /// New rooms one address may create in any 60 s; beyond that the handshake gets 429.
+    public var roomsPerMinute: Int = 30
+    /// Cells of all rooms in memory together; an `add` past it is refused with `limit`.
+    public var maxTotalCells: Int = 1_000_000
+    /// Seconds a settled room with no clients stays in memory before it is saved and unloaded.
+    public var roomIdleSeconds: Int = 300
 
     public init() {}
 }

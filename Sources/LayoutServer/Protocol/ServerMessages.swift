@@ -39,12 +39,34 @@ public enum ServerMessages {
         return writer.bytes
     }
 
-    public static func hello(client: String, clients: Int, status: LayoutStatus, limits: Limits,
+    /// What `stats` says of the whole server, beside its room's figures.
+    public struct ServerFigures: Sendable {
+        /// WebSocket clients in every room.
+        public var clients: Int
+        /// TCP connections open, WebSockets or not.
+        public var connections: Int
+        /// Rooms in memory, and the cells they hold together.
+        public var rooms: Int
+        public var cells: Int
+        public var uptimeSeconds: Int
+
+        public init(clients: Int, connections: Int, rooms: Int, cells: Int, uptimeSeconds: Int) {
+            self.clients = clients
+            self.connections = connections
+            self.rooms = rooms
+            self.cells = cells
+            self.uptimeSeconds = uptimeSeconds
+        }
+    }
+
+    /// `clients`: of `room`.
+    public static func hello(client: String, room: RoomName, clients: Int, status: LayoutStatus, limits: Limits,
                              events: [Envelope<LayoutEvent>]) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 1024 + paramSpecs.count)
         writer.raw("{\"type\":\"hello\",\"protocol\":")
         writer.integer(protocolVersion)
         writer.member("client", client)
+        writer.member("room", room.description)
         writer.member("clients", clients)
         writer.raw(",\"params\":")
         writeParameters(status.parameters, into: &writer)
@@ -63,6 +85,10 @@ public enum ServerMessages {
         writer.member("maxConnectionsPerAddress", limits.maxConnectionsPerAddress)
         writer.member("maxQueuedBytes", limits.maxQueuedBytes)
         writer.member("requestTimeout", limits.requestTimeout)
+        writer.member("maxRooms", limits.maxRooms)
+        writer.member("roomsPerMinute", limits.roomsPerMinute)
+        writer.member("maxTotalCells", limits.maxTotalCells)
+        writer.member("roomIdleSeconds", limits.roomIdleSeconds)
         writer.raw("},\"tick\":")
         writer.integer(status.tick)
         writer.member("settled", status.settled)
@@ -82,25 +108,46 @@ public enum ServerMessages {
         return writer.bytes
     }
 
-    /// `connections`: TCP connections open, WebSockets or not.
-    public static func stats(_ status: LayoutStatus, clients: Int, connections: Int, uptimeSeconds: Int) -> [UInt8] {
-        var writer = JSONWriter(reservingCapacity: 256)
-        writer.raw("{\"type\":\"stats\",\"cells\":")
-        writer.integer(status.cells)
+    /// `status` and `clients` are `room`'s; `server` the whole server's.
+    public static func stats(_ status: LayoutStatus, room: RoomName, clients: Int, server: ServerFigures) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 320)
+        writer.raw("{\"type\":\"stats\",\"room\":")
+        writer.string(room.description)
+        writer.member("cells", status.cells)
         writer.member("clients", clients)
-        writer.member("connections", connections)
+        writer.member("totalClients", server.clients)
+        writer.member("rooms", server.rooms)
+        writer.member("totalCells", server.cells)
+        writer.member("connections", server.connections)
         writer.member("tick", status.tick)
         writer.member("settled", status.settled)
         writer.member("tickMs", rounded(status.tickMs, places: 3))
         writer.member("tickMsP99", rounded(status.tickMsP99, places: 3))
         writer.member("tickRate", status.parameters.tickRate)
         writer.member("frameBytes", status.frameBytes)
-        writer.member("uptimeS", uptimeSeconds)
+        writer.member("uptimeS", server.uptimeSeconds)
         writer.member("maxMove", rounded(status.maxMove, places: 3))
         writer.member("totalMove", rounded(status.totalMove, places: 3))
         writer.member("paused", status.parameters.paused)
         writer.member("v", status.version)
         writer.member("rssMB", rounded(ProcessMemory.residentMB, places: 1))
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    /// The body of `GET /rooms`: each room's name, clients, cells, whether it rests, and tick.
+    public static func rooms(_ rooms: [(name: RoomName, clients: Int, status: LayoutStatus)]) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 16 + rooms.count * 80)
+        writer.raw("{\"rooms\":")
+        writer.array(rooms) { writer, room in
+            writer.raw("{\"name\":")
+            writer.string(room.name.description)
+            writer.member("clients", room.clients)
+            writer.member("cells", room.status.cells)
+            writer.member("settled", room.status.settled)
+            writer.member("tick", room.status.tick)
+            writer.raw("}")
+        }
         writer.raw("}")
         return writer.bytes
     }

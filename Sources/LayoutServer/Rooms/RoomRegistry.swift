@@ -46,6 +46,8 @@ struct RoomRegistry {
         var clients = 0
         var cells = 0
         var settled = true
+        /// Whether it has a file to be unloaded into (else it stays in memory while it has cells).
+        var unloadable = true
         /// When its last client left (nil while it has clients).
         var emptySince: Double?
     }
@@ -94,10 +96,11 @@ struct RoomRegistry {
     }
 
     /// What the room's layout says of itself now.
-    mutating func update(_ name: RoomName, cells: Int, settled: Bool) {
+    mutating func update(_ name: RoomName, cells: Int, settled: Bool, unloadable: Bool = true) {
         guard var room = loaded[name] else { return }
         room.cells = cells
         room.settled = settled
+        room.unloadable = unloadable
         loaded[name] = room
     }
 
@@ -114,7 +117,7 @@ struct RoomRegistry {
             if room.cells == 0, now - since >= policy.forgetAfter {
                 actions.append(.forget(name))
                 onDisk.remove(name)
-            } else if room.cells > 0, room.settled, now - since >= policy.unloadAfter {
+            } else if room.cells > 0, room.settled, room.unloadable, now - since >= policy.unloadAfter {
                 actions.append(.unload(name))
                 onDisk.insert(name)
             } else {

@@ -6,8 +6,8 @@
 /// A room is handed to one thread at a time: while it steps it is out of the schedule, and
 /// `finished` puts it back (or not, if it came to rest). A step that overran its interval is
 /// followed at once by the next, never by a full extra interval.
-struct StepSchedule<Room: Hashable> {
-    private struct Entry: Comparable {
+struct StepSchedule<Room: Hashable & Sendable>: Sendable {
+    private struct Entry: Comparable, Sendable {
         let due: Double
         let order: Int
         let room: Room

@@ -1,0 +1,98 @@
+import Dispatch
+import ForceLayout
+
+/// A room's side of its state file: a save every 0.75 s while the layout changes, the last
+/// one when the room closes, and cell ids handed out only below a durable reservation
+/// (`IDReservation`), so none is handed out again after a kill -9. Used by whichever thread
+/// steps the room (one at a time).
+struct StateKeeper: Sendable {
+    private let saver: StateSaver
+    private var ids: IDReservation
+    private var dirty = false
+    private var lastSave = DispatchTime(uptimeNanoseconds: 0)
+    /// The reservation the file holds after the closing write (nil: no closing write yet).
+    private var closedAt: CellID?
+
+    /// `closed`: the file already holds this layout with the exact next id as its reservation
+    /// (a clean close), so closing again without a change writes nothing.
+    init(saver: StateSaver, ids: IDReservation, closed: CellID? = nil) {
+        self.saver = saver
+        self.ids = ids
+        closedAt = closed
+    }
+
+    /// The layout changed: save it when due.
+    mutating func changed() {
+        dirty = true
+        closedAt = nil
+    }
+
+    /// Asks for the first block when the room opens, so its first add normally finds it durable.
+    mutating func start(_ state: LayoutState) {
+        if ids.ahead(nextID: state.simulation.nextID) != nil { save(state) }
+    }
+
+    /// Whether a save is still to come (the layout changed since the last one).
+    var isDirty: Bool { dirty }
+
+    /// Before `count` ids are handed out from `simulation.nextID` on: when they would cross the
+    /// durable reservation, writes a larger one and waits for it (on this thread; adds
+    /// normally never wait, since the next block is asked for once half the current one is
+    /// used). Throws, handing out nothing, when that write fails.
+    mutating func reserve(_ count: Int, for simulation: Simulation) throws(ProtocolError) {
+        closedAt = nil
+        ids.confirm(durable: saver.durableReservation)
+        var admission = ids.admit(nextID: simulation.nextID, count: count)
+        if case .wait(let reservation) = admission {
+            saver.writeNow(SavedState(layout: simulation.snapshot(), reservation: reservation))
+            ids.confirm(durable: saver.durableReservation)
+            admission = ids.admit(nextID: simulation.nextID, count: count)
+        }
+        switch admission {
+        case .proceed(extendTo: nil):
+            break
+        case .proceed(extendTo: _?):
+            saver.offer(SavedState(layout: simulation.snapshot(), reservation: ids.requested))
+            lastSave = .now()
+        case .wait:
+            throw ProtocolError(.unavailable, "cannot add cells: the state file could not be written, so no ids can be reserved (see the server log)")
+        }
+    }
+
+    /// While the layout changes, a write every 0.75 s: a kill -9 loses at most the last
+    /// second of changes (never ids: see `reserve`). Returns whether a save is still to come.
+    mutating func saveIfDue(_ state: LayoutState) -> Bool {
+        guard dirty else { return false }
+        guard DispatchTime.now().uptimeNanoseconds >= lastSave.uptimeNanoseconds + 750_000_000 else { return true }
+        save(state)
+        return false
+    }
+
+    /// The last write, when the room closes (unloaded, or the server stops): with the exact
+    /// next id as the reservation, so a clean restart skips no ids. Skipped when the file
+    /// already holds exactly that.
+    mutating func close(_ state: LayoutState) {
+        let reservation = IDReservation.closing(nextID: state.simulation.nextID)
+        guard closedAt != reservation || dirty else { return }
+        if saver.writeNow(SavedState(layout: state.simulation.snapshot(), reservation: reservation,
+                                     settled: state.settled)) {
+            closedAt = reservation
+            dirty = false
+        }
+    }
+
+    /// The room is forgotten: its file goes (after any write under way, and instead of any
+    /// write waiting).
+    func discard() {
+        saver.remove()
+    }
+
+    /// Offers the current layout with the highest reservation asked for, which every write
+    /// carries: the reservation on disk never goes down.
+    private mutating func save(_ state: LayoutState) {
+        saver.offer(SavedState(layout: state.simulation.snapshot(), reservation: ids.requested, settled: state.settled))
+        lastSave = .now()
+        dirty = false
+        closedAt = nil
+    }
+}

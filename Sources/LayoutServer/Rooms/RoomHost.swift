@@ -1,0 +1,182 @@
+import ForceLayout
+import Foundation
+import Logging
+
+/// The rooms of one server, on the service thread: which exist (`RoomRegistry` decides),
+/// making and loading them, handing them to the step pool, and unloading or forgetting them
+/// when the registry says so. The files and the pool do the work; this only carries it out.
+final class RoomHost {
+    enum Admission {
+        case room(Room)
+        /// The handshake gets this HTTP status; `why` goes to the log.
+        case refused(status: UInt32, why: String)
+    }
+
+    let limits: Limits
+    let files: RoomFiles
+    let budget: CellBudget
+    let changed = ChangedRooms()
+    private let pool: StepPool
+    private let logger: Logger
+    private let seed: UInt64
+    private var registry: RoomRegistry
+    private(set) var rooms: [RoomName: Room] = [:]
+
+    init(config: ServerConfig, logger: Logger) {
+        limits = config.limits
+        files = RoomFiles(directory: config.stateDirectory, mainFile: config.statePath)
+        budget = CellBudget(limit: config.limits.maxTotalCells)
+        pool = StepPool(threads: config.stepThreads ?? ProcessInfo.processInfo.activeProcessorCount)
+        self.logger = logger
+        seed = config.seed ?? UInt64.random(in: 1...UInt64.max)
+        for name in files.removeStaleTemporaries() {
+            logger.info("removed \(name), a temporary state file its writer (no longer running) left behind")
+        }
+        let stored = files.stored()
+        registry = RoomRegistry(policy: .init(
+            maxRooms: config.limits.maxRooms, roomsPerMinute: config.limits.roomsPerMinute,
+            forgetAfter: Double(config.roomForgetSeconds),
+            // Only a room with a file can leave memory without losing its layout.
+            unloadAfter: Double(config.limits.roomIdleSeconds)), onDisk: stored)
+        if !stored.isEmpty { logger.info("\(stored.count) room(s) on disk") }
+    }
+
+    func start(waker: ServiceWaker) {
+        changed.attach(waker)
+        pool.start()
+    }
+
+    /// Loads `main` now when it has a file, so a bad one stops the server at start (as a
+    /// bad `--state` always did) instead of refusing its clients later.
+    func loadMain() throws(Server.StartFailure) {
+        guard let path = files.path(for: .main), FileManager.default.fileExists(atPath: path) else { return }
+        let saved: SavedState?
+        do {
+            saved = try StateFile.load(from: path)
+        } catch {
+            throw Server.StartFailure(description: error.description)
+        }
+        if let saved, saved.layout.cells.count > limits.maxCells {
+            throw Server.StartFailure(description: "state file \(path) holds \(saved.layout.cells.count) cells, more than --max-cells \(limits.maxCells)")
+        }
+    }
+
+    /// A client wants room `name`: the room (made or loaded if need be, the client counted),
+    /// or why not.
+    func admit(_ name: RoomName, from address: PeerAddress, now: Double) -> Admission {
+        switch registry.join(name, from: address, now: now) {
+        case .join(let name):
+            return .room(rooms[name]!)
+        case .create(let name):
+            return .room(open(name, saved: nil))
+        case .load(let name):
+            do {
+                return .room(open(name, saved: try load(name)))
+            } catch {
+                registry.failed(name)
+                return .refused(status: 503, why: "room \(name): \(error.description)")
+            }
+        case .refuse(.full(let count)):
+            return .refused(status: 503, why: "room \(name): \(count) rooms are in memory already (--max-rooms)")
+        case .refuse(.tooFast(let count)):
+            return .refused(status: 429, why: "room \(name): \(address) created \(count) rooms in the last minute (--rooms-per-minute)")
+        }
+    }
+
+    /// A client of `room` left (or its handshake did not complete).
+    func left(_ room: Room, now: Double) {
+        registry.left(room.name, now: now)
+    }
+
+    /// Hands a command to its room's next turn.
+    func submit(_ command: QueuedCommand, to room: Room) {
+        room.commands.push(command)
+        pool.wake(room)
+    }
+
+    /// Once a second: the registry learns what each room says of itself, then forgets the
+    /// empty rooms and unloads the idle settled ones it names.
+    func sweep(now: Double) {
+        for (name, room) in rooms {
+            let status = room.status.current
+            registry.update(name, cells: status.cells, settled: status.settled,
+                            unloadable: files.path(for: name) != nil)
+        }
+        for action in registry.sweep(now: now) {
+            switch action {
+            case .forget(let name):
+                guard let room = rooms.removeValue(forKey: name) else { continue }
+                pool.remove(room)
+                room.discard()
+                budget.give(room.cellCount)
+                logger.info("room \(name) forgotten: empty since its last client left")
+            case .unload(let name):
+                guard let room = rooms.removeValue(forKey: name) else { continue }
+                pool.remove(room)
+                room.close()
+                budget.give(room.cellCount)
+                logger.info("room \(name) saved and unloaded: settled, no clients")
+            }
+        }
+    }
+
+    /// The rooms in memory for `GET /rooms`: most clients first, at most 100.
+    func listing() -> [(room: Room, clients: Int)] {
+        registry.listing().compactMap { entry in rooms[entry.name].map { ($0, entry.room.clients) } }
+    }
+
+    func clients(of name: RoomName) -> Int { registry.loaded[name]?.clients ?? 0 }
+
+    /// Stops stepping and writes every room's file one last time (in parallel: one fsync each).
+    func stop() {
+        pool.stop()
+        let open = Array(rooms.values)
+        DispatchQueue.concurrentPerform(iterations: open.count) { open[$0].close() }
+    }
+
+    private func load(_ name: RoomName) throws(StateFile.Failure) -> SavedState? {
+        guard let path = files.path(for: name) else { return nil }
+        let saved = try StateFile.load(from: path)
+        if let saved, saved.layout.cells.count > limits.maxCells {
+            throw StateFile.Failure(description: "state file \(path) holds \(saved.layout.cells.count) cells, more than --max-cells \(limits.maxCells)")
+        }
+        return saved
+    }
+
+    /// The room's layout (restored from `saved`, or empty) in memory and in the pool.
+    private func open(_ name: RoomName, saved: SavedState?) -> Room {
+        let seed = Self.seed(seed, for: name)
+        var simulation = Simulation(parameters: .defaults, seed: seed)
+        // Numbering resumes above every id that may have been handed out.
+        let ids = IDReservation(nextID: saved?.layout.nextID ?? 1, reservation: saved?.reservation ?? 1)
+        if let saved {
+            var layout = saved.layout
+            layout.nextID = ids.firstID
+            do {
+                simulation = try Simulation(snapshot: layout, seed: seed)
+            } catch {
+                // Already validated when the file was read; this cannot fail in practice.
+                logger.error("room \(name): restored layout rejected (\(error)); starting empty")
+            }
+        }
+        budget.force(simulation.count)
+        let keeper = files.path(for: name).map { path in
+            StateKeeper(saver: StateSaver(path: path, logger: logger), ids: ids,
+                        closed: saved.flatMap { $0.reservation == $0.layout.nextID ? $0.reservation : nil })
+        }
+        let state = LayoutState(simulation: simulation, limits: limits, budget: budget, settled: saved?.settled)
+        let room = Room(name: name, layout: RoomLayout(state: state, keeper: keeper),
+                        replayCapacity: limits.replayBuffer, changed: changed)
+        rooms[name] = room
+        pool.add(room)
+        logger.info("room \(name) \(saved == nil ? "created" : "loaded") (\(rooms.count) in memory)")
+        return room
+    }
+
+    /// Each room its own random stream, reproducible under `--seed`.
+    private static func seed(_ seed: UInt64, for name: RoomName) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.description.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return name == .main ? seed : (seed ^ hash) | 1
+    }
+}

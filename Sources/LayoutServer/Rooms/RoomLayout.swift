@@ -1,0 +1,96 @@
+import Dispatch
+import ForceLayout
+
+/// A room's layout and what publishing it takes (the frame encoder, the frame serial, step
+/// timings, the state file's keeper). Lives behind its room's lock: one thread at a time.
+struct RoomLayout {
+    var state: LayoutState
+    var keeper: StateKeeper?
+    private var encoder = FrameEncoder()
+    private var timings = TickTimings()
+    private var frameSerial = 0
+
+    init(state: LayoutState, keeper: StateKeeper?) {
+        self.state = state
+        self.keeper = keeper
+        self.keeper?.start(state)
+    }
+
+    /// Applies the commands waiting, steps once if the layout moves, publishes what changed
+    /// and saves when due. Returns whether another turn is wanted (moving, or a save to come).
+    mutating func turn(of room: Room) -> Bool {
+        applyQueuedCommands(of: room)
+        step(room)
+        publishChanges(to: room)
+        let saving = keeper?.saveIfDue(state) ?? false
+        return state.isStepping || saving
+    }
+
+    /// Applies every command waiting, in order; a rejected one goes back to its client.
+    private mutating func applyQueuedCommands(of room: Room) {
+        // A local copy, so the id reservation can use it while `state` changes.
+        var keeper = self.keeper
+        defer { self.keeper = keeper }
+        for queued in room.commands.drain() {
+            do throws(ProtocolError) {
+                let events = try state.apply(queued.command, from: queued.client) { count, simulation throws(ProtocolError) in
+                    try keeper?.reserve(count, for: simulation)
+                }
+                if !events.isEmpty { keeper?.changed() }
+                for event in events { room.bus.publish(event) }
+            } catch {
+                var error = error
+                error.ref = queued.ref
+                queued.reject(error)
+            }
+        }
+    }
+
+    /// One step when the layout moves, timed.
+    private mutating func step(_ room: Room) {
+        guard state.isStepping else { return }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let events = state.step()
+        timings.record(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        keeper?.changed()
+        for event in events { room.bus.publish(event) }
+    }
+
+    /// The frame (when cells moved, joined or left) and the status; then the service thread
+    /// is told the room has news.
+    mutating func publishChanges(to room: Room) {
+        let (changes, pinned) = state.takeChanges()
+        guard !changes.isEmpty else { return }
+        if changes.needsFrame {
+            let frame = encoder.encode(state.simulation, owners: state.ownership.compact(to: state.simulation.ids),
+                                       at: LayoutEvent.now())
+            frameSerial += 1
+            room.frames.publish(PublishedFrame(serial: frameSerial, frame: frame))
+        }
+        publishStatus(to: room, pinned: pinned)
+        room.announce()
+    }
+
+    mutating func close() {
+        keeper?.close(state)
+    }
+
+    private func publishStatus(to room: Room, pinned: [CellID]?) {
+        let simulation = state.simulation
+        let report = simulation.lastReport
+        let frameBytes = room.frames.current?.withoutIDs.count ?? 0
+        room.status.update { status in
+            if let pinned { status.pinned = pinned }
+            status.parameters = simulation.parameters
+            status.tick = simulation.tick
+            status.settled = state.settled
+            status.cells = simulation.count
+            status.version = simulation.version
+            status.tickMs = timings.mean
+            status.tickMsP99 = timings.p99
+            status.frameBytes = frameBytes
+            status.maxMove = report.maxMove
+            status.totalMove = report.totalMove
+        }
+    }
+}
