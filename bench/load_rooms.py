@@ -200,9 +200,10 @@ def peak_rss_mb(pid):
 # disk ------------------------------------------------------------------------------------
 
 def state_document(cells, seed):
-    """A room's state file as the server writes it (StateFile: format "forcelayout-state",
-    version 2, keys sorted): `cells` cells with ids 1…cells on a sunflower spiral about the
-    centre (spacing near the cell size), parameters at their defaults."""
+    """A room's state file as the server writes it for a settled room it unloads (StateFile:
+    format "forcelayout-state", version 2, keys sorted, `settled` true): `cells` cells with
+    ids 1…cells on a sunflower spiral about the centre (spacing near the cell size),
+    parameters at their defaults."""
     rng = random.Random(seed)
     golden = math.pi * (3 - math.sqrt(5))
     turn = rng.random() * 2 * math.pi
@@ -213,7 +214,8 @@ def state_document(cells, seed):
         records.append({"id": index + 1, "pinned": False,
                         "x": round(radius * math.cos(angle), 3), "y": round(radius * math.sin(angle), 3)})
     layout = {"cells": records, "nextID": cells + 1, "parameters": DEFAULT_PARAMETERS}
-    return {"format": "forcelayout-state", "layout": layout, "reservation": cells + 1 + 1024, "version": 2}
+    return {"format": "forcelayout-state", "layout": layout, "reservation": cells + 1 + 1024, "settled": True,
+            "version": 2}
 
 
 def write_rooms(directory, rooms, cells):
