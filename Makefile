@@ -88,9 +88,10 @@ load: deps
 	swift build -c release --product forcelayout
 	$(PYTHON) bench/load.py $(LOAD_ARGS)
 
-## Rooms under load: 200 rooms x 500 moving cells (tickRate 10, a reader each), 1,000 settled
-## rooms nobody is in, start-up on 10,000 room files; against the issue's targets. Never part of
-## `make test`. A few minutes. Subsets: make load-rooms LOAD_ROOMS_ARGS="--only moving --seconds 10"
+## Rooms under load: 200 rooms x 500 moving cells (tickRate 10, a reader each; with and without
+## --state-dir), 1,000 settled rooms nobody is in, start-up on 10,000 room files; against the
+## issue's targets. Never part of `make test`. About two minutes.
+## Subsets: make load-rooms LOAD_ROOMS_ARGS="--only moving --seconds 10"
 load-rooms: deps
 	swift build -c release --product forcelayout
 	$(PYTHON) bench/load_rooms.py $(LOAD_ROOMS_ARGS)

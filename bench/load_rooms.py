@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 """`make load-rooms`: rooms (issue 11) under load, against their targets.
 
-Three scenarios, each on a fresh `forcelayout serve` (release, free loopback port, through
+Four scenarios, each on a fresh `forcelayout serve` (release, free loopback port, through
 the launcher every suite uses) with room limits wide enough for them:
 
 moving  --rooms rooms of --cells cells each, kept moving (threshold 0) at --tick-rate steps/s,
         one reading client each (`forcelayout load --rooms`), --warmup then --seconds
-        measured. Target: every room steps at least 95% of its tick rate (9.5/s at 10).
+        measured, the server with a --state-dir as `make run` has. Target: every room steps
+        at least 95% of its tick rate (9.5/s at 10).
+unsaved the same without --state-dir, so what saving the moving rooms costs shows.
 idle    --idle-rooms rooms of --idle-cells cells made by `forcelayout load --rooms --settle`
         (each client adds its cells, waits until its room settles, leaves), then the server
         with nobody connected is watched --idle-seconds. Target: under 1% of a core, RSS under
@@ -43,7 +45,7 @@ import common
 from common import RunningServer, ServerDidNotStart, machine_busy_seconds, proc_figures
 from raw_websocket import upgrade_request  # Tests/e2e, on the path through common
 
-SCENARIOS = ("moving", "idle", "disk")
+SCENARIOS = ("moving", "unsaved", "idle", "disk")
 # Parameters at their defaults (ForceLayout's Parameters.table), as the server writes them.
 DEFAULT_PARAMETERS = {"cellSize": 20, "charge": 10, "collide": False, "paused": False, "stiffness": 0.02,
                       "theta": 0.9, "threshold": 0.3, "tickRate": 20}
@@ -93,11 +95,13 @@ def row(name, value, target="", ok=True):
 
 # moving ----------------------------------------------------------------------------------
 
-def moving(binary, args):
+def moving(binary, args, saved=True):
+    """`saved`: with a --state-dir, as `make run` (every moving room written every 0.75 s)."""
     flags = roomy_flags(args.rooms)
     state = tempfile.mkdtemp(prefix="forcelayout-rooms-moving-")
-    if not args.no_state:
+    if saved:
         flags += ["--state-dir", state]
+    tag = "(a)" if saved else "(a, no --state-dir)"
     try:
         with start_server(binary, *flags) as server:  # at the end, its log file is removed
             try:
@@ -117,23 +121,23 @@ def moving(binary, args):
     rooms_ok = stats.get("rooms") == args.rooms and stats.get("totalCells") == args.rooms * args.cells
     clean = figures["errors"] == 0 and figures["connectFailures"] == 0 and figures["readersClosed"] == 0
     return [
-        row(f"(a) steps/s per room, min / median ({args.rooms} rooms x {args.cells} moving cells, tickRate {args.tick_rate:g})",
+        row(f"{tag} steps/s per room, min / median ({args.rooms} rooms x {args.cells} moving cells, tickRate {args.tick_rate:g})",
             f"{steps['min']:.2f} / {steps['median']:.2f}", f"every room ≥ {floor:g}", steps["min"] >= floor),
-        row("(a) frames/s per reader, min / median", f"{frames['min']:.2f} / {frames['median']:.2f}"),
-        row("(a) latency p50 / p99 / max (ms)",
+        row(f"{tag} frames/s per reader, min / median", f"{frames['min']:.2f} / {frames['median']:.2f}"),
+        row(f"{tag} latency p50 / p99 / max (ms)",
             f"{figures['latencyMs']['p50']:.1f} / {figures['latencyMs']['p99']:.1f} / {figures['latencyMs']['max']:.1f}"),
-        row("(a) longest wait between two frames, any reader (ms)", f"{figures['longestFrameGapMs']:.0f}"),
-        row("(a) server CPU (cores), RSS / peak (MB)",
+        row(f"{tag} longest wait between two frames, any reader (ms)", f"{figures['longestFrameGapMs']:.0f}"),
+        row(f"{tag} server CPU (cores), RSS / peak (MB)",
             f"{process.get('cpuCores', float('nan')):.2f}, {process.get('rssMB', float('nan')):.0f} / "
             f"{process.get('peakRSSMB', float('nan')):.0f}"),
-        row("(a) load tool CPU (cores), throughput (MB/s)",
+        row(f"{tag} load tool CPU (cores), throughput (MB/s)",
             f"{figures.get('loadToolCPUCores', float('nan')):.2f}, {figures['bytesPerSecond'] / 1e6:.1f}"),
-        row(f"(a) whole machine busy (cores of {os.cpu_count()})", f"{figures.get('machineBusyCores', float('nan')):.2f}"),
-        row("(a) rooms / cells in memory (server)", f"{stats.get('rooms')} / {stats.get('totalCells')}",
+        row(f"{tag} whole machine busy (cores of {os.cpu_count()})", f"{figures.get('machineBusyCores', float('nan')):.2f}"),
+        row(f"{tag} rooms / cells in memory (server)", f"{stats.get('rooms')} / {stats.get('totalCells')}",
             f"{args.rooms} / {args.rooms * args.cells}", rooms_ok),
-        row("(a) errors / failed connects / readers closed",
+        row(f"{tag} errors / failed connects / readers closed",
             f"{figures['errors']} / {figures['connectFailures']} / {figures['readersClosed']}", "all 0", clean),
-        row("(a) server alive at the end", "yes" if alive else "NO", "yes", alive),
+        row(f"{tag} server alive at the end", "yes" if alive else "NO", "yes", alive),
     ]
 
 
@@ -309,7 +313,6 @@ def main():
     group.add_argument("--tick-rate", type=common.positive_float, default=10)
     group.add_argument("--seconds", type=common.positive_float, default=30)
     group.add_argument("--warmup", type=common.positive_float, default=5)
-    group.add_argument("--no-state", action="store_true", help="serve without --state-dir (no room files written)")
     group = parser.add_argument_group("idle")
     group.add_argument("--idle-rooms", type=common.positive_int, default=1000)
     group.add_argument("--idle-cells", type=common.positive_int, default=50)
@@ -340,7 +343,8 @@ def main():
     rows, failed = [], []
     for name in chosen:
         try:
-            rows += {"moving": moving, "idle": idle, "disk": disk}[name](binary, args)
+            run = {"moving": moving, "unsaved": lambda *a: moving(*a, saved=False), "idle": idle, "disk": disk}[name]
+            rows += run(binary, args)
         except (RunFailed, OSError, ValueError, KeyError) as error:
             print(f"load-rooms: {name}: {error}", file=sys.stderr)
             failed.append(name)
