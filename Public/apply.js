@@ -4,6 +4,7 @@
 import { emitChanges, selectedIndex } from './state.js';
 import { normalizeRuns, sameRuns } from './owners.js';
 import { normalizeSpecs, sameSpecs } from './params.js';
+import { isRoomName } from './room.js';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isId = (v) => typeof v === 'number' && Number.isFinite(v);
@@ -34,7 +35,8 @@ function update(s, key, value, changes, type = key) {
 
 /**
  * A `hello` (first message of every connection, also after a reconnect): connected, with
- * the client id, params, limits, clients, settled and the pins, and the parameters' specs
+ * the client id, the room (`room` only when it differs from the one the address named),
+ * params, limits, clients, settled and the pins, and the parameters' specs
  * (`specs` only when they differ from the ones known: a newer server); the membership waits for
  * the full frame that follows. The replayed events not shown yet (seq > lastSeq) go to
  * `history`, restarted when the event seqs start over (a new server process).
@@ -43,6 +45,7 @@ export function applyHello(s, msg) {
   const changes = new Map([['connection', undefined], ['limits', undefined], ['params', undefined], ['pins', undefined]]);
   if (typeof msg.client === 'string') s.client = msg.client;
   s.connection = 'connected';
+  if (isRoomName(msg.room)) update(s, 'room', msg.room, changes);
   if (isObject(msg.params)) s.params = { ...s.params, ...msg.params };
   if (isObject(msg.limits)) s.limits = { ...msg.limits };
   const specs = normalizeSpecs(msg.paramSpecs);

@@ -1,7 +1,8 @@
 // The page's wiring, in order and with no forward references: the state (state.js), the
 // connection that feeds it (net.js, apply.js), then every part of the page, each following
 // the state's change events from the moment it is made: the canvas (renderer, painter,
-// hands), the strip, the controls, the status line, the legend, the log. Nothing here
+// hands), the strip, the controls, the status line, the legend, the log, the room's name,
+// address and switcher. The room is the one the page's address names (room.js). Nothing here
 // redraws by hand: the renderer and the strip wake the frame loop when they have something
 // new to draw. The connection never calls back before this module has run to its end.
 import { connect, socketUrl } from './net.js';
@@ -23,6 +24,10 @@ import { createLog } from './log.js';
 import { createNotice } from './notice.js';
 import { createTooltip } from './tooltip.js';
 import { createPerfPanel } from './perfpanel.js';
+import { createRoomLabel } from './roomlabel.js';
+import { createShare } from './share.js';
+import { createRoomSwitcher } from './rooms.js';
+import { roomFromPath } from './room.js';
 import { keyAction, targetKind } from './keys.js';
 import { describeError } from './wording.js';
 
@@ -32,10 +37,11 @@ const schemeNow = () => (dark.matches ? 'dark' : 'light');
 
 // ---- the state and the connection that feeds it ----
 
-const state = createState({ scheme: schemeNow() });
+const room = roomFromPath(location.pathname);
+const state = createState({ scheme: schemeNow(), room });
 const perf = createPerf();
 const net = connect({
-  url: socketUrl(location),
+  url: socketUrl(location, room),
   onMessage(msg) {
     if (msg.type === 'frame') perf.frame();
     applyMessage(state, msg);
@@ -88,6 +94,9 @@ createControls(panelEl, state, { send: ask });
 createStatus($('#status'), state);
 createLegend($('#legend'), state, scene.paintOf);
 createLog($('#log'), state, { max: 50 });
+createRoomLabel($('#room-name'), state);
+createShare({ link: $('#share-link'), button: $('#share-copy'), note: $('#share-note') }, state);
+createRoomSwitcher($('#rooms'), $('#rooms-toggle'), state, { onOpen: panel.open });
 
 // Enter in a number box commits it (change) instead of submitting the form
 $('#params').addEventListener('submit', (e) => {

@@ -6,12 +6,16 @@
 // from a timer, so the page's wiring is complete before it hears anything. Every message's
 // raw size goes to onBytes (for KB/s): the length of the text, which is its UTF-8 size for
 // the ASCII JSON the server sends (measuring non-ASCII exactly would cost an encode per frame).
+import { roomFromPath, socketPath } from './room.js';
 
 export const SUBPROTOCOL = 'forcelayout.v1';
 
-/** ws://host/ws or wss://host/ws for the page's own location. */
-export function socketUrl(loc) {
-  return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/ws`;
+/**
+ * The WebSocket of `room` (by default the room of the page's own address, room.js) on the
+ * page's own host: ws://host/ws for main, ws://host/ws/NAME for room NAME (wss: under https).
+ */
+export function socketUrl(loc, room = roomFromPath(loc.pathname)) {
+  return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}${socketPath(room)}`;
 }
 
 /** The delay before reconnect attempt n (0-based). */

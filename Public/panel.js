@@ -2,7 +2,7 @@
 // the layout first), and the part of the canvas it leaves free: beside it in wide windows,
 // below its header in narrow ones (opened there, it overlays). That part is measured when
 // sizes change, never per draw, and handed to onInsets ({top, right, bottom, left}, CSS px)
-// when it changed.
+// when it changed. open() opens it (the room switcher in its header does).
 const NARROW = 640; // px: a phone
 
 export function createPanel(panel, toggle, { onInsets }) {
@@ -34,5 +34,5 @@ export function createPanel(panel, toggle, { onInsets }) {
   toggle.addEventListener('click', () => setOpen(panel.classList.contains('collapsed')));
   if (window.innerWidth <= NARROW) setOpen(false);
   new ResizeObserver(measure).observe(panel);
-  return { measure };
+  return { measure, open: () => setOpen(true) };
 }

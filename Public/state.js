@@ -1,7 +1,8 @@
 // The page's state: the shared layout as the server tells it (apply.js feeds it the server's
 // messages: params and their specs, membership and positions, owners, pins, clients, stats, the events to
-// show) and what is this page's own (the connection, the selected, hovered and dragged
-// cell, the colour scheme). Pure, no DOM.
+// show), the room it is the layout of (from the page's address, then hello.room), and what
+// is this page's own (the connection, the selected, hovered and dragged cell, the colour
+// scheme). Pure, no DOM.
 //
 // Every change goes through a function of this file or of apply.js, and each emits the
 // change events of what it changed, once each, after the whole change is made, in the
@@ -14,6 +15,7 @@ import { ownerOf } from './owners.js';
 
 export const CHANGES = [
   'connection', // connection ('connecting', 'reconnecting', 'connected' once hello came), client
+  'room', // room: the room's name, from the page's address until hello.room says it
   'limits', // limits, from hello
   'specs', // paramSpecs: the parameters' specs (params.js normalizeSpecs), from hello, when they differ
   'params', // params: the whole set
@@ -34,13 +36,14 @@ export const CHANGES = [
 
 const emitters = new WeakMap();
 
-export function createState({ scheme = 'light' } = {}) {
+export function createState({ scheme = 'light', room = 'main' } = {}) {
   const emitter = createEmitter(CHANGES);
   const s = {
     /** Listen to a change event (one of CHANGES). */
     on: emitter.on,
     connection: 'connecting',
     client: null, // my client id, from hello
+    room, // the room's name (room.js)
     clients: 0,
     params: {},
     paramSpecs: [], // what each parameter is (name, kind, label, range, control), from hello

@@ -73,6 +73,19 @@ final class StateFileTests: XCTestCase {
         }
     }
 
+    func testEveryPositionAndFlagRoundTripsExactly() throws {
+        let cells = [CellRecord(id: 1, x: 0.1 + 0.2, y: -0.0, pinned: true),
+                     CellRecord(id: 7, x: 1e-7, y: -3.25e20, pinned: false),
+                     CellRecord(id: 9_007_199_254_740_000, x: 123456.789, y: .ulpOfOne, pinned: false)]
+        var parameters = Parameters.defaults
+        parameters.theta = 0
+        parameters.paused = true
+        let state = SavedState(layout: LayoutSnapshot(parameters: parameters, nextID: 9_007_199_254_740_001, cells: cells),
+                               reservation: 9_007_199_254_740_100, settled: true)
+        try StateFile.save(state, to: path())
+        XCTAssertEqual(try StateFile.load(from: path()), state)
+    }
+
     /// A state file as version 1 of the server wrote it (no reservation), byte for byte.
     private let versionOne = #"{"format":"forcelayout-state","layout":{"cells":[{"id":2,"pinned":true,"x":50,"y":-60},{"id":4,"pinned":false,"x":-3.25,"y":7}],"nextID":6,"parameters":{"cellSize":20,"charge":14,"collide":false,"paused":false,"stiffness":0.02,"theta":0.9,"threshold":0.3,"tickRate":20}},"version":1}"#
 

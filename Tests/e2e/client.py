@@ -8,17 +8,21 @@ import websockets
 class Client:
     """Reads every message in the background; tests wait for the ones they care about."""
 
-    def __init__(self, url, subprotocols=("forcelayout.v1",)):
+    def __init__(self, url, subprotocols=("forcelayout.v1",), source=None):
+        """source: the local address to connect from (such as "127.0.0.2"), so a test can stand
+        for another machine (the server counts connections and new rooms per address)."""
         self.url = url
         self.subprotocols = list(subprotocols) if subprotocols else None
+        self.source = source
         self.messages = []      # everything received, in order
         self.cursor = 0         # where `next` continues from
         self.closed = None      # (code, reason) once the connection ended
         self.arrived = asyncio.Event()
 
     async def __aenter__(self):
+        options = {"local_addr": (self.source, 0)} if self.source else {}
         self.socket = await websockets.connect(self.url, subprotocols=self.subprotocols, max_size=None,
-                                               ping_interval=None)
+                                               ping_interval=None, **options)
         self.reader = asyncio.create_task(self._read())
         self.hello = await self.next("hello", timeout=10)
         self.id = self.hello["client"]

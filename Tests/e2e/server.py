@@ -140,10 +140,19 @@ class RunningServer:
     def ws(self):
         return f"ws://127.0.0.1:{self.port}/ws"
 
+    def room(self, name):
+        """The WebSocket address of room `name` (`/ws/NAME`; `/ws` is room `main`)."""
+        return f"{self.ws}/{name}"
+
     def stats(self):
         """GET /stats, as JSON."""
         with urllib.request.urlopen(self.http + "/stats", timeout=5) as reply:
             return json.load(reply)
+
+    def rooms(self):
+        """GET /rooms: the rooms in memory, as a list of {name, clients, cells, settled, tick}."""
+        with urllib.request.urlopen(self.http + "/rooms", timeout=5) as reply:
+            return json.load(reply)["rooms"]
 
     def wait(self, timeout=15):
         code = self.process.wait(timeout)

@@ -4,6 +4,8 @@
         other.send({"type": "remove", "ids": [3]})
         other.event("removed")
 
+`room` names the room to join (`/ws/NAME`); by default room main (`/ws`).
+
 A python3-websockets client on its own thread's event loop, so the (blocking) selenium tests
 can use it with plain calls. It parses every message but frames (counted only) and keeps
 them; `event` and `error` wait for the next matching one after the last one taken.
@@ -17,8 +19,8 @@ import websockets
 
 
 class Control:
-    def __init__(self, http_url, timeout=15):
-        self.url = http_url.replace("http://", "ws://", 1).rstrip("/") + "/ws"
+    def __init__(self, http_url, timeout=15, room=None):
+        self.url = http_url.replace("http://", "ws://", 1).rstrip("/") + ("/ws" if room is None else f"/ws/{room}")
         self.timeout = timeout
         self.messages = []  # every message but frames, in order
         self.frames = 0

@@ -49,6 +49,28 @@ test('hello: connected, with client, params, limits, clients, settled, pins; one
   assert.deepEqual(r.types(), ['connection', 'limits', 'params', 'pins']);
 });
 
+test('the room: from the page address until hello.room names it; a room event only when it differs', () => {
+  assert.equal(createState().room, 'main');
+  const s = createState({ room: 'demo' });
+  assert.equal(s.room, 'demo');
+  const r = record(s);
+  applyHello(s, hello({ room: 'demo' })); // the room the address named: no room event
+  assert.equal(s.room, 'demo');
+  assert.deepEqual(r.types(), ['connection', 'limits', 'params', 'pins', 'clients']);
+  applyHello(s, hello({ room: 'other' })); // the server says otherwise: it knows
+  assert.equal(s.room, 'other');
+  assert.deepEqual(r.types(), ['connection', 'room', 'limits', 'params', 'pins']);
+  // a server without rooms (no hello.room), or a name that is not a room's: the room stays
+  for (const room of [undefined, null, '', 'Demo', '../x', 7, ['main']]) applyHello(s, hello({ room }));
+  assert.equal(s.room, 'other');
+  assert.ok(!r.types().includes('room'));
+  // stats of the connection's room carry server-wide figures too; the room's clients count
+  applyStats(s, { type: 'stats', room: 'other', cells: 3, clients: 4, totalClients: 9, rooms: 3, totalCells: 30 });
+  assert.equal(s.clients, 4);
+  assert.equal(s.stats.totalClients, 9);
+  assert.equal(s.room, 'other');
+});
+
 test('hello.paramSpecs: the specs once, before params; again only when they differ', () => {
   const s = createState();
   const r = record(s);

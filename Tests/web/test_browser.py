@@ -169,7 +169,7 @@ def connected(page):
 def test_page_loads_and_connects(first):
     connected(first)
     assert first.js("return document.body.dataset.connection") == "connected"
-    assert first.driver.title == "forcelayout"
+    assert first.driver.title == "main \u00b7 forcelayout"  # the room's name first (test_rooms.py)
     for name in ("stiffness", "charge", "cellSize", "threshold", "tickRate", "theta", "collide", "paused", "count"):
         assert first.find(f'input[name="{name}"]'), name
     for action in ("add", "remove", "clear", "pause"):

@@ -10,7 +10,7 @@ extension Server {
         clientCounter += 1
         let client = "c\(clientCounter)"
         let mailbox = Mailbox(maxEventBacklog: config.limits.maxEventBacklog, maxBytes: config.limits.maxQueuedBytes,
-                              encoder: eventMessages, alarm: overflowAlarm)
+                              encoder: room.eventMessages, alarm: overflowAlarm)
         // Read before subscribing: every event this frame depends on was published before it
         // was stored, so it is in the replay below, and the frame may follow hello at once.
         let initialFrame = room.frames.current

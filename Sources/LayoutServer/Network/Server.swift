@@ -44,7 +44,6 @@ public final class Server {
 
     let decoder: MessageDecoder
     let publicFiles: PublicFiles
-    let eventMessages = EventMessages()
     let overflowAlarm = OverflowAlarm()
     let host: RoomHost
 

@@ -1,33 +1,20 @@
 import Foundation
 import ForceLayout
 
-/// A room's state file (`--state-dir`'s `NAME.json`, or `--state` for `main`): cells, parameters, the next id and the id reservation, as JSON.
-/// Written atomically (temporary file, fsync, rename) so a crash leaves either the old or
+/// A room's state file (`--state-dir`'s `NAME.json`, or `--state` for `main`): cells,
+/// parameters, the next id, the id reservation and whether the layout rests, as JSON with
+/// sorted keys (`StateFile+Reading`, `StateFile+Writing`). Written atomically (temporary file, fsync, rename) so a crash leaves either the old or
 /// the new file.
 ///
 /// Version 2 adds `reservation` (see `IDReservation`); version 1 files, which have none,
-/// still load, with their `nextID` as the reservation.
+/// still load, with their `nextID` as the reservation. `settled` (added with rooms) is read
+/// as false when absent.
 public enum StateFile {
     public static let format = "forcelayout-state"
     public static let version = 2
     static let readableVersions = 1...2
     /// No id or reservation beyond it: ids must stay exact in JavaScript numbers (2^53).
     static let largestID: CellID = 1 << 53
-
-    struct Header: Decodable {
-        var format: String
-        var version: Int
-    }
-
-    struct Document: Codable {
-        var format: String
-        var version: Int
-        var layout: LayoutSnapshot
-        /// Absent in version 1.
-        var reservation: CellID?
-        /// Absent in files written before rooms (read as false: the layout steps until it rests).
-        var settled: Bool?
-    }
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
@@ -40,7 +27,7 @@ public enum StateFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Failure(description: "cannot read state file \(path)")
         }
-        let state = try decode(data, path: path)
+        let state = try read(Array(data), path: path)
         if let problem = validate(state) {
             throw Failure(description: "state file \(path): \(problem)")
         }
@@ -52,44 +39,8 @@ public enum StateFile {
         return state
     }
 
-    /// The state a file of a readable format and version holds, not yet validated.
-    private static func decode(_ data: Data, path: String) throws(Failure) -> SavedState {
-        let notOurs = { (error: Error) in
-            Failure(description: "state file \(path) is not a forcelayout state file (\(brief(error))); move it away or pass another --state")
-        }
-        let header: Header
-        do {
-            header = try JSONDecoder().decode(Header.self, from: data)
-        } catch {
-            throw notOurs(error)
-        }
-        guard header.format == format else {
-            throw Failure(description: "state file \(path) has format \"\(header.format)\", expected \"\(format)\"")
-        }
-        guard readableVersions.contains(header.version) else {
-            throw Failure(description: "state file \(path) has version \(header.version); this server reads versions \(readableVersions.lowerBound) to \(readableVersions.upperBound)")
-        }
-        let document: Document
-        do {
-            document = try JSONDecoder().decode(Document.self, from: data)
-        } catch {
-            throw notOurs(error)
-        }
-        switch (document.version, document.reservation) {
-        case (1, _):
-            return SavedState(layout: document.layout, reservation: document.layout.nextID)
-        case (_, let reservation?):
-            return SavedState(layout: document.layout, reservation: reservation, settled: document.settled ?? false)
-        case (_, nil):
-            throw Failure(description: "state file \(path) is not a forcelayout state file (missing reservation); move it away or pass another --state")
-        }
-    }
-
     public static func save(_ state: SavedState, to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(Document(format: format, version: version, layout: state.layout,
-                                               reservation: state.reservation, settled: state.settled))
+        let data = bytes(of: state)
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -135,15 +86,5 @@ public enum StateFile {
             return "\(spec.name) \(value) is outside \(range.text)"
         }
         return nil
-    }
-
-    private static func brief(_ error: Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let context): return "corrupt data: \(context.debugDescription)"
-        case DecodingError.keyNotFound(let key, _): return "missing \(key.stringValue)"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-        default: return "\(error)"
-        }
     }
 }

@@ -8,6 +8,9 @@ import Synchronization
 final class Room: Sendable {
     let name: RoomName
     let bus: EventBus<LayoutEvent>
+    /// Each event encoded once for all the room's connections (sequence numbers are the
+    /// room's own, so the cache must be too).
+    let eventMessages = EventMessages()
     let commands = CommandQueue()
     let frames = FrameBoard()
     let status = StatusBoard()

@@ -21,6 +21,10 @@ final class RoomHost {
     private let seed: UInt64
     private var registry: RoomRegistry
     private(set) var rooms: [RoomName: Room] = [:]
+    /// Rooms unloaded whose last write is under way (off the service thread: a large room's
+    /// file takes tens of ms to write and fsync); loading one again waits for it.
+    private var closing: [RoomName: DispatchGroup] = [:]
+    private let closer = DispatchQueue(label: "forcelayout.rooms.closing", attributes: .concurrent)
 
     init(config: ServerConfig, logger: Logger) {
         limits = config.limits
@@ -66,7 +70,12 @@ final class RoomHost {
     func admit(_ name: RoomName, from address: PeerAddress, now: Double) -> Admission {
         switch registry.join(name, from: address, now: now) {
         case .join(let name):
-            return .room(rooms[name]!)
+            // The registry and `rooms` change together; a room it has must be here.
+            guard let room = rooms[name] else {
+                registry.failed(name)
+                return .refused(status: 503, why: "room \(name): not in memory after all (a bug: see the log)")
+            }
+            return .room(room)
         case .create(let name):
             return .room(open(name, saved: nil))
         case .load(let name):
@@ -102,6 +111,7 @@ final class RoomHost {
             registry.update(name, cells: status.cells, settled: status.settled,
                             unloadable: files.path(for: name) != nil)
         }
+        closing = closing.filter { $0.value.wait(timeout: .now()) == .timedOut }
         for action in registry.sweep(now: now) {
             switch action {
             case .forget(let name):
@@ -113,8 +123,10 @@ final class RoomHost {
             case .unload(let name):
                 guard let room = rooms.removeValue(forKey: name) else { continue }
                 pool.remove(room)
-                room.close()
                 budget.give(room.cellCount)
+                let group = DispatchGroup()
+                closer.async(group: group) { room.close() }
+                closing[name] = group
                 logger.info("room \(name) saved and unloaded: settled, no clients")
             }
         }
@@ -130,12 +142,14 @@ final class RoomHost {
     /// Stops stepping and writes every room's file one last time (in parallel: one fsync each).
     func stop() {
         pool.stop()
+        for group in closing.values { group.wait() }
         let open = Array(rooms.values)
         DispatchQueue.concurrentPerform(iterations: open.count) { open[$0].close() }
     }
 
     private func load(_ name: RoomName) throws(StateFile.Failure) -> SavedState? {
         guard let path = files.path(for: name) else { return nil }
+        closing.removeValue(forKey: name)?.wait()
         let saved = try StateFile.load(from: path)
         if let saved, saved.layout.cells.count > limits.maxCells {
             throw StateFile.Failure(description: "state file \(path) holds \(saved.layout.cells.count) cells, more than --max-cells \(limits.maxCells)")

@@ -1,7 +1,7 @@
 import EventBus
 import Synchronization
 
-/// Encodes each published event once for every connection. The bus delivers one envelope
+/// Encodes each event of one room's bus once for every connection. The bus delivers one envelope
 /// to all subscribers in turn (publishing is serialised), so remembering the last encoding
 /// is enough: the first mailbox encodes, the others reuse it.
 final class EventMessages: Sendable {

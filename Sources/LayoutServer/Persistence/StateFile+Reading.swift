@@ -1,0 +1,119 @@
+import ForceLayout
+
+/// Reading a state file with the protocol's own strict parser: Foundation's `JSONDecoder`
+/// took 0.5 s for a room of 100k cells, and a room is loaded on the service thread (its
+/// handshake is answered 503 when the file is bad, so it cannot wait for another thread).
+extension StateFile {
+    /// Why a file is not a state file: a corrupt document, or a field missing or of the
+    /// wrong type (`layout.cells.3.id`).
+    private struct Unreadable: Error {
+        let why: String
+    }
+
+    /// The state a file of a readable format and version holds, not yet validated.
+    static func read(_ bytes: [UInt8], path: String) throws(Failure) -> SavedState {
+        let notOurs = { (why: String) in
+            Failure(description: "state file \(path) is not a forcelayout state file (\(why)); move it away or pass another --state-dir or --state")
+        }
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes, maxDepth: 8)
+        } catch {
+            throw notOurs("corrupt data: \(error)")
+        }
+        let (format, version): (String, Int)
+        do throws(Unreadable) {
+            (format, version) = (try string(root["format"], at: "format"), try integer(root["version"], at: "version"))
+        } catch {
+            throw notOurs(error.why)
+        }
+        guard format == self.format else {
+            throw Failure(description: "state file \(path) has format \"\(format)\", expected \"\(self.format)\"")
+        }
+        guard readableVersions.contains(version) else {
+            throw Failure(description: "state file \(path) has version \(version); this server reads versions \(readableVersions.lowerBound) to \(readableVersions.upperBound)")
+        }
+        do throws(Unreadable) {
+            let layout = try snapshot(root["layout"])
+            guard version > 1 else { return SavedState(layout: layout, reservation: layout.nextID) }
+            guard let reservation = root["reservation"] else { throw Unreadable(why: "missing reservation") }
+            let settled = try root["settled"].map { value throws(Unreadable) in try bool(value, at: "settled") }
+            return SavedState(layout: layout, reservation: try integer(reservation, at: "reservation"),
+                              settled: settled ?? false)
+        } catch {
+            throw notOurs(error.why)
+        }
+    }
+
+    private static func snapshot(_ value: JSONValue?) throws(Unreadable) -> LayoutSnapshot {
+        guard let value else { throw Unreadable(why: "missing layout") }
+        guard case .array(let items)? = value["cells"] else { throw Unreadable(why: "wrong type at layout.cells") }
+        var cells: [CellRecord] = []
+        cells.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            cells.append(try cell(item, at: "layout.cells.\(index)"))
+        }
+        return LayoutSnapshot(parameters: try parameters(value["parameters"]),
+                              nextID: try integer(value["nextID"], at: "layout.nextID"), cells: cells)
+    }
+
+    private static func cell(_ value: JSONValue, at path: String) throws(Unreadable) -> CellRecord {
+        guard case .object(let members) = value else { throw Unreadable(why: "wrong type at \(path)") }
+        var id: JSONValue?, x: JSONValue?, y: JSONValue?, pinned: JSONValue?
+        for member in members {
+            switch member.key {
+            case "id": id = member.value
+            case "x": x = member.value
+            case "y": y = member.value
+            case "pinned": pinned = member.value
+            default: break
+            }
+        }
+        return CellRecord(id: try integer(id, at: path + ".id"), x: try number(x, at: path + ".x"),
+                          y: try number(y, at: path + ".y"), pinned: try bool(pinned, at: path + ".pinned"))
+    }
+
+    /// Every parameter the table names; a missing one takes its default (ranges are checked
+    /// by `validate`, as for clients).
+    private static func parameters(_ value: JSONValue?) throws(Unreadable) -> Parameters {
+        guard let value else { throw Unreadable(why: "missing layout.parameters") }
+        guard case .object = value else { throw Unreadable(why: "wrong type at layout.parameters") }
+        var parameters = Parameters()
+        for spec in Parameters.table {
+            guard let field = value[spec.name] else { continue }
+            let path = "layout.parameters.\(spec.name)"
+            switch spec.defaultValue {
+            case .number: spec.set(.number(try number(field, at: path)), in: &parameters)
+            case .bool: spec.set(.bool(try bool(field, at: path)), in: &parameters)
+            }
+        }
+        return parameters
+    }
+
+    private static func number(_ value: JSONValue?, at path: String) throws(Unreadable) -> Double {
+        guard let value else { throw Unreadable(why: "missing \(path)") }
+        guard case .number(let number) = value else { throw Unreadable(why: "wrong type at \(path)") }
+        return number
+    }
+
+    /// A whole number below 2^53 (beyond it a JSON number no longer names one integer).
+    private static func integer(_ value: JSONValue?, at path: String) throws(Unreadable) -> Int {
+        let number = try number(value, at: path)
+        guard abs(number) < 9_007_199_254_740_992, let integer = Int(exactly: number) else {
+            throw Unreadable(why: "wrong type at \(path)")
+        }
+        return integer
+    }
+
+    private static func bool(_ value: JSONValue?, at path: String) throws(Unreadable) -> Bool {
+        guard let value else { throw Unreadable(why: "missing \(path)") }
+        guard case .bool(let flag) = value else { throw Unreadable(why: "wrong type at \(path)") }
+        return flag
+    }
+
+    private static func string(_ value: JSONValue?, at path: String) throws(Unreadable) -> String {
+        guard let value else { throw Unreadable(why: "missing \(path)") }
+        guard case .string(let text) = value else { throw Unreadable(why: "wrong type at \(path)") }
+        return text
+    }
+}

@@ -1,0 +1,104 @@
+"""What the room tests (test_rooms*.py, test_room_*.py) share: plain HTTP requests and raw
+WebSocket handshakes from a chosen source address (the server counts new rooms per address),
+a look at a room as a fresh client sees it, and the /rooms listing by name."""
+import base64
+import http.client
+import json
+import os
+import re
+import socket
+
+import pytest
+
+from client import Client
+
+ROOM_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+
+
+def request(port, path, method="GET", source="127.0.0.1"):
+    """(status, {lower-case header: value}, body) of one request on a connection of its own."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
+    try:
+        connection.request(method, path)
+        response = connection.getresponse()
+        body = response.read()
+        return response.status, {key.lower(): value for key, value in response.getheaders()}, body
+    finally:
+        connection.close()
+
+
+def handshake(port, path, source="127.0.0.1", hold=False):
+    """The HTTP status a WebSocket handshake at `path` gets. With `hold`, (status, socket): the
+    connection stays open (a client in the room, as long as the socket lives; it never reads)."""
+    key = base64.b64encode(os.urandom(16)).decode()
+    lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Upgrade: websocket", "Connection: Upgrade",
+             f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13", "Sec-WebSocket-Protocol: forcelayout.v1"]
+    connection = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    connection.settimeout(10)
+    connection.bind((source, 0))
+    connection.connect(("127.0.0.1", port))
+    connection.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+    reply = b""
+    while b"\r\n" not in reply:
+        chunk = connection.recv(4096)
+        if not chunk:
+            break
+        reply += chunk
+    parts = reply.split(b"\r\n")[0].split()
+    status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
+    if hold:
+        return status, connection
+    connection.close()
+    return status
+
+
+def listed(server):
+    """GET /rooms as {name: entry}."""
+    return {room["name"]: room for room in server.rooms()}
+
+
+async def add(client, count, **fields):
+    """Adds `count` cells from `client`; the ids of its `added` event."""
+    await client.send({"type": "add", "count": count, **fields})
+    return (await client.event("added", by=client.id))["ids"]
+
+
+async def set_params(client, **params):
+    """Sets parameters and waits for this client's `params` event; returns it."""
+    await client.send({"type": "params", **params})
+    return await client.event("params", by=client.id)
+
+
+async def settle(client, after, timeout=30):
+    """Waits for a `settled` event later than the event `after` (a dict with `seq`)."""
+    return await client.find(lambda m: m.get("type") == "event" and m["kind"] == "settled" and m["seq"] > after["seq"],
+                             timeout)
+
+
+async def look(url, source=None):
+    """A fresh client's view of a room: (hello, its first full frame)."""
+    async with Client(url, source=source) as client:
+        frame = await client.next("frame")
+        return client.hello, frame
+
+
+def view(hello, frame):
+    """What must survive an unload or a restart exactly: parameters, pins, ids, positions."""
+    return {"params": hello["params"], "pinned": sorted(hello["pinned"]), "ids": frame["ids"], "xy": frame["xy"]}
+
+
+def saved_cells(path):
+    """The number of cells in a room's state file, or None while it cannot be read."""
+    try:
+        return len(json.loads(path.read_text())["layout"]["cells"])
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+# A server bug found by these tests (the rooms wiring, ac15cb7): Server.eventMessages, the one
+# EventMessages (Network/EventMessages.swift) every Mailbox shares, reuses the last encoded
+# event when the next envelope has the same seq, but seq numbers are per room now: a room's
+# event whose seq equals the one encoded last in another room is delivered as that other
+# room's event (its own `joined` or `added` never arrives, another room's does).
+EVENT_CACHE_BUG = pytest.mark.xfail(strict=True, reason="server bug: events of rooms with equal seq numbers are "
+                                    "confused by the shared EventMessages cache (Server.eventMessages)")
