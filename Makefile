@@ -27,7 +27,7 @@ define ensure_packages
 endef
 
 .PHONY: run build deps test-deps test test-swift test-node test-e2e test-browser clean \
-	bench bench-deps bench-page screenshot fuzz load attack shape
+	bench bench-deps bench-page screenshot fuzz load load-rooms attack shape
 
 ## Install what is missing, build in release, serve on http://$(HOST):$(PORT)/
 run: deps
@@ -87,6 +87,14 @@ bench-page:
 load: deps
 	swift build -c release --product forcelayout
 	$(PYTHON) bench/load.py $(LOAD_ARGS)
+
+## Rooms under load: 200 rooms x 500 moving cells (tickRate 10, a reader each; with and without
+## --state-dir), 1,000 settled rooms nobody is in, start-up on 10,000 room files; against the
+## issue's targets. Never part of `make test`. About two minutes.
+## Subsets: make load-rooms LOAD_ROOMS_ARGS="--only moving --seconds 10"
+load-rooms: deps
+	swift build -c release --product forcelayout
+	$(PYTHON) bench/load_rooms.py $(LOAD_ROOMS_ARGS)
 
 ## What one machine's attacker costs the server: 100 never-reading replay clients (RSS against
 ## the byte budget), then 20,000 idle connections that never upgrade (descriptors, CPU, and how

@@ -34,21 +34,10 @@ import time
 
 import common
 from raw_websocket import frame_bytes, upgrade_request  # Tests/e2e, on the path through common
-from common import ROOT, RunningServer, ServerDidNotStart
+from common import ROOT, RunningServer, ServerDidNotStart, proc_figures
 
 LOG_PATH = ROOT / ".build" / "attack-server.log"
 IP_BIND_ADDRESS_NO_PORT = getattr(socket, "IP_BIND_ADDRESS_NO_PORT", 24)
-
-
-def proc_figures(pid):
-    """(open descriptors, CPU seconds, RSS MB) of process `pid`, from /proc."""
-    fds = len(os.listdir(f"/proc/{pid}/fd"))
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    with open(f"/proc/{pid}/status") as status:
-        rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
-    return fds, cpu, rss
 
 
 def self_cpu():

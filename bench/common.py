@@ -1,6 +1,7 @@
-"""What the bench drivers (run.py, page.py, load.py, attack.py) share: the launcher of the
-real server and the binary's path (from Tests/e2e/server.py, the one every suite uses),
-argument types, and the header line that says where and on what a run was made. Stdlib only."""
+"""What the bench drivers (run.py, page.py, load.py, load_rooms.py, attack.py) share: the
+launcher of the real server and the binary's path (from Tests/e2e/server.py, the one every
+suite uses), argument types, a process's figures from /proc, and the header line that says
+where and on what a run was made. Stdlib only."""
 import argparse
 import datetime
 import os
@@ -41,6 +42,25 @@ def int_list(text):
     if not values:
         raise argparse.ArgumentTypeError("no sizes")
     return values
+
+
+def proc_figures(pid):
+    """(open descriptors, CPU seconds (user + system), RSS MB) of process `pid`, from /proc."""
+    fds = len(os.listdir(f"/proc/{pid}/fd"))
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    with open(f"/proc/{pid}/status") as status:
+        rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
+    return fds, cpu, rss
+
+
+def machine_busy_seconds():
+    """CPU seconds the whole machine has spent busy (the `cpu` line of /proc/stat but idle and
+    iowait), to set against one process's share of a window on this shared machine."""
+    with open("/proc/stat") as stat:
+        ticks = [int(value) for value in next(line for line in stat if line.startswith("cpu ")).split()[1:9]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
 def commit():

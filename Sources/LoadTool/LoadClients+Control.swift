@@ -9,13 +9,7 @@ extension LoadClients {
             lws_callback_on_writable(wsi)
         case LWS_CALLBACK_CLIENT_WRITEABLE:
             guard !controlQueue.isEmpty else { return 0 }
-            let message = Array(controlQueue.removeFirst().utf8)
-            var buffer = [UInt8](repeating: 0, count: forcelayout_lws_pre + message.count)
-            buffer.replaceSubrange(forcelayout_lws_pre..., with: message)
-            let written = buffer.withUnsafeMutableBufferPointer {
-                lws_write(wsi, $0.baseAddress! + forcelayout_lws_pre, message.count, LWS_WRITE_TEXT)
-            }
-            guard written == message.count else { controlError = "could not send the set-up"; return -1 }
+            guard send(controlQueue.removeFirst(), on: wsi) else { controlError = "could not send the set-up"; return -1 }
             if controlQueue.isEmpty { controlDone = true } else { lws_callback_on_writable(wsi) }
         case LWS_CALLBACK_CLIENT_RECEIVE:
             // The set-up's errors (a limit, a rate limit) would leave the layout unlike asked.

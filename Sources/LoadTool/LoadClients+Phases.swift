@@ -1,8 +1,8 @@
 import CLibWebSockets
 import LayoutServer
 
-/// The load run's phases (connecting, warming up, measuring), moved on by a 100 ms timer on
-/// the service thread.
+/// The load run's phases (connecting, warming up, measuring; or with `settle`, settling),
+/// moved on by a 100 ms timer on the service thread.
 extension LoadClients {
     func scheduleTimer() {
         timer = ServiceTimer { [unowned self] in self.timerFired() }
@@ -20,7 +20,8 @@ extension LoadClients {
         switch phase {
         case .connecting:
             let settled = tallies.allSatisfy { $0.connected || $0.connectFailed || $0.closedWith != nil }
-            if (settled && controlDone) || time > phaseEnds {
+            let setUp = controlDone && zip(tallies, setUpQueues).allSatisfy { $0.connected == false || $1.isEmpty }
+            if (settled && setUp) || time > phaseEnds {
                 phase = .warming
                 phaseEnds = time + options.warmupSeconds
             }
@@ -33,19 +34,32 @@ extension LoadClients {
                 fresh.connected = tallies[index].connected
                 fresh.connectFailed = tallies[index].connectFailed
                 fresh.closedWith = tallies[index].closedWith
+                fresh.errors = tallies[index].errors // a refused set-up, with rooms
                 tallies[index] = fresh
             }
             phase = .measuring
             measuredFrom = now()
+            cost.before = .read(serverPID: options.serverPID, at: measuredFrom)
             phaseEnds = measuredFrom + options.seconds
         case .measuring:
             guard time >= phaseEnds else { return }
-            measuredSeconds = now() - measuredFrom
+            let end = now()
+            cost.after = .read(serverPID: options.serverPID, at: end)
+            measuredSeconds = end - measuredFrom
             after = StatsProbe.sample(host: options.url.host, port: options.url.port)
-            phase = .done
-            if let context { lws_cancel_service(context) }
+            finish()
+        case .settling:
+            let over = tallies.allSatisfy { $0.left || $0.connectFailed || $0.closedWith != nil }
+            guard over || time >= phaseEnds else { return }
+            cost.after = .read(serverPID: options.serverPID, at: now())
+            finish()
         case .done:
             break
         }
+    }
+
+    private func finish() {
+        phase = .done
+        if let context { lws_cancel_service(context) }
     }
 }

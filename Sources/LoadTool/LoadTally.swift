@@ -6,11 +6,17 @@ public struct LoadTally: Sendable {
     public var bytes = 0
     /// Receive time minus the frame's `at`, in ms.
     public var latenciesMs: [Double] = []
+    /// The ticks of the frames it got, for its layout's steps per second.
+    public var ticks = TickSpan()
     /// `error` messages received.
     public var errors = 0
     /// Close status when the server closed the connection (nil: still open, or never opened).
     public var closedWith: Int?
     public var connectFailed = false
+    /// `--settle`: seconds from the start until its room settled (nil: not yet, or not asked).
+    public var settledAfter: Double?
+    /// `--settle`: it closed the connection itself once its room had settled.
+    public var left = false
 
     public init(stalled: Bool) { self.stalled = stalled }
 }

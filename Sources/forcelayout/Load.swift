@@ -4,50 +4,85 @@ import LoadTool
 
 struct Load: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Open many WebSocket clients against a running server and print one JSON line of figures."
+        abstract: "Open many WebSocket clients against a running server and print one JSON line of figures.",
+        discussion: """
+        With --rooms R: one reading client per room, at the URL's path plus /PREFIX-0001 … \
+        (ws://host:port/ws/load-0001), each adding --cells cells to its own room (threshold 0, and \
+        --tick-rate if given) before the warm-up. With --rooms R --settle: each adds its cells, \
+        waits until its room has settled, and leaves (at most --seconds).
+        """
     )
 
     @Option(help: "The server's WebSocket address.")
     var url = "ws://127.0.0.1:8080/ws"
 
-    @Option(help: "Clients that read everything.")
-    var clients = 200
+    @Option(help: "Clients that read everything (default 200; not with --rooms).")
+    var clients: Int?
 
-    @Option(help: "Clients that never read (they test that slow consumers cost the others nothing).")
-    var stalled = 0
+    @Option(help: "Clients that never read (they test that slow consumers cost the others nothing; not with --rooms).")
+    var stalled: Int?
 
-    @Option(help: "Seconds to measure, after the warm-up.")
+    @Option(help: "Seconds to measure, after the warm-up (with --settle: the longest wait).")
     var seconds = 60.0
 
     @Option(help: "Seconds between connecting and measuring.")
     var warmup = 5.0
 
-    @Option(help: "First add this many cells and set threshold 0 so they keep moving (default: leave the layout as it is).")
+    @Option(help: "First add this many cells and set threshold 0 so they keep moving (default: leave the layout as it is; with --rooms: in every room, required).")
     var cells: Int?
 
+    @Option(help: "Ask for this many steps per second along with the cells (default: the layout's own).")
+    var tickRate: Double?
+
+    @Option(help: "One reading client per room, in this many rooms of their own.")
+    var rooms: Int?
+
+    @Option(help: "The rooms' names: PREFIX-0001, PREFIX-0002, …")
+    var roomPrefix = "load"
+
+    @Flag(help: "With --rooms: add the cells without keeping them moving, leave each room once it has settled, and report how long that took.")
+    var settle = false
+
+    @Option(help: "The server's process id: report its CPU and memory over the measured window (from /proc).")
+    var serverPID: Int32?
+
     func validate() throws {
-        guard clients >= 1, stalled >= 0, clients + stalled <= 5000 else {
-            throw ValidationError("--clients must be at least 1 and --clients + --stalled at most 5000")
+        if rooms != nil {
+            guard clients == nil, stalled == nil else { throw ValidationError("--clients and --stalled do not go with --rooms (one reader per room)") }
+            guard (1...20_000).contains(rooms!) else { throw ValidationError("--rooms must be in 1...20000") }
+            guard cells != nil else { throw ValidationError("--rooms needs --cells") }
+        } else {
+            guard !settle else { throw ValidationError("--settle needs --rooms") }
+            guard (clients ?? 200) >= 1, (stalled ?? 0) >= 0, (clients ?? 200) + (stalled ?? 0) <= 5000 else {
+                throw ValidationError("--clients must be at least 1 and --clients + --stalled at most 5000")
+            }
         }
         guard seconds > 0, warmup >= 0 else { throw ValidationError("--seconds must be positive, --warmup not negative") }
         if let cells, cells < 1 { throw ValidationError("--cells must be at least 1") }
+        if let tickRate, !(tickRate > 0 && tickRate.isFinite) { throw ValidationError("--tick-rate must be positive") }
         do {
             _ = try WebSocketURL(url)
-        } catch {
+            if let rooms { _ = try RoomPlan(rooms: rooms, prefix: roomPrefix) }
+        } catch let error as CustomStringConvertible {
             throw ValidationError(error.description)
         }
     }
 
     func run() throws {
         var options = LoadClients.Options(url: try WebSocketURL(url))
-        options.clients = clients
-        options.stalled = stalled
+        options.clients = clients ?? 200
+        options.stalled = stalled ?? 0
         options.seconds = seconds
         options.warmupSeconds = warmup
         options.cells = cells
+        options.tickRate = tickRate
+        options.rooms = try rooms.map { try RoomPlan(rooms: $0, prefix: roomPrefix) }
+        options.settle = settle
+        options.serverPID = serverPID
         do {
-            let report = try LoadClients(options: options).run()
-            FileHandle.standardOutput.write(Data((report.jsonLine + "\n").utf8))
+            let clients = LoadClients(options: options)
+            let line = settle ? try clients.settle().jsonLine : try clients.run().jsonLine
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
         } catch {
             FileHandle.standardError.write(Data("forcelayout load: \(error)\n".utf8))
             throw ExitCode.failure

@@ -23,11 +23,11 @@ final class LoadFiguresTests: XCTestCase {
 
     func testPercentilesByNearestRank() {
         let values = (1...100).map(Double.init)
-        XCTAssertEqual(LoadReport.percentile(values, 0.5), 50)
-        XCTAssertEqual(LoadReport.percentile(values, 0.99), 99)
-        XCTAssertEqual(LoadReport.percentile(values, 1), 100)
-        XCTAssertEqual(LoadReport.percentile([7], 0.99), 7)
-        XCTAssertNil(LoadReport.percentile([], 0.5))
+        XCTAssertEqual(Figures.percentile(values, 0.5), 50)
+        XCTAssertEqual(Figures.percentile(values, 0.99), 99)
+        XCTAssertEqual(Figures.percentile(values, 1), 100)
+        XCTAssertEqual(Figures.percentile([7], 0.99), 7)
+        XCTAssertNil(Figures.percentile([], 0.5))
     }
 
     func testReportSharesAndStalledClients() throws {
