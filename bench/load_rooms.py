@@ -43,7 +43,7 @@ import urllib.request
 
 import common
 from common import RunningServer, ServerDidNotStart, machine_busy_seconds, proc_figures
-from raw_websocket import upgrade_request  # Tests/e2e, on the path through common
+from raw_websocket import status_code, status_line, upgrade_request  # Tests/e2e, on the path through common
 
 SCENARIOS = ("moving", "unsaved", "idle", "disk")
 # Parameters at their defaults (ForceLayout's Parameters.table), as the server writes them.
@@ -236,14 +236,7 @@ def join(server, name):
     """Opens a WebSocket to room `name` and returns (HTTP status, the socket)."""
     connection = socket.create_connection(("127.0.0.1", server.port), timeout=10)
     connection.sendall(upgrade_request(server.port, base64.b64encode(os.urandom(16)).decode(), path=f"/ws/{name}"))
-    head = b""
-    while b"\r\n" not in head:
-        chunk = connection.recv(4096)
-        if not chunk:
-            break
-        head += chunk
-    status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/1.1 ") else 0
-    return status, connection
+    return status_code(status_line(connection)) or 0, connection
 
 
 def disk(binary, args):

@@ -20,6 +20,23 @@ def upgrade_request(port, key, path="/ws", host=None, origin=None, subprotocol="
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
 
 
+def status_line(connection):
+    """The first line of the reply on `connection` (b"" if it closes first)."""
+    reply = b""
+    while b"\r\n" not in reply:
+        chunk = connection.recv(4096)
+        if not chunk:
+            break
+        reply += chunk
+    return reply.split(b"\r\n")[0]
+
+
+def status_code(line):
+    """The status of an HTTP status line, or None when it is not one."""
+    parts = line.split()
+    return int(parts[1]) if len(parts) > 1 and parts[0].startswith(b"HTTP/") and parts[1].isdigit() else None
+
+
 
 
 def frame_bytes(opcode, payload=b"", fin=True, mask=True, rsv=0):

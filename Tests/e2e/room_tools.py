@@ -8,8 +8,8 @@ import os
 import re
 import socket
 
-
 from client import Client
+from raw_websocket import status_code, status_line, upgrade_request
 
 ROOM_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
@@ -29,22 +29,12 @@ def request(port, path, method="GET", source="127.0.0.1"):
 def handshake(port, path, source="127.0.0.1", hold=False):
     """The HTTP status a WebSocket handshake at `path` gets. With `hold`, (status, socket): the
     connection stays open (a client in the room, as long as the socket lives; it never reads)."""
-    key = base64.b64encode(os.urandom(16)).decode()
-    lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Upgrade: websocket", "Connection: Upgrade",
-             f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13", "Sec-WebSocket-Protocol: forcelayout.v1"]
     connection = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     connection.settimeout(10)
     connection.bind((source, 0))
     connection.connect(("127.0.0.1", port))
-    connection.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
-    reply = b""
-    while b"\r\n" not in reply:
-        chunk = connection.recv(4096)
-        if not chunk:
-            break
-        reply += chunk
-    parts = reply.split(b"\r\n")[0].split()
-    status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
+    connection.sendall(upgrade_request(port, base64.b64encode(os.urandom(16)).decode(), path=path))
+    status = status_code(status_line(connection))
     if hold:
         return status, connection
     connection.close()

@@ -7,7 +7,7 @@ import signal
 import subprocess
 
 from client import Client, run
-from server import RunningServer, wait_until
+from server import RunningServer
 from waiting import wait_until_async
 
 

@@ -4,7 +4,7 @@ import asyncio
 import socket
 
 from client import Client, run
-from raw_websocket import upgrade_request
+from raw_websocket import status_line, upgrade_request
 from server import RunningServer, wait_until
 
 
@@ -13,13 +13,7 @@ def handshake(port, origin=None, host=None, path="/ws"):
     request = upgrade_request(port, "dGhlIHNhbXBsZSBub25jZQ==", path=path, host=host, origin=origin)
     with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
         connection.sendall(request)
-        reply = b""
-        while b"\r\n" not in reply:
-            chunk = connection.recv(4096)
-            if not chunk:
-                break
-            reply += chunk
-    return reply.split(b"\r\n")[0].decode(errors="replace")
+        return status_line(connection).decode(errors="replace")
 
 
 def status(line):
