@@ -15,7 +15,7 @@ extension Server {
             logger.info("\(session.client) sent a message over \(config.limits.maxMessageBytes) bytes: closing with 1009")
             session.received = []
             requestClose(session, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, "message over \(config.limits.maxMessageBytes) bytes",
-                         graceSeconds: 5)
+                         graceSeconds: 5, afterQueued: true)
             return 0
         }
         if let input, length > 0 {
@@ -77,13 +77,16 @@ extension Server {
         // for the client's; closing again then would hang up at once, and the kernel would
         // throw away the close frame if the client had not read it yet.
         guard !session.closeSent else { return 0 }
-        if let request = session.closeRequest {
+        let queuedFirst = session.closeRequest?.afterQueued ?? true
+        if let request = session.closeRequest, !request.afterQueued || session.mailbox.isEmpty {
             return close(session, request.status, request.reason)
         }
         let message: OutgoingMessage
         let newest = session.room.frames.current
-        if let queued = session.mailbox.pop() {
+        if queuedFirst, let queued = session.mailbox.pop() {
             message = queued
+        } else if session.closeRequest != nil {
+            return 0
         } else if let frame = newest, frame.serial > session.sentFrameSerial {
             // The previous frame must have left: one still in the socket would make this one
             // wait behind it. The next frame published wakes the connection to look again.
@@ -102,7 +105,7 @@ extension Server {
         let written = lws_write(session.wsi, message.payload, message.count,
                                 message.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT)
         guard written >= 0 else { return -1 }
-        if !session.mailbox.isEmpty || (newest?.serial ?? 0) > session.sentFrameSerial {
+        if !session.mailbox.isEmpty || (newest?.serial ?? 0) > session.sentFrameSerial || session.closeRequest != nil {
             lws_callback_on_writable(session.wsi)
         }
         return 0
@@ -160,8 +163,11 @@ extension Server {
     /// "header" kills the connection before the close frame is written; and with output still
     /// buffered, lws flushes it and hangs up without any close frame (core-net/close.c). At
     /// WRITEABLE nothing is buffered, and lws reads on in step until the client's close.
-    func requestClose(_ session: Session, _ status: lws_close_status, _ reason: String, graceSeconds: Int32) {
-        session.closeRequest = (status, reason)
+    /// With `afterQueued`, the answers already queued for it are written first (within the same
+    /// grace).
+    func requestClose(_ session: Session, _ status: lws_close_status, _ reason: String, graceSeconds: Int32,
+                      afterQueued: Bool = false) {
+        session.closeRequest = (status, reason, afterQueued)
         lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, graceSeconds)
         lws_callback_on_writable(session.wsi)
     }

@@ -27,7 +27,8 @@ final class Session {
     /// Kept alive until the next write: lws may still point into it (permessage-deflate).
     var inFlight: OutgoingMessage?
 
-    var closeRequest: (status: lws_close_status, reason: String)?
+    /// `afterQueued`: what is queued (events, replies) goes out first.
+    var closeRequest: (status: lws_close_status, reason: String, afterQueued: Bool)?
     /// Our close frame is handed to lws: write nothing more.
     var closeSent = false
 
