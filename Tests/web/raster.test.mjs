@@ -111,7 +111,7 @@ test('radii are quantized finer when small; the cache keeps a bounded number of 
   assert.equal(cache.size, 3);
 });
 
-test('small discs (flattened masks) draw what the row masks draw, to a step or two of 255', () => {
+test('small discs (flattened masks, coverage in quarters) draw what the row masks draw, within an eighth', () => {
   const w = 64;
   const h = 48;
   const colors = [packRGB(200, 20, 10), packRGB(10, 120, 240), packRGB(30, 160, 60)];
@@ -140,11 +140,19 @@ test('small discs (flattened masks) draw what the row masks draw, to a step or t
     }
     assert.equal(drawn, visible, `r ${radius}`);
     let worst = 0;
+    let sum = 0;
     for (let p = 0; p < w * h; p++) {
       const [a, b] = [channels(fast[p]), channels(ref[p])];
-      for (let c = 0; c < 4; c++) worst = Math.max(worst, Math.abs(a[c] - b[c]));
+      assert.equal(a[3], 255, 'opaque');
+      for (let c = 0; c < 3; c++) {
+        worst = Math.max(worst, Math.abs(a[c] - b[c]));
+        sum += Math.abs(a[c] - b[c]);
+      }
     }
-    assert.ok(worst <= 3, `r ${radius}: a channel differs by ${worst}`);
+    // a pixel's coverage is off by at most 1/8 (a few overlapping: a little more); full
+    // pixels and the background are exact, so over this crowded buffer the mean is a few steps
+    assert.ok(worst <= 64, `r ${radius}: a channel differs by ${worst}`);
+    assert.ok(sum / (3 * w * h) <= 5, `r ${radius}: mean difference ${sum / (3 * w * h)}`);
   }
 });
 
