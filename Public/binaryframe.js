@@ -17,11 +17,6 @@ export const QUANTA = 65535; // a coordinate's steps across its bounding box
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const utf8 = new TextDecoder('utf-8');
 
-/** True when `data` (a message's data) is a binary v2 frame, judged by its first byte. */
-export function isBinaryFrame(data) {
-  return data instanceof ArrayBuffer && data.byteLength >= HEAD_BYTES && new Uint8Array(data, 0, 1)[0] === FRAME_KIND;
-}
-
 // `count` little-endian values of `Type` (Uint16Array, Uint32Array) at byte `offset`: a view
 // of the bytes when aligned on this little-endian host, else a copy.
 function viewOf(Type, buffer, offset, count) {
