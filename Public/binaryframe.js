@@ -4,7 +4,7 @@
 // (u16 qx, u16 qy) pairs quantized over the frame's bounding box. All little-endian. No
 // parse step: the head is read with a DataView, ids and positions are typed-array views of
 // the same bytes (copied only when a view would be misaligned, or on a big-endian host).
-// Pure, no DOM. docs/protocol.md has the layout with a worked example.
+// Pure, no DOM. The layout is issue 12's (docs/protocol.md, protocol v2).
 //
 //   offset 0 u8 kind = 1 · 1 u8 flags · 2 u16 reserved · 4 u32 tick · 8 u32 v · 12 f64 at
 //   20 f32 minX, minY, maxX, maxY · 36 u32 n · 40 [membership] · n x (u16 qx, u16 qy)

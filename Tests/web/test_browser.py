@@ -634,6 +634,27 @@ OFFER_V1_ONLY = """
 """
 
 
+def assert_near_v1(frame, ids, xy):
+    """The page's positions (`ids`, `xy`) within the v2 precision (half a step of the box,
+    and its f32 rounding) plus v1's rounding of the positions of a v1 `frame` (which carries
+    ids when the membership changed; otherwise it is in the page's order)."""
+    order = frame.get("ids") or ids
+    ref = {cell: (frame["xy"][2 * i], frame["xy"][2 * i + 1]) for i, cell in enumerate(order)}
+    assert sorted(ref) == sorted(ids)
+    tolerance = []
+    for axis in (0, 1):
+        values = [p[axis] for p in ref.values()]
+        tolerance.append((max(values) - min(values)) / 131070 * 1.01 + 1e-6 * max(1, max(map(abs, values))))
+
+    def v1_rounding(v):  # v1 writes tenths below 1000 in magnitude, whole units from there
+        return 0.05 if abs(v) < 1000 else 0.5
+
+    for i, cell in enumerate(ids):
+        for axis in (0, 1):
+            want = ref[cell][axis]
+            assert abs(xy[2 * i + axis] - want) <= tolerance[axis] + v1_rounding(want), (cell, xy[2 * i:2 * i + 2], ref[cell])
+
+
 def test_page_speaks_v2_and_its_positions_match_v1(own_server):
     """The page offers v2 then v1; the server picks v2, frames come as binary messages, are
     decoded in the page (timed in the perf figures) and land within the v2 precision of the
@@ -656,23 +677,7 @@ def test_page_speaks_v2_and_its_positions_match_v1(own_server):
             frame = other.last_frame()
             ids = page.js("return window.forcelayout.state.ids.slice()")
             xy = page.js("return Array.from(window.forcelayout.state.xy)")
-        ref = {}
-        last_ids = frame.get("ids") or ids  # a v1 frame carries ids when the membership changed
-        for i, cell in enumerate(last_ids):
-            ref[cell] = (frame["xy"][2 * i], frame["xy"][2 * i + 1])
-        assert sorted(ref) == sorted(ids)
-        xs = [p[0] for p in ref.values()]
-        ys = [p[1] for p in ref.values()]
-        # half a step of the box, and the box's f32 rounding
-        tol_x = (max(xs) - min(xs)) / 131070 * 1.01 + 1e-6 * max(1, max(abs(v) for v in xs))
-        tol_y = (max(ys) - min(ys)) / 131070 * 1.01 + 1e-6 * max(1, max(abs(v) for v in ys))
-        def v1_rounding(v):  # v1 writes tenths below 1000 in magnitude, whole units from there
-            return 0.05 if abs(v) < 1000 else 0.5
-
-        for i, cell in enumerate(ids):
-            x, y = ref[cell]
-            assert abs(xy[2 * i] - x) <= tol_x + v1_rounding(x), (cell, xy[2 * i:2 * i + 2], (x, y))
-            assert abs(xy[2 * i + 1] - y) <= tol_y + v1_rounding(y), (cell, xy[2 * i:2 * i + 2], (x, y))
+        assert_near_v1(frame, ids, xy)
         assert page.severe() == []
     finally:
         page.quit()
