@@ -1,6 +1,7 @@
-// The server's messages applied to the page's state (state.js): hello, frame, event, stats, error.
-// Each takes a message as parsed JSON, never throws on shapes the protocol allows, ignores
-// what it cannot use, and emits the change events of what it changed (state.js says how).
+// The server's messages applied to the page's state (state.js): hello, frame, event, stats,
+// error. Each takes a message as parsed JSON (a v2 binary frame: as binaryframe.js decodes
+// it), never throws on shapes the protocol allows, ignores what it cannot use, and emits the
+// change events of what it changed (state.js says how).
 import { emitChanges, selectedIndex } from './state.js';
 import { normalizeRuns, sameRuns } from './owners.js';
 import { normalizeSpecs, sameSpecs } from './params.js';
@@ -153,28 +154,51 @@ function applyError(s, msg) {
 }
 
 /**
- * A `frame`. With ids it starts membership version v (and brings the owners); without, it
- * must be the current v, else it is ignored.
+ * A v1 `frame` (JSON). With ids it starts membership version v (and brings the owners);
+ * without, it must be the current v, else it is ignored.
  */
 export function applyFrame(s, msg) {
   const xy = msg.xy;
-  if (!Array.isArray(xy)) return;
+  if (!Array.isArray(xy) || xy.length % 2 !== 0) return;
+  const ids = Array.isArray(msg.ids) ? msg.ids : null;
   const changes = new Map();
-  if (Array.isArray(msg.ids)) {
-    if (xy.length !== 2 * msg.ids.length) return;
-    if (!sameIds(s.ids, msg.ids)) setMembership(s, msg.ids, changes);
-    const runs = normalizeRuns(msg.owners);
-    if (!sameRuns(runs, s.owners)) {
-      s.owners = runs;
-      changes.set('owners', undefined);
-    }
-    s.v = msg.v;
-  } else if (s.v === null || msg.v !== s.v || xy.length !== 2 * s.ids.length) {
-    return;
-  }
+  if (!takeMembership(s, msg.v, ids, msg.owners, xy.length / 2, changes)) return;
   s.xy = toPositions(xy, s.xy);
   changes.set('positions', undefined);
   emitChanges(s, changes);
+}
+
+/**
+ * A v2 binary frame as binaryframe.js decodes it ({v, n, ids, owners}: ids a Uint32Array or
+ * null) and its positions `xy` (a Float64Array of 2n, dequantized): the same rules as a v1
+ * frame. The state takes `xy` as its positions; returns whether it did (a frame of another
+ * membership version is ignored).
+ */
+export function applyDecodedFrame(s, frame, xy) {
+  if (!(xy instanceof Float64Array) || xy.length !== 2 * frame.n) return false;
+  const ids = frame.ids ? Array.from(frame.ids) : null;
+  const changes = new Map();
+  if (!takeMembership(s, frame.v, ids, frame.owners, frame.n, changes)) return false;
+  s.xy = xy;
+  changes.set('positions', undefined);
+  emitChanges(s, changes);
+  return true;
+}
+
+// The membership part of a frame of n cells: with `ids` (an array, or null) it starts
+// version v and brings the owners; without, the frame must be of the current v. Returns
+// false when the frame is to be ignored.
+function takeMembership(s, v, ids, owners, n, changes) {
+  if (ids === null) return s.v !== null && v === s.v && n === s.ids.length;
+  if (ids.length !== n) return false;
+  if (!sameIds(s.ids, ids)) setMembership(s, ids, changes);
+  const runs = normalizeRuns(owners);
+  if (!sameRuns(runs, s.owners)) {
+    s.owners = runs;
+    changes.set('owners', undefined);
+  }
+  s.v = v;
+  return true;
 }
 
 function sameIds(a, b) {

@@ -1,5 +1,5 @@
 // The page's wiring, in order and with no forward references: the state (state.js), the
-// connection that feeds it (net.js, apply.js), then every part of the page, each following
+// connection that feeds it (net.js, receive.js), then every part of the page, each following
 // the state's change events from the moment it is made: the canvas (renderer, painter,
 // hands), the strip, the controls, the status line, the legend, the log, the room's name,
 // address and switcher. The room is the one the page's address names (room.js). Nothing here
@@ -7,7 +7,7 @@
 // new to draw. The connection never calls back before this module has run to its end.
 import { connect, socketUrl } from './net.js';
 import { createState, selectIndex, selectedIndex, setConnection, setScheme } from './state.js';
-import { applyMessage } from './apply.js';
+import { createReceiver } from './receive.js';
 import { createPerf } from './perf.js';
 import { createFrames } from './frames.js';
 import { createInterpolator } from './interpolate.js';
@@ -40,12 +40,11 @@ const schemeNow = () => (dark.matches ? 'dark' : 'light');
 const room = roomFromPath(location.pathname);
 const state = createState({ scheme: schemeNow(), room });
 const perf = createPerf();
+const receiver = createReceiver(state, perf);
 const net = connect({
   url: socketUrl(location, room),
-  onMessage(msg) {
-    if (msg.type === 'frame') perf.frame();
-    applyMessage(state, msg);
-  },
+  onMessage: receiver.onMessage,
+  onBinary: receiver.onBinary,
   onState: (connection) => setConnection(state, connection),
   onBytes: perf.received,
 });
@@ -168,4 +167,6 @@ window.forcelayout = {
     return { mode: renderer.mode, ...renderer.camera };
   },
   perf: () => perf.read(state),
+  /** The subprotocol the server chose: 'forcelayout.v2' (binary frames), 'forcelayout.v1', '' when not connected. */
+  protocol: () => net.protocol,
 };

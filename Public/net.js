@@ -1,14 +1,17 @@
-// The WebSocket connection to the server: connects, parses each message and hands it to
-// onMessage, reconnects by itself with exponential backoff (0.25 s doubling up to 5 s)
+// The WebSocket connection to the server: connects offering protocol v2 and then v1 (a v2
+// server picks v2; an older one answers v1), parses each text message (JSON) and hands it to
+// onMessage, hands each binary message (v2's frames, an ArrayBuffer) to onBinary unparsed, reconnects by itself with exponential backoff (0.25 s doubling up to 5 s)
 // whenever the connection closes, and reports its state changes: 'open' (socket open,
 // waiting for hello) and 'reconnecting' (the first attempt is 'connecting' by definition).
 // No callback ever runs inside connect(): a socket that cannot even be created is retried
 // from a timer, so the page's wiring is complete before it hears anything. Every message's
-// raw size goes to onBytes (for KB/s): the length of the text, which is its UTF-8 size for
-// the ASCII JSON the server sends (measuring non-ASCII exactly would cost an encode per frame).
+// raw size goes to onBytes (for KB/s): a binary message's byteLength, or the length of the
+// text, which is its UTF-8 size for the ASCII JSON the server sends (measuring non-ASCII
+// exactly would cost an encode per message).
 import { roomFromPath, socketPath } from './room.js';
 
-export const SUBPROTOCOL = 'forcelayout.v1';
+/** What the page offers, the one it prefers first: v2 sends frames as binary messages. */
+export const SUBPROTOCOLS = ['forcelayout.v2', 'forcelayout.v1'];
 
 /**
  * The WebSocket of `room` (by default the room of the page's own address, room.js) on the
@@ -23,7 +26,33 @@ export function backoffDelay(attempt, { first = 250, max = 5000 } = {}) {
   return Math.min(max, first * 2 ** Math.min(attempt, 20));
 }
 
-export function connect({ url, onMessage, onState = () => {}, onBytes = () => {} }) {
+// One text message: JSON, an object, handed to onMessage (which must never break the page).
+function handleText(text, onMessage) {
+  let msg;
+  try {
+    msg = JSON.parse(text);
+  } catch {
+    console.debug('forcelayout: not JSON', text.slice(0, 200));
+    return;
+  }
+  if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return;
+  try {
+    onMessage(msg);
+  } catch (err) {
+    // a message shape this page did not expect must never break the page
+    console.debug('forcelayout: message not handled', msg.type, err);
+  }
+}
+
+function handleBinary(buffer, onBinary) {
+  try {
+    onBinary(buffer);
+  } catch (err) {
+    console.debug('forcelayout: binary message not handled', err);
+  }
+}
+
+export function connect({ url, onMessage, onBinary = () => {}, onState = () => {}, onBytes = () => {} }) {
   let ws = null;
   let attempt = 0;
   let timer = null;
@@ -31,7 +60,8 @@ export function connect({ url, onMessage, onState = () => {}, onBytes = () => {}
   function open() {
     timer = null;
     try {
-      ws = new WebSocket(url, SUBPROTOCOL);
+      ws = new WebSocket(url, SUBPROTOCOLS);
+      ws.binaryType = 'arraybuffer';
     } catch (err) {
       console.debug('forcelayout: cannot open websocket', err);
       ws = null;
@@ -45,22 +75,15 @@ export function connect({ url, onMessage, onState = () => {}, onBytes = () => {}
     ws.addEventListener('open', () => onState('open'));
     ws.addEventListener('message', (e) => {
       attempt = 0; // the server talks: the next drop starts the backoff over
-      const size = typeof e.data === 'string' ? e.data.length : e.data?.size ?? e.data?.byteLength ?? 0;
-      onBytes(size);
-      if (typeof e.data !== 'string') return;
-      let msg;
-      try {
-        msg = JSON.parse(e.data);
-      } catch {
-        console.debug('forcelayout: not JSON', e.data.slice(0, 200));
-        return;
-      }
-      if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return;
-      try {
-        onMessage(msg);
-      } catch (err) {
-        // a message shape this page did not expect must never break the page
-        console.debug('forcelayout: message not handled', msg.type, err);
+      const data = e.data;
+      if (typeof data === 'string') {
+        onBytes(data.length);
+        handleText(data, onMessage);
+      } else if (data instanceof ArrayBuffer) {
+        onBytes(data.byteLength);
+        handleBinary(data, onBinary);
+      } else {
+        onBytes(data?.size ?? 0); // a Blob: binaryType was not honoured; nothing to read
       }
     });
     ws.addEventListener('close', () => {
@@ -80,6 +103,10 @@ export function connect({ url, onMessage, onState = () => {}, onBytes = () => {}
   open();
 
   return {
+    /** The subprotocol the server chose ('forcelayout.v2' or 'forcelayout.v1'), '' when not open. */
+    get protocol() {
+      return ws && ws.readyState === WebSocket.OPEN ? ws.protocol : '';
+    },
     /** Send one message object; false when not connected (it is dropped). */
     send(obj) {
       if (!ws || ws.readyState !== WebSocket.OPEN) return false;

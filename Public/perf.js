@@ -58,14 +58,16 @@ export function createMean(windowMs = 2000) {
 
 /**
  * The page's figures (the `?perf` panel, window.forcelayout.perf()): draws and server frames
- * per second, KB received per second, the mean draw time, over the last 2 s; read(state)
- * adds the server's step time and the cell count.
+ * per second, KB received per second, the mean draw time and the mean decode time of a
+ * binary frame (null on v1: JSON frames are parsed, not decoded), over the last 2 s;
+ * read(state) adds the server's step time and the cell count.
  */
 export function createPerf(now = () => performance.now()) {
   const draws = createRate(2000);
   const frames = createRate(2000);
   const bytes = createRate(2000);
   const drawMs = createMean(2000);
+  const decodeMs = createMean(2000);
   return {
     drew(ms) {
       const t = now();
@@ -74,6 +76,9 @@ export function createPerf(now = () => performance.now()) {
     },
     frame() {
       frames.add(now());
+    },
+    decoded(ms) {
+      decodeMs.add(now(), ms);
     },
     received(n) {
       bytes.add(now(), n);
@@ -86,6 +91,7 @@ export function createPerf(now = () => performance.now()) {
         kbPerSecond: bytes.rate(t) / 1000,
         tickMs: Number.isFinite(state.stats?.tickMs) ? state.stats.tickMs : null,
         drawMs: drawMs.mean(t),
+        decodeMs: decodeMs.mean(t),
         cells: state.ids.length,
       };
     },

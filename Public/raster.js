@@ -10,8 +10,16 @@
 // A mask is an Int32Array of rows: dy, xs, xe, nEdge, then nEdge pairs (dx, a), with the
 // interior span [xs, xe) and a the coverage in 8..255 (of 256; fainter edges are dropped). Offsets are from the pixel
 // holding the disc's centre; the centre sits at one of PHASES x PHASES sub-pixel points.
+//
+// Small discs (radius under SUPERSAMPLE_BELOW px: 100k cells fitted on a 1280 x 800 screen
+// are about 1.6 px) are drawn from their masks flattened, for one buffer width, into lists
+// of pixel offsets by coverage in quarters: full pixels are written, the others blended by
+// shifts (1/4, 1/2, 3/4 of the colour), no multiply, no per-row bookkeeping; coverage under
+// 1/8 is dropped. At that size a quarter step of an edge pixel does not show. Measured in
+// node on 100k cells of radius 1.6 px over 555 x 555 px (this 2-core machine, busy): by
+// rows 9.8 ms, flattened with exact coverage 7.4, in quarters 5.6.
 
-export const PHASES = 4;
+export const PHASES = 4; // stampSmallCells relies on 4 (two bits of a quarter pixel)
 const FULL = 256;
 const SUPERSAMPLE_BELOW = 4; // radii (px) whose coverage is sampled; larger ones use distance
 
@@ -126,6 +134,7 @@ export function quantizeRadius(r) {
  */
 export function createMaskCache({ maxRadii = 24 } = {}) {
   const byRadius = new Map(); // r -> Array(PHASES*PHASES) of masks
+  const flats = new Map(); // r -> {w, table, starts}: the masks of r flattened for width w
   return {
     /** The masks of radius r (already quantized), an array indexed by py*PHASES+px. */
     masks(r) {
@@ -149,10 +158,46 @@ export function createMaskCache({ maxRadii = 24 } = {}) {
       }
       return m;
     },
+    /** The masks of a small radius r (quantized) flattened for buffer width w (flatMasks). */
+    flat(r, w) {
+      let f = flats.get(r);
+      if (!f || f.w !== w) {
+        if (!f && flats.size >= maxRadii) flats.delete(flats.keys().next().value);
+        const set = this.masks(r);
+        const masks = set.map((m, p) => m || this.mask(set, r, p));
+        f = { w, ...flatMasks(masks, w) };
+        flats.set(r, f);
+      }
+      return f;
+    },
     get size() {
       return byRadius.size;
     },
   };
+}
+
+/**
+ * Masks (one per phase) flattened for a buffer `w` pixels wide into one Int32Array: at
+ * starts[p], phase p's counts of pixels covered fully, by 1/4, 1/2 and 3/4, then their
+ * offsets from the centre pixel in that order (coverage rounded to quarters; none: dropped).
+ */
+export function flatMasks(masks, w) {
+  const out = [];
+  const starts = new Int32Array(masks.length);
+  masks.forEach((mask, p) => {
+    const byQuarter = [[], [], [], [], []]; // 0 (dropped), 1/4, 1/2, 3/4, full
+    const d = mask.data;
+    for (let k = 0; k < d.length;) {
+      const [dy, xs, xe, ne] = [d[k], d[k + 1], d[k + 2], d[k + 3]];
+      k += 4;
+      for (let x = xs; x < xe; x++) byQuarter[4].push(dy * w + x);
+      for (let e = 0; e < ne; e++, k += 2) byQuarter[Math.min(4, Math.round(d[k + 1] / 64))].push(dy * w + d[k]);
+    }
+    const [, q1, q2, q3, full] = byQuarter;
+    starts[p] = out.length;
+    out.push(full.length, q1.length, q2.length, q3.length, ...full, ...q1, ...q2, ...q3);
+  });
+  return { table: Int32Array.from(out), starts };
 }
 
 // `v` blended toward the colour whose red+blue are crb and green cgg by a/256. Red and blue
@@ -230,9 +275,73 @@ export function stamp(buf, w, h, ix, iy, mask, color) {
  * `palette` ({packed}, indexed by slot; slot 0 when slots is null). Cells wholly
  * outside the buffer are skipped. Returns how many were stamped.
  */
-export function stampCells(img, { xy, count, ox, oy, k, radius, slots, palette, cache }) {
-  const { buf, w, h } = img;
-  const rq = quantizeRadius(radius);
+export function stampCells(img, cells) {
+  const rq = quantizeRadius(cells.radius);
+  return rq < SUPERSAMPLE_BELOW ? stampSmallCells(img, cells, rq) : stampLargeCells(img, cells, rq);
+}
+
+// A flattened mask (flatMasks) at table[j] with its centre pixel at buf[base], wholly inside.
+// The blends by quarters keep every channel apart (at most 127 + 63 + 63) and the alpha opaque.
+function stampFlat(buf, base, table, j, color) {
+  const c2 = (color >> 1) & 0x7f7f7f;
+  const c4 = (color >> 2) & 0x3f3f3f;
+  const e0 = j + 4 + table[j];
+  const e1 = e0 + table[j + 1];
+  const e2 = e1 + table[j + 2];
+  const e3 = e2 + table[j + 3];
+  for (let t = j + 4; t < e0; t++) buf[base + table[t]] = color;
+  for (let t = e0; t < e1; t++) {
+    const p = base + table[t];
+    const v = buf[p];
+    buf[p] = (((v >> 1) & 0x7f7f7f) + ((v >> 2) & 0x3f3f3f) + c4) | 0xff000000;
+  }
+  for (let t = e1; t < e2; t++) {
+    const p = base + table[t];
+    buf[p] = (((buf[p] >> 1) & 0x7f7f7f) + c2) | 0xff000000;
+  }
+  for (let t = e2; t < e3; t++) {
+    const p = base + table[t];
+    buf[p] = (((buf[p] >> 2) & 0x3f3f3f) + c2 + c4) | 0xff000000;
+  }
+}
+
+// stampCells for small discs: flattened masks, the row masks only for cells at the border.
+// Positions are mapped to quarter pixels (PHASES = 4) at once: the integer part holds both
+// the pixel and the phase.
+function stampSmallCells({ buf, w, h }, { xy, count, ox, oy, k, slots, palette, cache }, rq) {
+  const { table, starts } = cache.flat(rq, w);
+  const set = cache.masks(rq);
+  const pad = rq + 1;
+  const ext = Math.ceil(rq) + 2; // every phase's mask lies within ext pixels of its centre pixel
+  const [kq, oxq, oyq] = [k * PHASES, ox * PHASES, oy * PHASES];
+  const [lo, hiX, hiY] = [ext * PHASES, (w - ext) * PHASES, (h - ext) * PHASES];
+  const { packed } = palette;
+  let drawn = 0;
+  for (let i = 0; i < count; i++) {
+    const qx = oxq + xy[2 * i] * kq;
+    const qy = oyq + xy[2 * i + 1] * kq;
+    const color = packed[slots ? slots[i] : 0];
+    if (qx >= lo && qx < hiX && qy >= lo && qy < hiY) {
+      const fx = qx | 0;
+      const fy = qy | 0;
+      stampFlat(buf, (fy >> 2) * w + (fx >> 2), table, starts[((fy & 3) << 2) | (fx & 3)], color);
+      drawn++;
+      continue;
+    }
+    const sx = qx / PHASES;
+    const sy = qy / PHASES;
+    // near the border (clipped), or off it (also NaN)
+    if (!(sx > -pad && sx < w + pad && sy > -pad && sy < h + pad)) continue;
+    drawn++;
+    const ix = Math.floor(sx);
+    const iy = Math.floor(sy);
+    const p = ((((sy - iy) * PHASES) | 0) * PHASES) + (((sx - ix) * PHASES) | 0);
+    stamp(buf, w, h, ix, iy, set[p] || cache.mask(set, rq, p), color);
+  }
+  return drawn;
+}
+
+function stampLargeCells({ buf, w, h }, { xy, count, ox, oy, k, slots, palette, cache }, rq) {
   const set = cache.masks(rq);
   const pad = rq + 1;
   // every phase's mask lies within ext pixels of its centre pixel

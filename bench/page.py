@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""`make bench-page`: how fast the page renders 1k, 10k and 50k moving cells.
+"""`make bench-page`: how fast the page renders 1k, 10k and 100k moving cells.
 
 Starts the release server (`forcelayout serve --port <free> --max-cells 100000`, no state
 file, in a temporary working directory), connects a control client (python3-websockets),
@@ -11,11 +11,14 @@ waits until `body[data-cells]` says N, warms up, then measures for a while:
 - rAF fps: requestAnimationFrame callbacks per second, counted by a loop injected before
   the page's own scripts run. It counts the frames the browser produced; a draw (or a
   parse) that blocks the main thread delays them, so it falls when the page cannot keep up.
-- frames/s received, kB/s: `frame` messages and characters (= bytes, the JSON is ASCII)
-  the page's WebSocket received, counted by a wrapper around `window.WebSocket`, also
-  injected before the page's scripts.
-- page draws/s, draw ms: from `window.forcelayout.perf()` when the page has it (fields
-  `fps` and `drawMs`; its other fields go to the JSON line); "–" when it has not.
+- frames/s received, kB/s: frames and bytes the page's WebSocket received, counted by a
+  wrapper around `window.WebSocket`, also injected before the page's scripts: binary
+  messages whose first byte is 1 (protocol v2's frames) and text messages starting with
+  `{"type":"frame"` (v1's; characters = bytes, the JSON is ASCII). The protocol the page
+  got (`protocol` in the JSON line) is the one its socket reports.
+- page draws/s, draw ms, decode ms: from `window.forcelayout.perf()` when the page has it
+  (fields `fps`, `drawMs`, `decodeMs`: the mean time to decode a binary frame, from its
+  bytes to the page's positions; its other fields go to the JSON line); "–" when it has not.
 - server tick ms: the mean `tickMs` of the server's `stats` messages during the window.
 
 It checks that the cells move (the page's `forcelayout.state.xy`, or else the streamed
@@ -46,7 +49,7 @@ from common import RunningServer, ServerDidNotStart, int_list, positive_float, p
 
 CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
-DEFAULT_SIZES = (1000, 10000, 50000)
+DEFAULT_SIZES = (1000, 10000, 100000)
 ADD_CHUNK = 1000          # the server's maxAddPerMessage
 MESSAGES_PER_SECOND = 20  # our pace; the server allows 60/s with bursts of 120
 DASH = "–"
@@ -56,7 +59,7 @@ DASH = "–"
 PROBE = r"""
 (() => {
   if (window.__bench) return;
-  const probe = window.__bench = { raf: 0, frames: 0, bytes: 0, messages: 0, worstGap: 0, last: 0 };
+  const probe = window.__bench = { raf: 0, frames: 0, bytes: 0, messages: 0, worstGap: 0, last: 0, protocol: '' };
   const tick = (t) => {
     if (probe.last) probe.worstGap = Math.max(probe.worstGap, t - probe.last);
     probe.last = t;
@@ -68,11 +71,16 @@ PROBE = r"""
   class CountedWebSocket extends Native {
     constructor(...args) {
       super(...args);
+      this.addEventListener('open', () => { probe.protocol = this.protocol; });
       this.addEventListener('message', (e) => {
-        if (typeof e.data !== 'string') return;
         probe.messages++;
-        probe.bytes += e.data.length;
-        if (e.data.startsWith('{"type":"frame"')) probe.frames++;
+        if (e.data instanceof ArrayBuffer) {
+          probe.bytes += e.data.byteLength;
+          if (e.data.byteLength > 0 && new Uint8Array(e.data, 0, 1)[0] === 1) probe.frames++;
+        } else if (typeof e.data === 'string') {
+          probe.bytes += e.data.length;
+          if (e.data.startsWith('{"type":"frame"')) probe.frames++;
+        }
       });
     }
   }
@@ -104,7 +112,7 @@ try {
 }
 const out = {
   now: performance.now(),
-  probe: probe && { raf: probe.raf, frames: probe.frames, bytes: probe.bytes, worstGap: probe.worstGap },
+  probe: probe && { raf: probe.raf, frames: probe.frames, bytes: probe.bytes, worstGap: probe.worstGap, protocol: probe.protocol },
   perf: perf && typeof perf === 'object' ? JSON.parse(JSON.stringify(perf)) : null,
   sample,
   cells: document.body.dataset.cells ?? null,
@@ -123,7 +131,7 @@ def parse_args(argv):
     parser = argparse.ArgumentParser(
         description="Render rate of the page in headless Chromium (see bench/README.md).")
     parser.add_argument("--sizes", type=int_list, default=list(DEFAULT_SIZES),
-                        help="cell counts (default 1000,10000,50000; at most 100000)")
+                        help="cell counts (default 1000,10000,100000; at most 100000)")
     parser.add_argument("--warmup", type=positive_float, default=2.0,
                         help="seconds between the page showing N cells and the measurement (2)")
     parser.add_argument("--seconds", type=positive_float, default=8.0,
@@ -131,6 +139,8 @@ def parse_args(argv):
     parser.add_argument("--window", default="1280,800", help="browser window size (1280,800)")
     parser.add_argument("--scale", type=positive_float, default=1.0,
                         help="--force-device-scale-factor (1; 2 for a HiDPI canvas)")
+    parser.add_argument("--screenshot", metavar="DIR",
+                        help="save the page as DIR/page-<cells>.png at the end of each measurement")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--calm", action="store_true",
                         help="do not stir the layout (by default the charge alternates 10/14 every second "
@@ -151,8 +161,9 @@ def start_server(binary):
 
 
 class Control:
-    """A WebSocket client on a background asyncio loop. It counts frames without parsing
-    them (a 50k-cell frame is ~600 kB) and keeps the stats, events and errors."""
+    """A WebSocket client on a background asyncio loop, offering protocol v2 then v1 (so a
+    v2 server encodes no JSON frames for it). It counts frames without decoding them (a v1
+    100k-cell frame is ~1.1 MB of JSON) and keeps the stats, events and errors."""
 
     def __init__(self, url):
         import websockets  # python3-websockets (Debian)
@@ -173,7 +184,7 @@ class Control:
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
 
     async def _connect(self, url):
-        socket_ = await self.websockets.connect(url, subprotocols=["forcelayout.v1"],
+        socket_ = await self.websockets.connect(url, subprotocols=["forcelayout.v2", "forcelayout.v1"],
                                                 max_size=None, ping_interval=None)
         self.reader = self.loop.create_task(self._read(socket_))
         return socket_
@@ -181,7 +192,11 @@ class Control:
     async def _read(self, socket_):
         try:
             async for raw in socket_:
-                if not isinstance(raw, str):
+                if isinstance(raw, bytes):
+                    if raw[:1] == b"\x01":
+                        with self.lock:
+                            self.frames += 1
+                            self.last_frame = raw
                     continue
                 if raw.startswith('{"type":"frame"'):
                     with self.lock:
@@ -220,8 +235,11 @@ class Control:
             raise BenchError(f"control connection closed {self.closed}")
 
     def frame_xy(self):
+        """The last frame's positions part (anything that changes when cells move)."""
         with self.lock:
             raw = self.last_frame
+        if isinstance(raw, bytes):
+            return raw[20:]  # the bounding box, then (after the membership) the positions
         at = raw.find('"xy":')
         return raw[at:] if at >= 0 else ""
 
@@ -291,7 +309,7 @@ def measure(server, control, args, cells, log):
     driver = open_browser(args)
     try:
         started = time.monotonic()
-        driver.get(server.url)
+        driver.get(server.url + "?perf")  # the perf panel on, as people measure it
         wait_for(lambda: driver.execute_script("return document.body.dataset.cells")
                  == str(cells), 120, f"the page to show {cells} cells")
         loaded = time.monotonic() - started
@@ -316,6 +334,9 @@ def measure(server, control, args, cells, log):
                 perfs.append(reading["perf"])
         last = reading
         t1 = time.monotonic()
+        if args.screenshot:
+            os.makedirs(args.screenshot, exist_ok=True)
+            driver.save_screenshot(os.path.join(args.screenshot, f"page-{cells}.png"))
         frame1 = control.frame_xy()
         sent1 = control.frames
         control.check()
@@ -347,6 +368,7 @@ def measure(server, control, args, cells, log):
         "loadSeconds": round(loaded, 2),
         "stirred": not args.calm,
         "viewport": last["viewport"],
+        "protocol": p1.get("protocol") or None,
         "rafFps": round((p1["raf"] - p0["raf"]) / seconds, 1),
         "worstFrameMs": round(worst, 1) if worst else None,
         "framesPerSecond": round((p1["frames"] - p0["frames"]) / seconds, 1),
@@ -382,24 +404,27 @@ def fmt(value, digits=1):
 
 
 def print_table(rows, args):
-    print("| cells | rAF fps | page draws/s | frames/s received | draw ms | KB/s | server tick ms |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+    print("| cells | protocol | rAF fps | page draws/s | frames/s received | frames/s server | draw ms "
+          "| decode ms | KB/s | server tick ms |")
+    print("|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for row in rows:
         perf = row.get("perf") or {}
         cells = f"{row['cells']}" + ("" if row.get("moving") else " (not moving!)")
-        print(f"| {cells} | {fmt(row['rafFps'])} | {fmt(perf.get('fps'))} "
-              f"| {fmt(row['framesPerSecond'])} | {fmt(perf.get('drawMs'), 2)} "
+        protocol = (row.get("protocol") or DASH).replace("forcelayout.", "")
+        print(f"| {cells} | {protocol} | {fmt(row['rafFps'])} | {fmt(perf.get('fps'))} "
+              f"| {fmt(row['framesPerSecond'])} | {fmt(row['serverFramesPerSecond'])} "
+              f"| {fmt(perf.get('drawMs'), 2)} | {fmt(perf.get('decodeMs'), 3)} "
               f"| {fmt(row['kBPerSecond'], 0)} | {fmt(row['serverTickMs'], 2)} |")
     print()
     print(f"Headless Chromium, window {args.window}, device scale {args.scale:g}, "
           f"{args.warmup:g} s warm-up, {args.seconds:g} s measured per size, threshold 0, "
-          f"server stepping at 20/s, {'calm' if args.calm else 'charge stirred 10/14 every second'}. rAF fps: animation frames per second (about 60 at most); "
-          "frames/s, KB/s (1000 bytes): what the page's WebSocket received; page draws/s, "
-          f"draw ms: window.forcelayout.perf() ({DASH} when the page lacks it); "
+          f"{'calm' if args.calm else 'charge stirred 10/14 every second'}. rAF fps: animation frames "
+          "per second (about 60 at most); frames/s received, KB/s (1000 bytes): what the page's "
+          "WebSocket received; frames/s server: what the server streamed to the control client "
+          "in the same window (received below it: the page fell behind and the server skipped "
+          f"frames for it); page draws/s, draw ms, decode ms (a binary v2 frame, bytes to "
+          f"positions): window.forcelayout.perf() ({DASH} when the page lacks it, or on v1); "
           "server tick ms: mean of the server's stats.")
-    print("Frames/s the server streamed to the control client in the same window: "
-          + ", ".join(f"{row['cells']} cells {fmt(row['serverFramesPerSecond'])}" for row in rows)
-          + " (frames/s received below that: the page fell behind and the server skipped frames for it).")
 
 
 INTERRUPTED = threading.Event()

@@ -7,8 +7,10 @@
 `room` names the room to join (`/ws/NAME`); by default room main (`/ws`).
 
 A python3-websockets client on its own thread's event loop, so the (blocking) selenium tests
-can use it with plain calls. It parses every message but frames (counted only) and keeps
-them; `event` and `error` wait for the next matching one after the last one taken.
+can use it with plain calls. It speaks protocol v1 (JSON frames: the reference the page's
+binary v2 frames are compared with), parses every message but frames (counted, the last one
+kept as text: `last_frame()` parses it) and keeps them; `event` and `error` wait for the next
+matching one after the last one taken.
 """
 import asyncio
 import json
@@ -24,6 +26,7 @@ class Control:
         self.timeout = timeout
         self.messages = []  # every message but frames, in order
         self.frames = 0
+        self.frame_text = None
         self.cursor = 0
         self.closed = None
         self.changed = threading.Condition()
@@ -54,6 +57,7 @@ class Control:
                 with self.changed:
                     if raw.startswith('{"type":"frame"'):
                         self.frames += 1
+                        self.frame_text = raw
                     else:
                         self.messages.append(json.loads(raw))
                     self.changed.notify_all()
@@ -87,6 +91,12 @@ class Control:
 
     def event(self, kind, timeout=None, **fields):
         return self.next("event", timeout, kind=kind, **fields)
+
+    def last_frame(self):
+        """The last frame received, parsed (None before the first)."""
+        with self.changed:
+            text = self.frame_text
+        return None if text is None else json.loads(text)
 
     def errors(self):
         with self.changed:

@@ -1,7 +1,7 @@
 // node --test Tests/web/  — the connection of Public/net.js, with fake WebSockets and mock timers
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { backoffDelay, connect, socketUrl, SUBPROTOCOL } from '../../Public/net.js';
+import { backoffDelay, connect, socketUrl, SUBPROTOCOLS } from '../../Public/net.js';
 import { createState, setConnection } from '../../Public/state.js';
 import { applyMessage } from '../../Public/apply.js';
 
@@ -11,10 +11,12 @@ class FakeSocket extends EventTarget {
   static CONNECTING = 0;
   static OPEN = 1;
   static made = [];
-  constructor(url, protocol) {
+  constructor(url, protocols) {
     super();
     this.url = url;
-    this.protocol = protocol;
+    this.offered = protocols;
+    this.protocol = ''; // what the server chose, once open
+    this.binaryType = 'blob';
     this.readyState = FakeSocket.CONNECTING;
     this.sent = [];
     FakeSocket.made.push(this);
@@ -22,7 +24,8 @@ class FakeSocket extends EventTarget {
   send(text) {
     this.sent.push(text);
   }
-  open() {
+  open(protocol = 'forcelayout.v2') {
+    this.protocol = protocol;
     this.readyState = FakeSocket.OPEN;
     this.dispatchEvent(new Event('open'));
   }
@@ -66,7 +69,7 @@ function withSocket(Impl, fn) {
 test('socket url and backoff', () => {
   assert.equal(socketUrl({ protocol: 'http:', host: '127.0.0.1:8080' }), 'ws://127.0.0.1:8080/ws');
   assert.equal(socketUrl({ protocol: 'https:', host: 'example.org' }), 'wss://example.org/ws');
-  assert.equal(SUBPROTOCOL, 'forcelayout.v1');
+  assert.deepEqual(SUBPROTOCOLS, ['forcelayout.v2', 'forcelayout.v1'], 'v2 first: a v2 server picks it, an older one answers v1');
   assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 50].map((n) => backoffDelay(n)), [250, 500, 1000, 2000, 4000, 5000, 5000, 5000]);
 });
 
@@ -119,7 +122,8 @@ test('messages are parsed and counted; a closed socket is reopened with backoff'
   assert.equal(FakeSocket.made.length, 1);
   const ws = FakeSocket.made[0];
   assert.equal(ws.url, 'ws://h/ws');
-  assert.equal(ws.protocol, SUBPROTOCOL);
+  assert.deepEqual(ws.offered, SUBPROTOCOLS);
+  assert.equal(ws.binaryType, 'arraybuffer');
   assert.equal(net.send({ type: 'add' }), false, 'not open yet: dropped');
   ws.open();
   assert.deepEqual(states, ['open']);
@@ -181,4 +185,40 @@ test("the page's state hears the failed attempts as 'reconnecting', after connec
   assert.deepEqual(heard, ['reconnecting']);
   mock.timers.tick(250);
   assert.deepEqual(heard, ['reconnecting'], 'still reconnecting: no new event');
+}));
+
+test('binary messages go to onBinary unparsed, counted by byteLength; the chosen protocol is known', withSocket(FakeSocket, (debug) => {
+  FakeSocket.made = [];
+  const binaries = [];
+  const messages = [];
+  const bytes = [];
+  const net = connect({
+    url: 'ws://h/ws',
+    onMessage: (m) => messages.push(m),
+    onBinary: (b) => {
+      binaries.push(b);
+      if (b.byteLength === 13) throw new RangeError('a handler that throws');
+    },
+    onBytes: (n) => bytes.push(n),
+  });
+  assert.equal(net.protocol, '');
+  const ws = FakeSocket.made[0];
+  ws.open('forcelayout.v2');
+  assert.equal(net.protocol, 'forcelayout.v2');
+  const frame = new ArrayBuffer(48);
+  ws.message(frame);
+  ws.message(new ArrayBuffer(13));
+  ws.message('{"type":"stats"}');
+  assert.deepEqual(binaries.map((b) => b.byteLength), [48, 13]);
+  assert.equal(binaries[0], frame, 'the very bytes, not a copy');
+  assert.deepEqual(messages, [{ type: 'stats' }]);
+  assert.deepEqual(bytes, [48, 13, 16]);
+  assert.ok(debug.mock.callCount() >= 1, 'the throwing handler is reported, not thrown');
+  // an older server answers v1: frames come as JSON text
+  ws.close();
+  mock.timers.tick(250);
+  FakeSocket.made[1].open('forcelayout.v1');
+  assert.equal(net.protocol, 'forcelayout.v1');
+  FakeSocket.made[1].message('{"type":"frame","v":1,"xy":[]}');
+  assert.equal(messages.length, 2);
 }));

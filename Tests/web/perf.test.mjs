@@ -38,7 +38,7 @@ test('a mean over the window, null when empty, non-numbers ignored', () => {
   assert.ok(Math.abs(big.mean(99999) - 0.5) < 0.02);
 });
 
-test("the page's figures: draws, frames, bytes, draw time, the server's step time, cells", () => {
+test("the page's figures: draws, frames, bytes, draw and decode time, the server's step time, cells", () => {
   let t = 0;
   const perf = createPerf(() => t);
   for (; t < 2000; t += 1000 / 60) perf.drew(2);
@@ -47,7 +47,11 @@ test("the page's figures: draws, frames, bytes, draw time, the server's step tim
     perf.received(1000);
   }
   const state = { stats: { tickMs: 1.5 }, ids: [1, 2, 3] };
+  assert.equal(perf.read(state).decodeMs, null, 'no binary frame decoded (v1): no figure');
+  perf.decoded(0.5);
+  perf.decoded(0.25);
   const p = perf.read(state);
+  assert.equal(p.decodeMs, 0.375);
   assert.ok(Math.abs(p.fps - 60) <= 1, String(p.fps));
   assert.equal(p.drawMs, 2);
   assert.equal(p.tickMs, 1.5);

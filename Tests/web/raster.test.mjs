@@ -1,7 +1,7 @@
 // node --test Tests/web/  — disc masks and stamping of Public/raster.js
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PHASES, createMaskCache, discMask, packRGB, quantizeRadius, stamp, stampCells } from '../../Public/raster.js';
+import { PHASES, createMaskCache, discMask, flatMasks, packRGB, quantizeRadius, stamp, stampCells } from '../../Public/raster.js';
 
 const BG = packRGB(255, 255, 255);
 const RED = [200, 20, 10];
@@ -109,4 +109,63 @@ test('radii are quantized finer when small; the cache keeps a bounded number of 
     assert.ok(cache.mask(set, r, 5).data.length > 0);
   }
   assert.equal(cache.size, 3);
+});
+
+test('small discs (flattened masks, coverage in quarters) draw what the row masks draw, within an eighth', () => {
+  const w = 64;
+  const h = 48;
+  const colors = [packRGB(200, 20, 10), packRGB(10, 120, 240), packRGB(30, 160, 60)];
+  const pal = { packed: Int32Array.from(colors) };
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (const radius of [0.6, 1, 1.6, 2.5, 3.9]) {
+    const count = 300;
+    // some wholly inside, some across the border, some off it
+    const xy = Array.from({ length: 2 * count }, (_, i) => (rnd() * 1.2 - 0.1) * (i % 2 ? h : w));
+    const slots = Uint16Array.from({ length: count }, (_, i) => i % 3);
+    const fast = new Int32Array(w * h).fill(BG);
+    const cache = createMaskCache();
+    const drawn = stampCells({ buf: fast, w, h }, { xy, count, ox: 0, oy: 0, k: 1, radius, slots, palette: pal, cache });
+    // the reference: each cell stamped by rows, in order
+    const ref = new Int32Array(w * h).fill(BG);
+    const rq = quantizeRadius(radius);
+    let visible = 0;
+    for (let i = 0; i < count; i++) {
+      const [sx, sy] = [xy[2 * i], xy[2 * i + 1]];
+      if (!(sx > -rq - 1 && sx < w + rq + 1 && sy > -rq - 1 && sy < h + rq + 1)) continue;
+      visible++;
+      const [ix, iy] = [Math.floor(sx), Math.floor(sy)];
+      const m = discMask(rq, (Math.floor((sx - ix) * PHASES) + 0.5) / PHASES, (Math.floor((sy - iy) * PHASES) + 0.5) / PHASES);
+      stamp(ref, w, h, ix, iy, m, colors[i % 3]);
+    }
+    assert.equal(drawn, visible, `r ${radius}`);
+    let worst = 0;
+    let sum = 0;
+    for (let p = 0; p < w * h; p++) {
+      const [a, b] = [channels(fast[p]), channels(ref[p])];
+      assert.equal(a[3], 255, 'opaque');
+      for (let c = 0; c < 3; c++) {
+        worst = Math.max(worst, Math.abs(a[c] - b[c]));
+        sum += Math.abs(a[c] - b[c]);
+      }
+    }
+    // a pixel's coverage is off by at most 1/8 (a few overlapping: a little more); full
+    // pixels and the background are exact, so over this crowded buffer the mean is a few steps
+    assert.ok(worst <= 64, `r ${radius}: a channel differs by ${worst}`);
+    assert.ok(sum / (3 * w * h) <= 5, `r ${radius}: mean difference ${sum / (3 * w * h)}`);
+  }
+});
+
+test('flattened masks follow the buffer width', () => {
+  const cache = createMaskCache();
+  const a = cache.flat(1.5, 100);
+  assert.equal(cache.flat(1.5, 100), a, 'kept while the width is the same');
+  const b = cache.flat(1.5, 200);
+  assert.notEqual(b, a);
+  assert.equal(b.starts.length, PHASES * PHASES);
+  // phase 0's first full pixel offset is a row offset of the new width
+  const j = b.starts[0];
+  const offsets = [...b.table.subarray(j + 2, j + 2 + b.table[j])];
+  assert.ok(offsets.every((o) => Math.abs(o) < 3 * 200), String(offsets));
+  assert.deepEqual(flatMasks([discMask(0.5, 0.5, 0.5)], 10).starts, Int32Array.of(0));
 });

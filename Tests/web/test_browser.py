@@ -604,6 +604,106 @@ def test_reconnects_after_a_server_restart():
         srv.close()
 
 
+# ---- protocol v2, and v1 for an older server ----
+
+# Before the page's scripts: counts the binary messages its sockets receive.
+COUNT_BINARY = """
+(() => {
+  const Native = window.WebSocket;
+  window.__binaryFrames = 0;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => { if (e.data instanceof ArrayBuffer) window.__binaryFrames++; });
+    }
+  };
+})();
+"""
+
+# Before the page's scripts: the page's socket offers only v1, as to a server without v2.
+OFFER_V1_ONLY = """
+(() => {
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(url, protocols) {
+      window.__offered = protocols;
+      super(url, 'forcelayout.v1');
+    }
+  };
+})();
+"""
+
+
+def assert_near_v1(frame, ids, xy):
+    """The page's positions (`ids`, `xy`) within the v2 precision (half a step of the box,
+    and its f32 rounding) plus v1's rounding of the positions of a v1 `frame` (which carries
+    ids when the membership changed; otherwise it is in the page's order)."""
+    order = frame.get("ids") or ids
+    ref = {cell: (frame["xy"][2 * i], frame["xy"][2 * i + 1]) for i, cell in enumerate(order)}
+    assert sorted(ref) == sorted(ids)
+    tolerance = []
+    for axis in (0, 1):
+        values = [p[axis] for p in ref.values()]
+        tolerance.append((max(values) - min(values)) / 131070 * 1.01 + 1e-6 * max(1, max(map(abs, values))))
+
+    def v1_rounding(v):  # v1 writes tenths below 1000 in magnitude, whole units from there
+        return 0.05 if abs(v) < 1000 else 0.5
+
+    for i, cell in enumerate(ids):
+        for axis in (0, 1):
+            want = ref[cell][axis]
+            assert abs(xy[2 * i + axis] - want) <= tolerance[axis] + v1_rounding(want), (cell, xy[2 * i:2 * i + 2], ref[cell])
+
+
+def test_page_speaks_v2_and_its_positions_match_v1(own_server):
+    """The page offers v2 then v1; the server picks v2, frames come as binary messages, are
+    decoded in the page (timed in the perf figures) and land within the v2 precision of the
+    positions a v1 client reads."""
+    page = Page(own_server.url)
+    try:
+        page.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": COUNT_BINARY})
+        page.driver.get(own_server.url + "?perf")
+        connected(page)
+        assert page.js("return window.forcelayout.protocol()") == "forcelayout.v2"
+        with Control(own_server.url) as other:
+            other.send({"type": "add", "count": 300})
+            page.wait(lambda: page.cells() == 300, "300 cells on the page")
+            page.wait(lambda: page.js("return window.__binaryFrames") >= 3, "binary frames")
+            page.wait(lambda: page.js("return window.forcelayout.perf().decodeMs") is not None, "a decode time")
+            assert page.find('#perf [data-perf="decodeMs"]').text not in ("", "\u2013")
+            other.send({"type": "params", "paused": True})
+            other.event("params")
+            time.sleep(0.5)  # the last step's frame reaches both
+            frame = other.last_frame()
+            ids = page.js("return window.forcelayout.state.ids.slice()")
+            xy = page.js("return Array.from(window.forcelayout.state.xy)")
+        assert_near_v1(frame, ids, xy)
+        assert page.severe() == []
+    finally:
+        page.quit()
+
+
+def test_page_works_with_a_server_that_answers_v1(server):
+    """A server without v2 answers v1: frames come as JSON text and the page draws them."""
+    page = Page(server)
+    try:
+        page.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": OFFER_V1_ONLY})
+        page.driver.get(server)
+        connected(page)
+        assert page.js("return window.__offered") == ["forcelayout.v2", "forcelayout.v1"]
+        assert page.js("return window.forcelayout.protocol()") == "forcelayout.v1"
+        before = page.cells()
+        add_cells(page, 4)
+        page.wait(lambda: page.cells() == before + 4, f"{before + 4} cells")
+        page.wait(lambda: page.js("return window.forcelayout.perf().framesPerSecond") > 0, "frames counted")
+        assert page.js("return window.forcelayout.perf().decodeMs") is None  # JSON frames: nothing decoded
+        assert page.js("return window.forcelayout.state.xy.length") == 2 * (before + 4)
+        assert page.js("return window.forcelayout.cellClientPosition(window.forcelayout.state.ids[0])") is not None
+        assert page.severe() == []
+    finally:
+        page.quit()
+
+
 # ---- pages of their own server ----
 
 @pytest.fixture
