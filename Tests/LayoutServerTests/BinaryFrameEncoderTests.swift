@@ -28,6 +28,24 @@ final class BinaryFrameEncoderTests: XCTestCase {
         XCTAssertEqual(frame.withoutIDs.count, 40 + 4 * 2)
     }
 
+    /// The worked example of docs/protocol.md: cells 1, 2, 5 at (10.5, -3), (0, 0), (22.1, 7.4).
+    func testTheWorkedExampleOfTheProtocolDocument() throws {
+        let cells = [CellRecord(id: 1, x: 10.5, y: -3, pinned: false), CellRecord(id: 2, x: 0, y: 0, pinned: false),
+                     CellRecord(id: 5, x: 22.1, y: 7.4, pinned: false)]
+        let simulation = try Simulation(snapshot: LayoutSnapshot(parameters: .defaults, nextID: 6, cells: cells))
+        var encoder = BinaryFrameEncoder()
+        let runs = [Ownership.Run(client: "c1", first: 1, last: 2), Ownership.Run(client: "c3", first: 5, last: 5)]
+        let bytes = encoder.encode(simulation, owners: runs, at: 1_763_700_000_123).withIDs.bytes
+        let hex = "01 01 00 00 00 00 00 00 00 00 00 00 00 b0 57 64 4b aa 79 42 00 00 00 00 00 00 40 c0 cd cc b0 41"
+            + " cd cc ec 40 03 00 00 00 01 00 00 00 02 00 00 00 05 00 00 00 17 00 00 00 5b 5b 22 63 31 22 2c 31"
+            + " 2c 32 5d 2c 5b 22 63 33 22 2c 35 2c 35 5d 5d a1 79 00 00 00 00 d8 49 ff ff ff ff"
+        // The document's frame has tick 1235 and v 17 (bytes 4-11); a restored layout starts at 0.
+        var expected = hex.split(separator: " ").map { UInt8($0, radix: 16)! }
+        XCTAssertEqual(bytes, expected)
+        expected[4...11] = [0xd3, 0x04, 0, 0, 0x11, 0, 0, 0]
+        XCTAssertEqual(expected.count, 91)
+    }
+
     func testPositionsComeBackWithinAStepOfTheBox() {
         let points = (0..<500).map { index in (sin(Double(index)) * 3000 + 0.123, cos(Double(index) * 1.7) * 800 - 41) }
         let simulation = layout(points)
