@@ -10,14 +10,17 @@ public final class OutgoingMessage: @unchecked Sendable {
 
     private let storage: UnsafeMutableRawBufferPointer
     public let count: Int
+    /// Sent as a binary WebSocket message (a v2 frame), else as text (JSON).
+    public let isBinary: Bool
 
     /// Copies `payload` behind the reserved header room.
-    public convenience init(_ payload: [UInt8]) {
-        self.init(parts: [payload])
+    public convenience init(_ payload: [UInt8], binary: Bool = false) {
+        self.init(parts: [payload], binary: binary)
     }
 
     /// Copies the concatenation of `parts` behind the reserved header room, in one pass.
-    public init(parts: [[UInt8]]) {
+    public init(parts: [[UInt8]], binary: Bool = false) {
+        isBinary = binary
         count = parts.reduce(0) { $0 + $1.count }
         storage = .allocate(byteCount: OutgoingMessage.reserved + max(count, 1), alignment: 16)
         var cursor = storage.baseAddress!.advanced(by: OutgoingMessage.reserved)

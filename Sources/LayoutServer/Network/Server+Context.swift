@@ -33,7 +33,10 @@ extension Server {
             // First: libwebsockets tells it about every connection (accept, raw fallback, destroy).
             lws_protocols(name: allocations.string("http"), callback: connectionCallback,
                           per_session_data_size: 0, rx_buffer_size: 0, id: 0, user: nil, tx_packet_size: 0),
-            lws_protocols(name: allocations.string(Server.protocolName), callback: layoutProtocolCallback,
+            lws_protocols(name: allocations.string(Subprotocol.v1.rawValue), callback: layoutProtocolCallback,
+                          per_session_data_size: 0, rx_buffer_size: 16 * 1024, id: 0, user: nil,
+                          tx_packet_size: 256 * 1024),
+            lws_protocols(name: allocations.string(Subprotocol.v2.rawValue), callback: layoutProtocolCallback,
                           per_session_data_size: 0, rx_buffer_size: 16 * 1024, id: 0, user: nil,
                           tx_packet_size: 256 * 1024),
             lws_protocols(),

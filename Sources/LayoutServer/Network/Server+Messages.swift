@@ -85,19 +85,51 @@ extension Server {
         if let queued = session.mailbox.pop() {
             message = queued
         } else if let frame = newest, frame.serial > session.sentFrameSerial {
-            message = frame.version == session.sentVersion ? frame.withoutIDs : frame.withIDs
+            // The previous frame must have left: one still in the socket would make this one
+            // wait behind it. The next frame published wakes the connection to look again.
+            guard SocketQueue.unsentBytes(lws_get_socket_fd(session.wsi)) == 0 else {
+                deferFrame(session)
+                return 0
+            }
+            message = frame.message(binary: session.binaryFrames, membership: frame.version != session.sentVersion)
+            fitSendBuffer(session, to: message.count)
             session.sentFrameSerial = frame.serial
             session.sentVersion = frame.version
         } else {
             return 0
         }
         session.inFlight = message
-        let written = lws_write(session.wsi, message.payload, message.count, LWS_WRITE_TEXT)
+        let written = lws_write(session.wsi, message.payload, message.count,
+                                message.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT)
         guard written >= 0 else { return -1 }
         if !session.mailbox.isEmpty || (newest?.serial ?? 0) > session.sentFrameSerial {
             lws_callback_on_writable(session.wsi)
         }
         return 0
+    }
+
+    /// Caps the socket's send buffer near two frames, growing it with the frames.
+    private func fitSendBuffer(_ session: Session, to frameBytes: Int) {
+        let size = SocketQueue.bufferSize(forMessagesOf: frameBytes)
+        guard size > session.sendBuffer else { return }
+        SocketQueue.setSendBuffer(lws_get_socket_fd(session.wsi), bytes: size)
+        session.sendBuffer = size
+    }
+
+    /// The frame waits until the socket has sent what it holds: looked at again in 10 ms
+    /// (the next frame published wakes the connection too, but a settled room publishes none).
+    private func deferFrame(_ session: Session) {
+        framesDeferred.insert(session.wsi)
+        guard !deferredTimerArmed, let context else { return }
+        deferredTimerArmed = true
+        deferredTimer.schedule(on: context, after: 10_000)
+    }
+
+    func retryDeferredFrames() {
+        deferredTimerArmed = false
+        let waiting = framesDeferred
+        framesDeferred.removeAll(keepingCapacity: true)
+        for wsi in waiting where sessions[wsi] != nil { lws_callback_on_writable(wsi) }
     }
 
     /// A connection whose mailbox overflowed (more undelivered events than the backlog allows,

@@ -18,7 +18,9 @@ extension Server {
             mailbox.pushEvent(envelope)
         }
         mailbox.skipEvents(through: replayed.last?.seq ?? 0)
-        let session = Session(wsi: wsi, client: client, room: room, peer: peerAddress(wsi), mailbox: mailbox,
+        let binary = Subprotocol(wsi: wsi) == .v2
+        let session = Session(wsi: wsi, client: client, room: room, binaryFrames: binary, peer: peerAddress(wsi),
+                              mailbox: mailbox,
                               bucket: TokenBucket(rate: config.limits.messagesPerSecond,
                                                   burst: config.limits.messageBurst, now: Self.seconds()))
         session.subscription = subscription
@@ -27,7 +29,7 @@ extension Server {
         let clients = host.clients(of: room.name)
         let current = room.status.current
         if let initialFrame {
-            mailbox.pushFront(initialFrame.withIDs)
+            mailbox.pushFront(initialFrame.message(binary: binary, membership: true))
             session.sentFrameSerial = initialFrame.serial
             session.sentVersion = initialFrame.version
         }

@@ -7,6 +7,8 @@ final class Session {
     let wsi: OpaquePointer
     let client: String
     let room: Room
+    /// Speaks `forcelayout.v2`: frames go as binary messages.
+    let binaryFrames: Bool
     let peer: String
     let mailbox: Mailbox
     var subscription: Subscription<LayoutEvent>?
@@ -20,6 +22,8 @@ final class Session {
     /// The newest frame this connection was sent, and its membership version.
     var sentFrameSerial = 0
     var sentVersion = -1
+    /// The send buffer set on its socket (`SocketQueue`), 0 before the first.
+    var sendBuffer = 0
     /// Kept alive until the next write: lws may still point into it (permessage-deflate).
     var inFlight: OutgoingMessage?
 
@@ -27,10 +31,12 @@ final class Session {
     /// Our close frame is handed to lws: write nothing more.
     var closeSent = false
 
-    init(wsi: OpaquePointer, client: String, room: Room, peer: String, mailbox: Mailbox, bucket: TokenBucket) {
+    init(wsi: OpaquePointer, client: String, room: Room, binaryFrames: Bool, peer: String, mailbox: Mailbox,
+         bucket: TokenBucket) {
         self.wsi = wsi
         self.client = client
         self.room = room
+        self.binaryFrames = binaryFrames
         self.peer = peer
         self.mailbox = mailbox
         self.bucket = bucket

@@ -1,19 +1,34 @@
 import Synchronization
 
-/// One encoded frame, in the two forms a connection may need: with `ids` (first frame, or
-/// the membership changed since the last frame it got) and without.
+/// One frame, encoded in the forms a connection may need: JSON text (v1) or binary (v2),
+/// each with the membership (first frame, or the membership changed since the last frame it
+/// got) and without.
 final class PublishedFrame: Sendable {
     /// Increases with every frame published, whatever the tick.
     let serial: Int
     let version: Int
     let withIDs: OutgoingMessage
     let withoutIDs: OutgoingMessage
+    let binaryWithIDs: OutgoingMessage
+    let binaryWithoutIDs: OutgoingMessage
 
-    init(serial: Int, frame: FrameEncoder.Frame) {
+    init(serial: Int, text: FrameEncoder.Frame, binary: FrameEncoder.Frame) {
         self.serial = serial
-        version = frame.version
-        withIDs = frame.withIDs
-        withoutIDs = frame.withoutIDs
+        version = text.version
+        withIDs = text.withIDs
+        withoutIDs = text.withoutIDs
+        binaryWithIDs = binary.withIDs
+        binaryWithoutIDs = binary.withoutIDs
+    }
+
+    /// The form for a connection of that protocol, with or without the membership.
+    func message(binary: Bool, membership: Bool) -> OutgoingMessage {
+        switch (binary, membership) {
+        case (false, true): withIDs
+        case (false, false): withoutIDs
+        case (true, true): binaryWithIDs
+        case (true, false): binaryWithoutIDs
+        }
     }
 }
 

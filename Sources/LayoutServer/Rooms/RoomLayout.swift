@@ -7,6 +7,7 @@ struct RoomLayout {
     var state: LayoutState
     var keeper: StateKeeper?
     private var encoder = FrameEncoder()
+    private var binaryEncoder = BinaryFrameEncoder()
     private var timings = TickTimings()
     private var frameSerial = 0
 
@@ -62,10 +63,13 @@ struct RoomLayout {
         let (changes, pinned) = state.takeChanges()
         guard !changes.isEmpty else { return }
         if changes.needsFrame {
-            let frame = encoder.encode(state.simulation, owners: state.ownership.compact(to: state.simulation.ids),
-                                       at: LayoutEvent.now())
+            let simulation = state.simulation
+            let owners = changes.contains(.membership) ? state.ownership.compact(to: simulation.ids) : []
+            let at = LayoutEvent.now()
+            let text = encoder.encode(simulation, owners: owners, at: at)
+            let binary = binaryEncoder.encode(simulation, owners: owners, at: at)
             frameSerial += 1
-            room.frames.publish(PublishedFrame(serial: frameSerial, frame: frame))
+            room.frames.publish(PublishedFrame(serial: frameSerial, text: text, binary: binary))
         }
         publishStatus(to: room, pinned: pinned)
         room.announce()

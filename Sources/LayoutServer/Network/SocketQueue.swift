@@ -1,0 +1,30 @@
+import Glibc
+
+/// What a connection's socket still holds, and how much it may hold: the kernel's send buffer
+/// grows to 4 MB by itself, and frames waiting there are frames a slow reader gets late. So
+/// each WebSocket's buffer is capped near two frames, and a frame is written only once the
+/// previous bytes have left (`unsentBytes` is 0); the reader then gets the newest frame.
+enum SocketQueue {
+    /// `SIOCOUTQNSD` (linux/sockios.h): bytes in the send queue not yet sent.
+    private static let notSentRequest: UInt = 0x894B
+    static let smallestBuffer = 64 << 10
+    static let largestBuffer = 4 << 20
+
+    /// Bytes written to the socket that the kernel has not sent yet (0 when unknown).
+    static func unsentBytes(_ descriptor: Int32) -> Int {
+        var count: Int32 = 0
+        guard ioctl(descriptor, notSentRequest, &count) == 0 else { return 0 }
+        return Int(count)
+    }
+
+    /// The send buffer for messages of `largest` bytes: two of them, within bounds.
+    static func bufferSize(forMessagesOf largest: Int) -> Int {
+        min(max(2 * largest, smallestBuffer), largestBuffer)
+    }
+
+    /// Sets the socket's send buffer (the kernel doubles it for its own bookkeeping).
+    static func setSendBuffer(_ descriptor: Int32, bytes: Int) {
+        var value = Int32(bytes)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &value, socklen_t(MemoryLayout<Int32>.size))
+    }
+}

@@ -1,0 +1,91 @@
+import ForceLayout
+
+/// The `frame` of protocol v2 (`forcelayout.v2`): one binary message, little-endian.
+///
+///     0 u8 kind = 1 | 1 u8 flags (bit 0: membership) | 2 u16 0 | 4 u32 tick | 8 u32 v
+///     12 f64 at | 20 f32 minX, minY, maxX, maxY | 36 u32 n
+///     40 [membership: n × u32 id, u32 L, L bytes of JSON: the owners runs of v1]
+///        n × (u16 qx, u16 qy)    x = minX + qx · (maxX − minX) / 65535, likewise y
+///
+/// 40 bytes and 4 a cell; 8 more a cell when the membership is in. Like `FrameEncoder`, both
+/// forms are written from one pass over the positions, and the membership section only when
+/// the membership version changed.
+public struct BinaryFrameEncoder {
+    public static let headSize = 40
+    public static let kindFrame: UInt8 = 1
+    public static let flagMembership: UInt8 = 1
+
+    private var membership: (version: Int, section: [UInt8]) = (-1, [])
+
+    public init() {}
+
+    /// `at`: wall-clock ms since 1970.
+    public mutating func encode(_ simulation: Simulation, owners: @autoclosure () -> [Ownership.Run] = [],
+                                at: Int) -> FrameEncoder.Frame {
+        if membership.version != simulation.version {
+            membership = (simulation.version, Self.membership(ids: simulation.ids, owners: owners()))
+        }
+        let box = FrameBox(xs: simulation.xs, ys: simulation.ys)
+        let positions = Self.positions(xs: simulation.xs, ys: simulation.ys, box: box)
+        func head(_ flags: UInt8) -> [UInt8] {
+            Self.head(flags: flags, tick: simulation.tick, version: simulation.version, at: at, box: box,
+                      count: simulation.count)
+        }
+        return FrameEncoder.Frame(
+            version: simulation.version,
+            withIDs: OutgoingMessage(parts: [head(Self.flagMembership), membership.section, positions], binary: true),
+            withoutIDs: OutgoingMessage(parts: [head(0), positions], binary: true))
+    }
+
+    static func head(flags: UInt8, tick: Int, version: Int, at: Int, box: FrameBox, count: Int) -> [UInt8] {
+        var bytes = LittleEndianBytes(capacity: headSize)
+        bytes.u8(kindFrame)
+        bytes.u8(flags)
+        bytes.u16(0)
+        bytes.u32(UInt32(truncatingIfNeeded: tick))
+        bytes.u32(UInt32(truncatingIfNeeded: version))
+        bytes.f64(Double(at))
+        for bound in [box.minX, box.minY, box.maxX, box.maxY] { bytes.f32(bound) }
+        bytes.u32(UInt32(truncatingIfNeeded: count))
+        return bytes.bytes
+    }
+
+    /// The ids, then the owners runs as v1 writes them (`[["c1",1,40],…]`), length first.
+    static func membership(ids: [CellID], owners: [Ownership.Run]) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 16 + owners.count * 20)
+        writer.array(owners) { writer, run in
+            writer.raw("[")
+            writer.string(run.client)
+            writer.raw(",")
+            writer.integer(run.first)
+            writer.raw(",")
+            writer.integer(run.last)
+            writer.raw("]")
+        }
+        var bytes = LittleEndianBytes(capacity: ids.count * 4 + 4 + writer.bytes.count)
+        for id in ids { bytes.u32(UInt32(truncatingIfNeeded: id)) }
+        bytes.u32(UInt32(writer.bytes.count))
+        bytes.raw(writer.bytes)
+        return bytes.bytes
+    }
+
+    /// Every cell's (qx, qy) in the box.
+    static func positions(xs: [Double], ys: [Double], box: FrameBox) -> [UInt8] {
+        let count = min(xs.count, ys.count)
+        var bytes = [UInt8](repeating: 0, count: count * 4)
+        let (x0, xScale) = box.quantizer(box.minX, box.maxX)
+        let (y0, yScale) = box.quantizer(box.minY, box.maxY)
+        bytes.withUnsafeMutableBytes { raw in
+            let out = raw.bindMemory(to: UInt16.self)
+            xs.withUnsafeBufferPointer { xs in
+                ys.withUnsafeBufferPointer { ys in
+                    for index in 0..<count {
+                        out[2 * index] = FrameBox.quantize(xs[index], from: x0, scale: xScale).littleEndian
+                        out[2 * index + 1] = FrameBox.quantize(ys[index], from: y0, scale: yScale).littleEndian
+                    }
+                }
+            }
+        }
+        return bytes
+    }
+}
