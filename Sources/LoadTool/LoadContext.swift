@@ -2,13 +2,15 @@ import CLibWebSockets
 import Foundation
 import LayoutServer
 
-/// The libwebsockets client context of one shard: two local protocols on one callback, one for
-/// readers (a large read buffer, few reads) and one for slow readers (small pieces, so their
-/// pacing is fine-grained). Contexts are made and destroyed one at a time across threads.
+/// The libwebsockets client context of one shard: every client reads up to 256 KB a call (lws's
+/// default of 4 KB costs a read call per 4 KB) and gets what it read in one callback, so a slow
+/// reader takes in whatever its socket held (at most its small receive buffer) and then sleeps
+/// as long as those bytes take at its pace. Contexts are made and destroyed one at a time
+/// across threads.
 enum LoadContext {
     static let protocolName = "load"
+    /// Slow readers' local protocol: the same callback, told apart by name only.
     static let slowProtocol = "load-slow"
-    /// Bytes read from a socket at once; lws's default of 4 KB costs a read call per 4 KB.
     static let readBufferBytes: UInt32 = 256 * 1024
     private static let lock = NSLock()
 
@@ -19,7 +21,7 @@ enum LoadContext {
             lws_protocols(name: allocations.string(protocolName), callback: loadClientCallback, per_session_data_size: 0,
                           rx_buffer_size: 64 * 1024, id: 0, user: nil, tx_packet_size: 0),
             lws_protocols(name: allocations.string(slowProtocol), callback: loadClientCallback, per_session_data_size: 0,
-                          rx_buffer_size: 1024, id: 0, user: nil, tx_packet_size: 0),
+                          rx_buffer_size: 64 * 1024, id: 0, user: nil, tx_packet_size: 0),
             lws_protocols(),
         ]))
         info.user = user
