@@ -8,6 +8,7 @@ extension LoadClients {
         guard case .client(let slot) = Peer(userData: opaque) else {
             return handleControl(wsi: wsi, reason: reason, input: input, length: length)
         }
+        if usesRawClients { return handleRaw(slot: slot, wsi: wsi, reason: reason, input: input, length: length) }
         switch reason {
         case LWS_CALLBACK_CLIENT_ESTABLISHED:
             established(slot: slot, wsi: wsi)
@@ -42,7 +43,7 @@ extension LoadClients {
         return 0
     }
 
-    private func established(slot: Int, wsi: OpaquePointer) {
+    func established(slot: Int, wsi: OpaquePointer) {
         tallies[slot].connected = true
         if tallies[slot].stalled { lws_rx_flow_control(wsi, 0) }
         if tallies[slot].slow {
@@ -53,7 +54,7 @@ extension LoadClients {
     }
 
     /// A slow reader stops reading for as long as reading `bytes` takes at its pace.
-    private func pace(slot: Int, wsi: OpaquePointer, bytes: Int) {
+    func pace(slot: Int, wsi: OpaquePointer, bytes: Int) {
         guard let pause = paces[slot]?.pause(afterReading: bytes), pause > 0 else { return }
         let time = now()
         let until = max(time, pausedUntil[slot] ?? time) + pause
@@ -79,7 +80,7 @@ extension LoadClients {
     }
 
     /// Counts a whole message by its head. False: leave now.
-    private func counted(_ head: FrameHead, slot: Int, at arrived: Double) -> Bool {
+    func counted(_ head: FrameHead, slot: Int, at arrived: Double) -> Bool {
         switch head.type {
         case "frame":
             tallies[slot].frames += 1

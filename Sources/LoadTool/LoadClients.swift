@@ -33,6 +33,8 @@ public final class LoadClients {
     /// `rooms`: the set-up messages each reader has still to send.
     var setUpQueues: [[String]]
     var settleWatches: [SettleWatch]
+    /// Without rooms: each client's own WebSocket state (`LoadClients+Raw`).
+    var rawPeers: [RawPeer?]
     /// Slow readers' pacing and when each may read again (seconds since 1970), by slot.
     var paces: [Int: SlowPace] = [:]
     var pausedUntil: [Int: Double] = [:]
@@ -74,6 +76,7 @@ public final class LoadClients {
             LoadTally(stalled: $0 >= readers + part.slow, slow: $0 >= readers && $0 < readers + part.slow)
         }
         heads = Array(repeating: [], count: part.clients)
+        rawPeers = Array(repeating: nil, count: part.clients)
         keptBytes = options.settle ? RoomStats.maxLength : FrameHead.prefixLength
         setUpQueues = (0..<part.clients).map { $0 < readers && options.rooms != nil ? options.setUp.messages : [] }
         settleWatches = Array(repeating: SettleWatch(cells: options.cells ?? 0), count: options.settle ? part.clients : 0)
@@ -116,7 +119,9 @@ public final class LoadClients {
         scheduleTimer()
         startedAt = now()
         start()
-        for slot in tallies.indices { _ = connect(.client(slot)) }
+        for slot in tallies.indices {
+            if usesRawClients { connectRaw(slot: slot) } else { _ = connect(.client(slot)) }
+        }
         while phase != .done {
             if lws_service(context, 0) < 0 { break }
         }

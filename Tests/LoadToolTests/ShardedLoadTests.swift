@@ -85,3 +85,15 @@ final class ShardedLoadTests: XCTestCase {
         XCTAssertEqual(pace.frameBytes!, 9000, accuracy: 1e-9, "a moving average of the frames' size")
     }
 }
+
+extension ShardedLoadTests {
+    func testASlowReaderForgetsAnIdleStart() {
+        var pace = SlowPace(fraction: 0.25)
+        // joined an empty layout: one frame, then nothing for 30 s until the cells came
+        pace.frame(bytes: 40, tick: 0, madeAt: 0)
+        pace.frame(bytes: 8000, tick: 3, madeAt: 30_000)
+        XCTAssertEqual(pace.pause(afterReading: 8000), SlowPace.longestPause, "never longer")
+        for step in 1...SlowPace.remembered { pace.frame(bytes: 8000, tick: 3 + step, madeAt: 30_000 + 50 * Double(step)) }
+        XCTAssertEqual(pace.stepsPerSecond!, 20, accuracy: 1e-9)
+    }
+}
