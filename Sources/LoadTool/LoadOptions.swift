@@ -7,7 +7,7 @@ public struct LoadOptions: Sendable {
     /// receive buffer of `slowReceiveBuffer` bytes, and reports the age of the frames it gets.
     public var slow = 0
     public var slowFraction = 0.25
-    public var slowReceiveBuffer = 4096
+    public var slowReceiveBuffer = 2048
     public var seconds = 60.0
     public var warmupSeconds = 5.0
     /// Cells to add (and keep moving, threshold 0) before measuring; nil: leave the layout.

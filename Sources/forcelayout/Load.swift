@@ -42,7 +42,7 @@ struct Load: ParsableCommand {
     var slowFraction = 0.25
 
     @Option(help: "A slow client's socket receive buffer (SO_RCVBUF), in bytes.")
-    var slowReceiveBuffer = 4096
+    var slowReceiveBuffer = 2048
 
     @Option(help: "Seconds to measure, after the warm-up (with --settle: the longest wait).")
     var seconds = 60.0
