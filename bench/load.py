@@ -128,6 +128,8 @@ def rows_of(figures, log, alive, args, readers, targets):
         rows += [
             (f"{tag} slow reader ({args.slow_fraction:g} of the bandwidth): frame age p50 / p99 (ms)",
              f"{age['p50']:.0f} / {age['p99']:.0f}", "p99 < 300", mark(age["samples"] > 0 and age["p99"] < 300)),
+            (f"{tag} slow reader: frame age when its first bytes arrived, p50 / p99 (ms)",
+             f"{slow['frameAgeAtStartMs']['p50']:.0f} / {slow['frameAgeAtStartMs']['p99']:.0f}", "", None),
             (f"{tag} slow reader: frames/s, share of a reader's bytes",
              f"{slow['framesPerSecond']['median']:.2f}, {slow.get('shareOfReaderBandwidth', 0):.2f}", "", None),
         ]

@@ -80,6 +80,7 @@ extension LoadClients {
         tallies[slot].bytes += bytes.count
         guard rawPeers[slot] != nil else { return -1 }
         var events: [WebSocketFrameReader.Event] = []
+        let time = now()
         if var handshake = rawPeers[slot]!.handshake {
             switch handshake.feed(bytes) {
             case .pending:
@@ -91,21 +92,24 @@ extension LoadClients {
             case .accepted(let rest):
                 rawPeers[slot]!.handshake = nil
                 established(slot: slot, wsi: wsi)
-                rest.withUnsafeBytes { stream in rawPeers[slot]!.reader.feed(stream) { events.append($0) } }
+                rest.withUnsafeBytes { stream in rawPeers[slot]!.reader.feed(stream, at: time) { events.append($0) } }
             }
         } else {
-            rawPeers[slot]!.reader.feed(bytes) { events.append($0) }
+            rawPeers[slot]!.reader.feed(bytes, at: time) { events.append($0) }
         }
-        return handled(events, slot: slot, wsi: wsi, read: bytes.count)
+        return handled(events, slot: slot, wsi: wsi, read: bytes.count, at: time)
     }
 
-    private func handled(_ events: [WebSocketFrameReader.Event], slot: Int, wsi: OpaquePointer, read: Int) -> Int32 {
-        let arrived = now()
+    private func handled(_ events: [WebSocketFrameReader.Event], slot: Int, wsi: OpaquePointer, read: Int, at arrived: Double) -> Int32 {
         for event in events {
             switch event {
-            case .message(let binary, let head, let length):
+            case .message(let binary, let head, let length, let startedAt):
                 tallies[slot].messageBytes = length
-                if let frameHead = FrameHead(head, binary: binary) { _ = counted(frameHead, slot: slot, at: arrived) }
+                guard let frameHead = FrameHead(head, binary: binary) else { continue }
+                _ = counted(frameHead, slot: slot, at: arrived)
+                if tallies[slot].slow, frameHead.type == "frame", let at = frameHead.at {
+                    tallies[slot].startAgesMs.append(startedAt * 1000 - at)
+                }
             case .ping(let payload):
                 let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
                 rawPeers[slot]?.pongs.append(WebSocketFrameWriter.masked(opcode: 10, payload: payload, mask: mask))

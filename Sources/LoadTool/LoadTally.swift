@@ -11,6 +11,9 @@ public struct LoadTally: Sendable {
     var messageBytes = 0
     /// Receive time minus the frame's `at`, in ms.
     public var latenciesMs: [Double] = []
+    /// A slow reader: when each frame's first bytes arrived minus its `at`, in ms (its own
+    /// pace adds the rest of `latenciesMs`).
+    public var startAgesMs: [Double] = []
     /// The ticks of the frames it got, for its layout's steps per second.
     public var ticks = TickSpan()
     /// `error` messages received.

@@ -16,6 +16,7 @@ struct SlowReport {
 
     var json: [String: Any] {
         let ages = tallies.flatMap(\.latenciesMs).sorted()
+        let startAges = tallies.flatMap(\.startAgesMs).sorted()
         let rates = tallies.map { Double($0.bytes) / seconds }
         var result: [String: Any] = [
             "clients": tallies.count,
@@ -25,6 +26,12 @@ struct SlowReport {
                 "p50": Figures.round(Figures.percentile(ages, 0.5) ?? 0, 1),
                 "p99": Figures.round(Figures.percentile(ages, 0.99) ?? 0, 1),
                 "max": Figures.round(ages.last ?? 0, 1), "samples": ages.count,
+            ],
+            // The same when the frame's first bytes arrived: what the server chose, before the
+            // reader's own pace spent the rest.
+            "frameAgeAtStartMs": [
+                "p50": Figures.round(Figures.percentile(startAges, 0.5) ?? 0, 1),
+                "p99": Figures.round(Figures.percentile(startAges, 0.99) ?? 0, 1),
             ],
             "closed": tallies.filter { $0.closedWith != nil }.count,
         ]

@@ -4,7 +4,8 @@
 /// libwebsockets' client parses a payload a byte at a time; this skips over it in blocks.
 struct WebSocketFrameReader {
     enum Event: Equatable {
-        case message(binary: Bool, head: [UInt8], length: Int)
+        /// `startedAt`: the time given with the read in which its first frame's header ended.
+        case message(binary: Bool, head: [UInt8], length: Int, startedAt: Double)
         case ping([UInt8])
         case close(Int?)
     }
@@ -19,11 +20,13 @@ struct WebSocketFrameReader {
     private var binary = false
     private var head: [UInt8] = []
     private var length = 0
+    private var startedAt = 0.0
 
     init(keptBytes: Int) { self.keptBytes = keptBytes }
 
-    /// Reads `bytes` as the next part of the stream; `emit` gets every whole message and control frame.
-    mutating func feed(_ bytes: UnsafeRawBufferPointer, _ emit: (Event) -> Void) {
+    /// Reads `bytes` (read at `time`) as the next part of the stream; `emit` gets every whole
+    /// message and control frame.
+    mutating func feed(_ bytes: UnsafeRawBufferPointer, at time: Double = 0, _ emit: (Event) -> Void) {
         var index = 0
         while index < bytes.count {
             if inPayload {
@@ -35,7 +38,7 @@ struct WebSocketFrameReader {
                 header.append(bytes[index])
                 index += 1
                 guard let total = Self.headerLength(header), header.count == total else { continue }
-                startFrame()
+                startFrame(at: time)
             }
             if inPayload, remaining == 0 { endFrame(emit) }
         }
@@ -48,7 +51,7 @@ struct WebSocketFrameReader {
         return 2 + (size == 126 ? 2 : size == 127 ? 8 : 0) + (bytes[1] & 0x80 != 0 ? 4 : 0)
     }
 
-    private mutating func startFrame() {
+    private mutating func startFrame(at time: Double) {
         fin = header[0] & 0x80 != 0
         opcode = header[0] & 0x0f
         let size = header[1] & 0x7f
@@ -57,7 +60,10 @@ struct WebSocketFrameReader {
         } else {
             remaining = header[2..<(size == 126 ? 4 : 10)].reduce(0) { $0 << 8 | Int($1) }
         }
-        if opcode == 1 || opcode == 2 { binary = opcode == 2 }
+        if opcode == 1 || opcode == 2 {
+            binary = opcode == 2
+            startedAt = time
+        }
         header.removeAll(keepingCapacity: true)
         inPayload = true
     }
@@ -79,7 +85,7 @@ struct WebSocketFrameReader {
         case 10: break
         default:
             guard fin else { return }
-            emit(.message(binary: binary, head: head, length: length))
+            emit(.message(binary: binary, head: head, length: length, startedAt: startedAt))
             head.removeAll(keepingCapacity: true)
             length = 0
         }

@@ -52,6 +52,7 @@ final class ShardedLoadTests: XCTestCase {
         slow.frames = 50
         slow.bytes = 50 * 8000
         slow.latenciesMs = [200, 250, 290]
+        slow.startAgesMs = [40, 60, 80]
         var stalled = LoadTally(stalled: true)
         stalled.closedWith = 1008
         let one = ShardResult(tallies: [reader(frames: 200, latencies: Array(repeating: 5, count: 98)), stalled], measuredSeconds: 10)
@@ -68,6 +69,7 @@ final class ShardedLoadTests: XCTestCase {
         XCTAssertEqual((json["latencyMs"] as? [String: Any])?["samples"] as? Int, 100)
         let slowJSON = json["slow"] as? [String: Any]
         XCTAssertEqual((slowJSON?["frameAgeMs"] as? [String: Any])?["p99"] as? Double, 290)
+        XCTAssertEqual(slowJSON?["frameAgeAtStartMs"] as? [String: Double], ["p50": 60, "p99": 80])
         XCTAssertEqual(slowJSON?["shareOfReaderBandwidth"] as? Double, 0.263, "50 frames to the median (nearest rank) reader's 190")
         XCTAssertEqual(json["stalledCloseCodes"] as? [Int], [1008])
     }

@@ -24,10 +24,10 @@ final class WebSocketReaderTests: XCTestCase {
         let empty: [UInt8] = [0x81, 0x00]
         let stream = text + binary + large + empty
         let expected: [Event] = [
-            .message(binary: false, head: Array("hell".utf8), length: 5),
-            .message(binary: true, head: [0, 1, 2, 3], length: 256),
-            .message(binary: true, head: [7, 7, 7, 7], length: 65536),
-            .message(binary: false, head: [], length: 0),
+            .message(binary: false, head: Array("hell".utf8), length: 5, startedAt: 0),
+            .message(binary: true, head: [0, 1, 2, 3], length: 256, startedAt: 0),
+            .message(binary: true, head: [7, 7, 7, 7], length: 65536, startedAt: 0),
+            .message(binary: false, head: [], length: 0, startedAt: 0),
         ]
         XCTAssertEqual(events(stream), expected)
         XCTAssertEqual(events(stream, piece: 1), expected, "a byte at a time")
@@ -40,10 +40,16 @@ final class WebSocketReaderTests: XCTestCase {
             + [0x80, 0x03, 7, 6, 5] // continuation, final
             + [0x8a, 0x00] // an unasked pong: ignored
             + [0x88, 0x02, 0x03, 0xf0] // close 1008
-        let expected: [Event] = [.ping([0xaa, 0xbb]), .message(binary: true, head: [9, 8, 7, 6], length: 5), .close(1008)]
+        let expected: [Event] = [.ping([0xaa, 0xbb]), .message(binary: true, head: [9, 8, 7, 6], length: 5, startedAt: 0), .close(1008)]
         XCTAssertEqual(events(stream), expected)
         XCTAssertEqual(events(stream, piece: 1), expected)
         XCTAssertEqual(events([0x88, 0x00]), [.close(nil)])
+        // when a message started: the read in which its first frame's header ended
+        var reader = WebSocketFrameReader(keptBytes: 2)
+        var seen: [Event] = []
+        [UInt8]([0x02, 0x01, 5]).withUnsafeBytes { reader.feed($0, at: 7) { seen.append($0) } }
+        [UInt8]([0x80, 0x01, 6]).withUnsafeBytes { reader.feed($0, at: 9) { seen.append($0) } }
+        XCTAssertEqual(seen, [.message(binary: true, head: [5, 6], length: 2, startedAt: 7)])
     }
 
     func testMaskedFramesItSends() {
