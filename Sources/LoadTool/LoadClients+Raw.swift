@@ -24,9 +24,8 @@ extension LoadClients {
         }
         var descriptor = lws_sock_file_fd_type()
         descriptor.sockfd = socket
-        let name = tallies[slot].slow ? LoadContext.slowProtocol : LoadContext.protocolName
         guard let vhost = lws_get_vhost_by_name(context, "default"),
-              let wsi = lws_adopt_descriptor_vhost(vhost, LWS_ADOPT_SOCKET, descriptor, name, nil) else {
+              let wsi = lws_adopt_descriptor_vhost(vhost, LWS_ADOPT_SOCKET, descriptor, LoadContext.protocolName, nil) else {
             close(socket)
             tallies[slot].connectFailed = true
             return

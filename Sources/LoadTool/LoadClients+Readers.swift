@@ -46,10 +46,6 @@ extension LoadClients {
     func established(slot: Int, wsi: OpaquePointer) {
         tallies[slot].connected = true
         if tallies[slot].stalled { lws_rx_flow_control(wsi, 0) }
-        if tallies[slot].slow {
-            var size = Int32(options.slowReceiveBuffer)
-            setsockopt(lws_get_socket_fd(wsi), SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
         if !setUpQueues[slot].isEmpty { lws_callback_on_writable(wsi) }
     }
 

@@ -136,17 +136,12 @@ public final class LoadClients {
         info.path = allocations.string(path(of: peer))
         info.host = info.address
         info.protocol = allocations.string(options.wireProtocol.subprotocol)
-        info.local_protocol_name = allocations.string(isSlow(peer) ? LoadContext.slowProtocol : LoadContext.protocolName)
+        info.local_protocol_name = allocations.string(LoadContext.protocolName)
         info.ietf_version_or_minus_one = -1
         info.opaque_user_data = peer.userData
         let wsi = lws_client_connect_via_info(&info)
         if wsi == nil, case .client(let slot) = peer { tallies[slot].connectFailed = true }
         return wsi
-    }
-
-    func isSlow(_ peer: Peer) -> Bool {
-        if case .client(let slot) = peer { return tallies[slot].slow }
-        return false
     }
 
     /// The URL's path, or with `rooms` a reader's room's.
