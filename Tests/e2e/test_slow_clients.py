@@ -69,14 +69,17 @@ def test_a_reader_too_far_behind_on_events_is_closed_with_1008():
             for _ in range(5):
                 await steady.send({"type": "add", "count": 1000})
                 await steady.event("added", by=steady.id)
-            # Frames of 5000 cells fill the stalled sockets' buffers (the kernel lets a send
-            # buffer grow to 4 MB) within seconds; meanwhile events pile up for them.
-            for value in range(300):
-                await steady.send({"type": "params", "charge": 20 + value % 2})
-                await steady.event("params", by=steady.id, changed=["charge"])
-                if "c2 fell 16 events behind" in server.log:
+            # A frame is written only once the socket has sent the previous bytes, so frames
+            # no longer fill a stalled socket: events do. Adds and removes of 1000 cells list
+            # their ids (about 6 KB an event); the stalled sockets fill, then events pile up.
+            for _ in range(150):
+                await steady.send({"type": "add", "count": 1000})
+                await steady.event("added", by=steady.id)
+                await steady.send({"type": "remove", "count": 1000})
+                await steady.event("removed", by=steady.id)
+                if "c1 fell 16 events behind" in server.log and "c2 fell 16 events behind" in server.log:
                     break
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(0.02)
             await wait_for_log(server, "c1 fell 16 events behind: closing with 1008", 10)
             await wait_for_log(server, "c2 fell 16 events behind: closing with 1008", 10)
             # Reading again, c1 finds the close after what was already on its way.

@@ -109,7 +109,7 @@ extension Server {
     }
 
     /// Caps the socket's send buffer near two frames, growing it with the frames.
-    private func fitSendBuffer(_ session: Session, to frameBytes: Int) {
+    func fitSendBuffer(_ session: Session, to frameBytes: Int) {
         let size = SocketQueue.bufferSize(forMessagesOf: frameBytes)
         guard size > session.sendBuffer else { return }
         SocketQueue.setSendBuffer(lws_get_socket_fd(session.wsi), bytes: size)

@@ -28,8 +28,11 @@ extension Server {
         members[room.name, default: [:]][wsi] = session
         let clients = host.clients(of: room.name)
         let current = room.status.current
+        fitSendBuffer(session, to: 0)
         if let initialFrame {
-            mailbox.pushFront(initialFrame.message(binary: binary, membership: true))
+            let frame = initialFrame.message(binary: binary, membership: true)
+            fitSendBuffer(session, to: frame.count)
+            mailbox.pushFront(frame)
             session.sentFrameSerial = initialFrame.serial
             session.sentVersion = initialFrame.version
         }
