@@ -4,6 +4,8 @@ import json
 
 import websockets
 
+from frame_v2 import decode as decode_binary_frame
+
 
 class Client:
     """Reads every message in the background; tests wait for the ones they care about."""
@@ -35,7 +37,8 @@ class Client:
     async def _read(self):
         try:
             async for raw in self.socket:
-                self.messages.append(json.loads(raw))
+                # v2 frames are binary: decoded to the shape of a v1 frame (see frame_v2).
+                self.messages.append(decode_binary_frame(raw) if isinstance(raw, bytes) else json.loads(raw))
                 self.arrived.set()
         except websockets.ConnectionClosed:
             pass

@@ -8,6 +8,8 @@ import socket
 import struct
 import time
 
+from frame_v2 import decode as decode_binary_frame
+
 
 def upgrade_request(port, key, path="/ws", host=None, origin=None, subprotocol="forcelayout.v1"):
     """The bytes of a WebSocket handshake with exactly these headers."""
@@ -67,13 +69,14 @@ class RawWebSocket:
 
     GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
-    def __init__(self, port, subprotocol="forcelayout.v1", receive_buffer=None):
+    def __init__(self, port, subprotocol="forcelayout.v1", receive_buffer=None, read_size=65536):
         # A small receive buffer, set before connecting, keeps the kernel from growing it:
         # a client that then stops reading stalls the server's writes quickly.
         self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         if receive_buffer:
             self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
         self.socket.settimeout(2)
+        self.read_size = read_size  # bytes taken from the socket at a time
         self.socket.connect(("127.0.0.1", port))
         key = base64.b64encode(os.urandom(16)).decode()
         self.socket.sendall(upgrade_request(port, key, subprotocol=subprotocol))
@@ -91,6 +94,7 @@ class RawWebSocket:
         self.pongs = []         # payloads of the pongs received
         self.close_frame = None  # (code, reason) of the server's close frame
         self.partial = None     # a fragmented message being reassembled
+        self.partial_binary = False
         self.hello = self.next("hello")
         self.first_frame = self.next("frame")
 
@@ -137,7 +141,7 @@ class RawWebSocket:
             if time.monotonic() > deadline:
                 raise TimeoutError("timed out; last messages: " + json.dumps(self.messages[-5:])[:1500])
             try:
-                chunk = self.socket.recv(65536)
+                chunk = self.socket.recv(self.read_size)
             except socket.timeout:
                 continue
             except ConnectionResetError:
@@ -173,10 +177,13 @@ class RawWebSocket:
             if opcode == 0xA:
                 self.pongs.append(payload)
                 continue
-            assert opcode in (0x0, 0x1), f"unexpected opcode {opcode} from the server"
-            self.partial = payload if opcode == 0x1 else self.partial + payload
+            assert opcode in (0x0, 0x1, 0x2), f"unexpected opcode {opcode} from the server"
+            if opcode != 0x0:
+                self.partial_binary = opcode == 0x2
+            self.partial = payload if opcode != 0x0 else self.partial + payload
             if first & 0x80:
-                message = json.loads(self.partial.decode("utf-8"))
+                # v2 frames are binary: decoded to the shape of a v1 frame (see frame_v2).
+                message = decode_binary_frame(self.partial) if self.partial_binary else json.loads(self.partial.decode("utf-8"))
                 self.partial = None
                 self.messages.append(message)
                 return message
