@@ -103,7 +103,7 @@ def limit(figures, processes):
         return f"the machine: all {cores} cores busy ({others:.2f} of them by other processes)"
     if server >= 0.85:
         return "the server (a core busy)"
-    return "neither: the machine had idle cores"
+    return "no CPU limit: neither the tool nor the server kept its cores busy, and the machine had idle time"
 
 
 def rows_of(figures, log, alive, args, readers, targets):
