@@ -82,8 +82,10 @@ bench-page:
 	swift build -c release --product forcelayout
 	$(PYTHON) bench/page.py $(BENCH_PAGE_ARGS)
 
-## 200 reading + 5 stalled WebSocket clients on 2k moving cells for 60 s, against the
-## hardened-server targets; never part of `make test`. Subsets: make load LOAD_ARGS="--seconds 10"
+## Protocol v2, 2k cells moving at 20 Hz: 500 reading + 5 stalled + 1 slow (a quarter of the
+## bandwidth) WebSocket clients for 60 s against the issue's targets, then 1000 readers reported;
+## the load tool on one thread per core, its CPU beside the server's. Never part of `make test`.
+## About 3 minutes. Subsets: make load LOAD_ARGS="--readers 500 --seconds 10"
 load: deps
 	swift build -c release --product forcelayout
 	$(PYTHON) bench/load.py $(LOAD_ARGS)

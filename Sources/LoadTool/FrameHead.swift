@@ -1,26 +1,33 @@
 /// What the load tool reads of a message: its type, and for frames `tick` and `at`, all in
-/// the first bytes (`{"type":"frame","tick":T,"v":V,"at":A,…`), so the rest (the positions)
-/// is never parsed.
+/// its first bytes, so the rest (the positions) is never decoded. A v1 frame is JSON text
+/// (`{"type":"frame","tick":T,"v":V,"at":A,…`); a v2 frame is a binary message whose 40-byte
+/// head holds them at fixed offsets (`V2FrameHead`). Text messages are JSON in both.
 public struct FrameHead: Equatable, Sendable {
     public var type: String
     public var tick: Int?
-    public var at: Int?
+    /// The server's wall clock when it made the frame, in ms since 1970.
+    public var at: Double?
 
-    /// Bytes of a message's start that always hold its head.
+    /// Bytes of a message's start that always hold its head (v1 text or v2 binary).
     public static let prefixLength = 96
 
-    public init(type: String, tick: Int?, at: Int?) {
+    public init(type: String, tick: Int?, at: Double?) {
         self.type = type
         self.tick = tick
         self.at = at
     }
 
-    public init?(_ prefix: some Collection<UInt8>) {
+    /// The head of a message from its first bytes; `binary`: it came as a binary message.
+    public init?(_ prefix: some Collection<UInt8>, binary: Bool = false) {
         let bytes = Array(prefix.prefix(Self.prefixLength))
+        if binary {
+            guard let head = V2FrameHead(bytes) else { return nil }
+            self.init(type: "frame", tick: Int(head.tick), at: head.at)
+            return
+        }
         guard let type = Self.string(after: Array(#""type":""#.utf8), in: bytes) else { return nil }
-        self.type = type
-        tick = Self.integer(after: Array(#""tick":"#.utf8), in: bytes)
-        at = Self.integer(after: Array(#""at":"#.utf8), in: bytes)
+        self.init(type: type, tick: Self.integer(after: Array(#""tick":"#.utf8), in: bytes),
+                  at: Self.integer(after: Array(#""at":"#.utf8), in: bytes).map(Double.init))
     }
 
     private static func find(_ needle: [UInt8], in bytes: [UInt8]) -> Int? {

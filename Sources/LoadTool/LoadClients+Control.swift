@@ -9,21 +9,27 @@ extension LoadClients {
             lws_callback_on_writable(wsi)
         case LWS_CALLBACK_CLIENT_WRITEABLE:
             guard !controlQueue.isEmpty else { return 0 }
-            guard send(controlQueue.removeFirst(), on: wsi) else { controlError = "could not send the set-up"; return -1 }
+            guard send(controlQueue.removeFirst(), on: wsi) else { return stop("could not send the set-up") }
             if controlQueue.isEmpty { controlDone = true } else { lws_callback_on_writable(wsi) }
         case LWS_CALLBACK_CLIENT_RECEIVE:
             // The set-up's errors (a limit, a rate limit) would leave the layout unlike asked.
-            if let input, lws_is_first_fragment(wsi) != 0,
+            if let input, lws_is_first_fragment(wsi) != 0, lws_frame_is_binary(wsi) == 0,
                let head = FrameHead(UnsafeRawBufferPointer(start: input, count: length)), head.type == "error" {
-                controlError = "the server refused the set-up: " + String(decoding: UnsafeRawBufferPointer(start: input, count: min(length, 300)), as: UTF8.self)
-                phase = .done
+                _ = stop("the server refused the set-up: " + String(decoding: UnsafeRawBufferPointer(start: input, count: min(length, 300)), as: UTF8.self))
             }
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
-            controlError = "cannot connect to \(options.url)" + (input.map { ": " + String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "")
-            phase = .done
+            _ = stop("cannot connect to \(options.url)" + (input.map { ": " + String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""))
         default:
             break
         }
         return 0
+    }
+
+    /// Ends the whole run (every shard) with `reason`.
+    private func stop(_ reason: String) -> Int32 {
+        controlError = reason
+        schedule.stop(reason)
+        finish()
+        return -1
     }
 }

@@ -1,6 +1,6 @@
 import CLibWebSockets
 
-/// What the reading and the stalled clients see: connected, a message (counted by its head),
+/// What the reading, slow and stalled clients see: connected, a message (counted by its head),
 /// closed. With `rooms`, a reader first sends its room's set-up.
 extension LoadClients {
     func handle(wsi: OpaquePointer, reason: lws_callback_reasons, input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
@@ -8,11 +8,10 @@ extension LoadClients {
         guard case .client(let slot) = Peer(userData: opaque) else {
             return handleControl(wsi: wsi, reason: reason, input: input, length: length)
         }
+        if usesRawClients { return handleRaw(slot: slot, wsi: wsi, reason: reason, input: input, length: length) }
         switch reason {
         case LWS_CALLBACK_CLIENT_ESTABLISHED:
-            tallies[slot].connected = true
-            if tallies[slot].stalled { lws_rx_flow_control(wsi, 0) }
-            if !setUpQueues[slot].isEmpty { lws_callback_on_writable(wsi) }
+            established(slot: slot, wsi: wsi)
         case LWS_CALLBACK_CLIENT_WRITEABLE:
             guard !setUpQueues[slot].isEmpty else { return 0 }
             guard send(setUpQueues[slot].removeFirst(), on: wsi) else { return -1 }
@@ -25,6 +24,9 @@ extension LoadClients {
                 lws_close_reason(wsi, LWS_CLOSE_STATUS_NORMAL, nil, 0)
                 return -1
             }
+            if tallies[slot].slow { pace(slot: slot, wsi: wsi, bytes: length) }
+        case LWS_CALLBACK_TIMER:
+            lws_rx_flow_control(wsi, 1) // a slow reader's pause is over
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             tallies[slot].connectFailed = true
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
@@ -41,20 +43,45 @@ extension LoadClients {
         return 0
     }
 
+    func established(slot: Int, wsi: OpaquePointer) {
+        tallies[slot].connected = true
+        if tallies[slot].stalled { lws_rx_flow_control(wsi, 0) }
+        if !setUpQueues[slot].isEmpty { lws_callback_on_writable(wsi) }
+    }
+
+    /// A slow reader stops reading for as long as reading `bytes` takes at its pace.
+    func pace(slot: Int, wsi: OpaquePointer, bytes: Int) {
+        guard let pause = paces[slot]?.pause(afterReading: bytes), pause > 0 else { return }
+        let time = now()
+        let until = max(time, pausedUntil[slot] ?? time) + pause
+        pausedUntil[slot] = until
+        lws_rx_flow_control(wsi, 0)
+        lws_set_timer_usecs(wsi, lws_usec_t(((until - time) * 1_000_000).rounded(.up)))
+    }
+
     /// Counts a piece of a message, and the message once it is whole. False: leave now.
     func received(slot: Int, wsi: OpaquePointer, bytes: UnsafeRawBufferPointer) -> Bool {
         tallies[slot].bytes += bytes.count
+        tallies[slot].messageBytes += bytes.count
         if heads[slot].count <= keptBytes {
             heads[slot] += bytes.prefix(keptBytes + 1 - heads[slot].count)
         }
         guard lws_is_final_fragment(wsi) != 0, lws_remaining_packet_payload(wsi) == 0 else { return true }
-        defer { heads[slot].removeAll(keepingCapacity: true) }
-        let arrived = now()
-        guard let head = FrameHead(heads[slot]) else { return true }
+        defer {
+            heads[slot].removeAll(keepingCapacity: true)
+            tallies[slot].messageBytes = 0
+        }
+        guard let head = FrameHead(heads[slot], binary: lws_frame_is_binary(wsi) != 0) else { return true }
+        return counted(head, slot: slot, at: now())
+    }
+
+    /// Counts a whole message by its head. False: leave now.
+    func counted(_ head: FrameHead, slot: Int, at arrived: Double) -> Bool {
         switch head.type {
         case "frame":
             tallies[slot].frames += 1
-            if let at = head.at { tallies[slot].latenciesMs.append(arrived * 1000 - Double(at)) }
+            if let at = head.at { tallies[slot].latenciesMs.append(arrived * 1000 - at) }
+            paces[slot]?.frame(bytes: tallies[slot].messageBytes, tick: head.tick, madeAt: head.at)
             if let tick = head.tick {
                 tallies[slot].ticks.saw(tick: tick, at: arrived)
                 if options.settle { settleWatches[slot].frame(tick: tick) }

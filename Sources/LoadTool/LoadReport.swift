@@ -28,6 +28,9 @@ public struct LoadReport: Sendable {
     /// `--rooms`: how many rooms, one reader each (`GET /stats` then speaks of room main only,
     /// so its tick is left out).
     public var rooms: Int?
+    /// The protocol the clients spoke (1 or 2) and the threads they were spread over.
+    public var wireProtocol: Int?
+    public var processes: Int?
 
     public init(seconds: Double, tallies: [LoadTally], before: ServerSample?, after: ServerSample?,
                 cost: ProcessCost = ProcessCost(), rooms: Int? = nil) {
@@ -39,7 +42,7 @@ public struct LoadReport: Sendable {
         self.rooms = rooms
     }
 
-    var readers: [LoadTally] { tallies.filter { !$0.stalled } }
+    var readers: [LoadTally] { tallies.filter(\.reads) }
 
     var serverTicks: Int? {
         guard let before, let after else { return nil }
@@ -71,6 +74,9 @@ public struct LoadReport: Sendable {
             "stalledCloseCodes": Array(Set(stalled.compactMap(\.closedWith))).sorted(),
         ]
         if let rooms { result["rooms"] = rooms }
+        if let wireProtocol { result["protocol"] = wireProtocol }
+        if let processes { result["processes"] = processes }
+        if let slow = SlowReport(tallies: tallies.filter(\.slow), readers: readers, seconds: seconds) { result["slow"] = slow.json }
         if let before, let after {
             result["serverRSSMB"] = ["before": before.rssMB, "after": after.rssMB, "growth": Figures.round(after.rssMB - before.rssMB, 1)]
             result["cells"] = after.cells

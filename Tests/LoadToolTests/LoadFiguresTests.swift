@@ -2,15 +2,6 @@ import XCTest
 @testable import LoadTool
 
 final class LoadFiguresTests: XCTestCase {
-    func testFrameHeadReadsTypeTickAndAt() {
-        let frame = FrameHead(Array(#"{"type":"frame","tick":1235,"v":17,"at":1763700000123,"xy":[1,2]}"#.utf8))
-        XCTAssertEqual(frame, FrameHead(type: "frame", tick: 1235, at: 1_763_700_000_123))
-        XCTAssertEqual(FrameHead(Array(#"{"type":"error","code":"limit"}"#.utf8))?.type, "error")
-        XCTAssertNil(FrameHead(Array("not json".utf8)))
-        // a number cut off by the end of what arrived so far is not trusted
-        XCTAssertNil(FrameHead(Array(#"{"type":"frame","tick":12"#.utf8))?.tick)
-    }
-
     func testWebSocketURLs() throws {
         let url = try WebSocketURL("ws://127.0.0.1:8080/ws")
         XCTAssertEqual([url.host, String(url.port), url.path], ["127.0.0.1", "8080", "/ws"])

@@ -1,0 +1,27 @@
+import Foundation
+
+/// A TCP connection made the plain way (blocking connect, then non-blocking) for the load
+/// tool's own WebSocket clients, which libwebsockets then services as raw sockets.
+enum RawSocket {
+    /// A connected, non-blocking socket; `receiveBuffer`: its SO_RCVBUF, set before connecting
+    /// so the window it advertises fits from the start. Nil on failure.
+    static func connect(host: String, port: Int, receiveBuffer: Int? = nil) -> Int32? {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { return nil }
+        defer { freeaddrinfo(list) }
+        let socket = Glibc.socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
+        guard socket >= 0 else { return nil }
+        if let receiveBuffer {
+            var size = Int32(receiveBuffer)
+            setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        guard Glibc.connect(socket, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0,
+              fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK) == 0 else {
+            close(socket)
+            return nil
+        }
+        return socket
+    }
+}
