@@ -48,26 +48,32 @@ struct Bench: ParsableCommand {
 
     private func speedFigures(_ simulation: Simulation) -> [String: Any] {
         var stepTimes: [Double] = []
-        var encodeTimes: [Double] = []
-        var frameBytes = 0
-        var encoder = FrameEncoder()
-        _ = encoder.encode(simulation)  // the membership part, written once per membership version
+        var (encodeTimes, binaryTimes): ([Double], [Double]) = ([], [])
+        var (frameBytes, binaryBytes) = (0, 0)
+        var encoder = FrameEncoder(), binaryEncoder = BinaryFrameEncoder()
+        // The membership parts, written once per membership version.
+        _ = encoder.encode(simulation)
+        _ = binaryEncoder.encode(simulation, at: 0)
         for _ in 0..<ticks {
             let start = DispatchTime.now().uptimeNanoseconds
             simulation.step()
             stepTimes.append(milliseconds(since: start))
+            // What the server does per frame: both forms of v1, then both of v2.
             let encodeStart = DispatchTime.now().uptimeNanoseconds
-            // What the server does per frame: both forms it sends.
             let frame = encoder.encode(simulation)
             encodeTimes.append(milliseconds(since: encodeStart))
-            frameBytes = frame.withoutIDs.count
+            let binaryStart = DispatchTime.now().uptimeNanoseconds
+            let binary = binaryEncoder.encode(simulation, at: 0)
+            binaryTimes.append(milliseconds(since: binaryStart))
+            (frameBytes, binaryBytes) = (frame.withoutIDs.count, binary.withoutIDs.count)
         }
         return [
             "engine": "forcelayout", "cells": cells, "theta": theta, "collide": collide, "ticks": ticks,
             "msPerTick": rounded(median(stepTimes)), "msPerTickMean": rounded(stepTimes.reduce(0, +) / Double(ticks)),
             "encodeMs": rounded(median(encodeTimes)), "frameBytes": frameBytes,
             "bytesPerCell": rounded(Double(frameBytes) / Double(cells)), "rssMB": rounded(ProcessMemory.peakResidentMB),
-            "maxMove": rounded(simulation.lastReport.maxMove),
+            "v2EncodeMs": rounded(median(binaryTimes)), "v2FrameBytes": binaryBytes,
+            "v2BytesPerCell": rounded(Double(binaryBytes) / Double(cells)), "maxMove": rounded(simulation.lastReport.maxMove),
         ]
     }
 

@@ -33,6 +33,14 @@ public final class OutgoingMessage: @unchecked Sendable {
         }
     }
 
+    /// `count` bytes behind the reserved header room, written by `fill` (in place: no copy).
+    public init(count: Int, binary: Bool = false, fill: (UnsafeMutableRawBufferPointer) -> Void) {
+        isBinary = binary
+        self.count = count
+        storage = .allocate(byteCount: OutgoingMessage.reserved + max(count, 1), alignment: 16)
+        fill(UnsafeMutableRawBufferPointer(rebasing: storage[OutgoingMessage.reserved..<(OutgoingMessage.reserved + count)]))
+    }
+
     deinit { storage.deallocate() }
 
     /// The payload start, with `reserved` writable bytes before it (service thread only).

@@ -26,15 +26,25 @@ public struct BinaryFrameEncoder {
             membership = (simulation.version, Self.membership(ids: simulation.ids, owners: owners()))
         }
         let box = FrameBox(xs: simulation.xs, ys: simulation.ys)
-        let positions = Self.positions(xs: simulation.xs, ys: simulation.ys, box: box)
         func head(_ flags: UInt8) -> [UInt8] {
             Self.head(flags: flags, tick: simulation.tick, version: simulation.version, at: at, box: box,
                       count: simulation.count)
         }
-        return FrameEncoder.Frame(
-            version: simulation.version,
-            withIDs: OutgoingMessage(parts: [head(Self.flagMembership), membership.section, positions], binary: true),
-            withoutIDs: OutgoingMessage(parts: [head(0), positions], binary: true))
+        // Positions are quantized once, straight into the bare form, and copied behind the membership.
+        let bareHead = head(0), positionBytes = simulation.count * 4
+        let bare = OutgoingMessage(count: bareHead.count + positionBytes, binary: true) { buffer in
+            buffer.copyBytes(from: bareHead)
+            Self.writePositions(xs: simulation.xs, ys: simulation.ys, box: box,
+                                into: UnsafeMutableRawBufferPointer(rebasing: buffer[bareHead.count...]))
+        }
+        let fullHead = head(Self.flagMembership), section = membership.section
+        let full = OutgoingMessage(count: fullHead.count + section.count + positionBytes, binary: true) { buffer in
+            buffer.copyBytes(from: fullHead)
+            UnsafeMutableRawBufferPointer(rebasing: buffer[fullHead.count...]).copyBytes(from: section)
+            UnsafeMutableRawBufferPointer(rebasing: buffer[(fullHead.count + section.count)...])
+                .copyMemory(from: UnsafeRawBufferPointer(start: bare.payload + bareHead.count, count: positionBytes))
+        }
+        return FrameEncoder.Frame(version: simulation.version, withIDs: full, withoutIDs: bare)
     }
 
     static func head(flags: UInt8, tick: Int, version: Int, at: Int, box: FrameBox, count: Int) -> [UInt8] {
@@ -69,23 +79,19 @@ public struct BinaryFrameEncoder {
         return bytes.bytes
     }
 
-    /// Every cell's (qx, qy) in the box.
-    static func positions(xs: [Double], ys: [Double], box: FrameBox) -> [UInt8] {
-        let count = min(xs.count, ys.count)
-        var bytes = [UInt8](repeating: 0, count: count * 4)
+    /// Every cell's (qx, qy) in the box, into `target` (4 bytes a cell).
+    static func writePositions(xs: [Double], ys: [Double], box: FrameBox, into target: UnsafeMutableRawBufferPointer) {
+        let count = min(xs.count, ys.count, target.count / 4)
         let (x0, xScale) = box.quantizer(box.minX, box.maxX)
         let (y0, yScale) = box.quantizer(box.minY, box.maxY)
-        bytes.withUnsafeMutableBytes { raw in
-            let out = raw.bindMemory(to: UInt16.self)
-            xs.withUnsafeBufferPointer { xs in
-                ys.withUnsafeBufferPointer { ys in
-                    for index in 0..<count {
-                        out[2 * index] = FrameBox.quantize(xs[index], from: x0, scale: xScale).littleEndian
-                        out[2 * index + 1] = FrameBox.quantize(ys[index], from: y0, scale: yScale).littleEndian
-                    }
+        xs.withUnsafeBufferPointer { xs in
+            ys.withUnsafeBufferPointer { ys in
+                for index in 0..<count {
+                    let qx = UInt32(FrameBox.quantize(xs[index], from: x0, scale: xScale))
+                    let qy = UInt32(FrameBox.quantize(ys[index], from: y0, scale: yScale))
+                    target.storeBytes(of: (qx | qy << 16).littleEndian, toByteOffset: 4 * index, as: UInt32.self)
                 }
             }
         }
-        return bytes
     }
 }

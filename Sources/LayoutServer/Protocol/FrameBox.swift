@@ -25,11 +25,13 @@ public struct FrameBox: Equatable, Sendable {
         return (Double(low), extent > 0 ? 65535 / extent : 0)
     }
 
+    /// The nearest step, 0 for NaN and below, 65535 above: branch-free, so the loop over a
+    /// frame's positions vectorizes (round half up, the same as away from zero here).
     @inline(__always)
     static func quantize(_ value: Double, from origin: Double, scale: Double) -> UInt16 {
-        let q = ((value - origin) * scale).rounded()
-        guard q > 0 else { return 0 }  // NaN too
-        return q < 65535 ? UInt16(q) : 65535
+        let scaled = (value - origin) * scale
+        let clamped = scaled > 0 ? (scaled < 65535 ? scaled : 65535) : 0
+        return UInt16(clamped + 0.5)
     }
 
     private static func down(_ value: Double) -> Float {
