@@ -74,7 +74,7 @@ bench: bench-deps
 bench-deps:
 	$(call ensure_packages,$(BUILD_PACKAGES) nodejs node-d3-force)
 
-## Render rate of the page in headless Chromium with 1k, 10k and 50k moving cells streamed
+## Render rate of the page in headless Chromium with 1k, 10k and 100k moving cells streamed
 ## from the real server; never part of `make test`. About a minute.
 ## Subsets: make bench-page BENCH_PAGE_ARGS="--sizes 1000,10000 --seconds 4"
 bench-page:
