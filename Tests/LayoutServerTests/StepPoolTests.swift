@@ -43,6 +43,7 @@ final class StepPoolTests: XCTestCase {
         XCTAssertTrue(waitUntil(10) { resting.status.current.cells == 3 && resting.status.current.tick > 0 })
 
         pool.remove(fast)
+        _ = fast.cellCount  // takes the room's lock: a turn already under way has ended
         let tick = fast.status.current.tick
         Thread.sleep(forTimeInterval: 0.1)
         XCTAssertEqual(fast.status.current.tick, tick, "a room out of the pool gets no turn")
