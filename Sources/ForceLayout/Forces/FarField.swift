@@ -26,8 +26,11 @@ extension BarnesHut {
             let qx = qxx * dx + qxy * dy
             let qy = qxy * dx + qyy * dy
             let radial = far.four(2, f) * inv3 + 2.5 * (dx * qx + dy * qy) * inv5 * inv2
-            axv += (dx * radial - qx * inv5).replacing(with: 0, where: .!single)
-            ayv += (dy * radial - qy * inv5).replacing(with: 0, where: .!single)
+            // The padding adds 0 anyway (massless); masking it too keeps LLVM from
+            // scalarizing part of the block.
+            let use = single .& (Self.lanes .< Float(count - f))
+            axv += (dx * radial - qx * inv5).replacing(with: 0, where: .!use)
+            ayv += (dy * radial - qy * inv5).replacing(with: 0, where: .!use)
             if _slowPath(!all(single)) {
                 pending[noted] = Int32(f)
                 noted &+= 1

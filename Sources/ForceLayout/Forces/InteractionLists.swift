@@ -8,7 +8,8 @@
 /// non-copyable struct rather than a class: its fields are read in the innermost loops,
 /// where a class's would pay a dynamic exclusivity check per access.
 struct InteractionLists: ~Copyable {
-    /// Padding entries sit this far from the origin: massless far nodes, masked near cells.
+    /// Padding entries sit this far from the origin: massless far nodes, and near cells the
+    /// loop masks out.
     static let padDistance: Float = 1e5
 
     private(set) var originX = 0.0, originY = 0.0
@@ -67,8 +68,7 @@ struct InteractionLists: ~Copyable {
         nearCount = c
     }
 
-    /// Pads both lists to a multiple of four, for the four-lane loops (the near cells' loop
-    /// masks its padding out).
+    /// Pads both lists to a multiple of four, for the four-lane loops.
     mutating func pad() {
         while farCount % 4 != 0 {
             far[0, farCount] = Self.padDistance; far[1, farCount] = Self.padDistance

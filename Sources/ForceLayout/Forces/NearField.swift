@@ -2,6 +2,8 @@ extension BarnesHut {
     /// Squared distances under this (in single precision) are summed in double: the cell
     /// itself, and pairs that may be coincident and need the wiggle.
     static let nearDoubleBelow: Float = 0.01
+    /// Squared distances at or beyond this are summed in double (r ≥ 1e6).
+    static let nearSingleRange: Float = 1e12
     static let lanes = SIMD4<Float>(0, 1, 2, 3)
 
     /// The push of the near cells on the cell at tree position `k`, per unit charge³: the
@@ -14,23 +16,26 @@ extension BarnesHut {
         let xv = SIMD4(repeating: Float(view.xs[k] - lists.originX))
         let yv = SIMD4(repeating: Float(view.ys[k] - lists.originY))
         let near = lists.near, pending = lists.pending
-        let count = lists.nearCount, full = count & ~3
+        let count = lists.nearCount
+        let minD = Float(Coulomb.minDistance)
         var axv = SIMD4<Float>.zero, ayv = SIMD4<Float>.zero
         var noted = 0
         var j = 0
-        while j < full {
-            let b = Self.nearBlock(xv, yv, near, j)
-            axv += b.x.replacing(with: 0, where: .!b.single)
-            ayv += b.y.replacing(with: 0, where: .!b.single)
-            if _slowPath(!all(b.single)) { pending[noted] = Int32(j); noted &+= 1 }
+        while j < count {
+            let dx = xv - near.four(0, j), dy = yv - near.four(1, j)
+            let d2 = dx * dx + dy * dy
+            let single = Self.nearSingle(d2)
+            let use = single .& (Self.lanes .< Float(count - j))  // the last block's padding adds nothing
+            let r = d2.squareRoot()
+            let rc = r.replacing(with: minD, where: r .< minD)
+            let s = 1 / (rc * rc * r)
+            axv += (dx * s).replacing(with: 0, where: .!use)
+            ayv += (dy * s).replacing(with: 0, where: .!use)
+            if _slowPath(!all(single)) {
+                pending[noted] = Int32(j)
+                noted &+= 1
+            }
             j &+= 4
-        }
-        if j < count {  // the last block, whose padding adds nothing
-            let b = Self.nearBlock(xv, yv, near, j)
-            let use = b.single .& (Self.lanes .< Float(count &- j))
-            axv += b.x.replacing(with: 0, where: .!use)
-            ayv += b.y.replacing(with: 0, where: .!use)
-            if !all(b.single) { pending[noted] = Int32(j); noted &+= 1 }
         }
         var ax = SIMD4<Double>(axv).sum(), ay = SIMD4<Double>(ayv).sum()
         for p in 0..<noted {
@@ -41,24 +46,10 @@ extension BarnesHut {
         return (ax, ay)
     }
 
-    /// Four pair forces at rows `j ..< j + 4` (unit charges, r clamped to
-    /// `Coulomb.minDistance`), and which of them single precision handles.
-    @inline(__always)
-    private static func nearBlock(_ xv: SIMD4<Float>, _ yv: SIMD4<Float>, _ near: Columns, _ j: Int)
-        -> (x: SIMD4<Float>, y: SIMD4<Float>, single: SIMDMask<SIMD4<Int32>>) {
-        let dx = xv - near.four(0, j), dy = yv - near.four(1, j)
-        let d2 = dx * dx + dy * dy
-        let r = d2.squareRoot()
-        let minD = Float(Coulomb.minDistance)
-        let rc = r.replacing(with: minD, where: r .< minD)
-        let s = 1 / (rc * rc * r)
-        return (dx * s, dy * s, nearSingle(d2))
-    }
-
-    /// The lanes whose pair single precision handles.
+    /// The lanes whose pair single precision handles: not too close, not too far.
     @inline(__always)
     static func nearSingle(_ d2: SIMD4<Float>) -> SIMDMask<SIMD4<Int32>> {
-        (d2 .>= nearDoubleBelow) .& (d2 .< singleRange)
+        (d2 .>= nearDoubleBelow) .& (d2 .< nearSingleRange)
     }
 
     /// The lanes of `block` the loop left out, in double precision (neither the cell itself nor padding).
