@@ -11,6 +11,7 @@ extension BarnesHut {
         let far = lists.far, pending = lists.pending
         let count = lists.farCount
         let minD2 = Float(Coulomb.minDistance * Coulomb.minDistance)
+        let lanes = SIMD4<Float>(0, 1, 2, 3)
         var axv = SIMD4<Float>.zero, ayv = SIMD4<Float>.zero
         var noted = 0
         var f = 0
@@ -28,7 +29,7 @@ extension BarnesHut {
             let radial = far.four(2, f) * inv3 + 2.5 * (dx * qx + dy * qy) * inv5 * inv2
             // The padding adds 0 anyway (massless); masking it too keeps LLVM from
             // scalarizing part of the block.
-            let use = single .& (Self.lanes .< Float(count - f))
+            let use = single .& (lanes .< Float(count - f))
             axv += (dx * radial - qx * inv5).replacing(with: 0, where: .!use)
             ayv += (dy * radial - qy * inv5).replacing(with: 0, where: .!use)
             if _slowPath(!all(single)) {

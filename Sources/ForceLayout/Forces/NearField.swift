@@ -4,7 +4,6 @@ extension BarnesHut {
     static let nearDoubleBelow: Float = 0.01
     /// Squared distances at or beyond this are summed in double (r ≥ 1e6).
     static let nearSingleRange: Float = 1e12
-    static let lanes = SIMD4<Float>(0, 1, 2, 3)
 
     /// The push of the near cells on the cell at tree position `k`, per unit charge³: the
     /// exact pair force, four cells at a time in single precision. The lanes too close or
@@ -18,6 +17,7 @@ extension BarnesHut {
         let near = lists.near, pending = lists.pending
         let count = lists.nearCount
         let minD = Float(Coulomb.minDistance)
+        let lanes = SIMD4<Float>(0, 1, 2, 3)  // a local: a static would cost a swift_once per call
         var axv = SIMD4<Float>.zero, ayv = SIMD4<Float>.zero
         var noted = 0
         var j = 0
@@ -25,7 +25,7 @@ extension BarnesHut {
             let dx = xv - near.four(0, j), dy = yv - near.four(1, j)
             let d2 = dx * dx + dy * dy
             let single = Self.nearSingle(d2)
-            let use = single .& (Self.lanes .< Float(count - j))  // the last block's padding adds nothing
+            let use = single .& (lanes .< Float(count - j))  // the last block's padding adds nothing
             let r = d2.squareRoot()
             let rc = r.replacing(with: minD, where: r .< minD)
             let s = 1 / (rc * rc * r)
