@@ -33,11 +33,16 @@ from common import int_list, positive_int
 ROOT = Path(__file__).resolve().parent.parent
 D3_SCRIPT = ROOT / "bench" / "d3-force.js"
 
-DEFAULT_SIZES = (1000, 10000, 100000)
+DEFAULT_SIZES = (1000, 10000, 100000, 1000000)
 # Ticks per size, the same for both engines. d3-force needs ~2 ms/tick at 1k, ~50 ms at
 # 10k and ~1.3 s at 100k on the 2-core CI box, so a round costs about 0.5 s, 3 s and 14 s
-# for d3; three rounds plus ours stay within a couple of minutes.
-TICKS = {1000: 200, 10000: 50, 100000: 10}
+# for d3; three rounds plus ours stay within a couple of minutes. Above D3_MAX_SIZE only
+# ours runs (d3 would take ~20 s a tick at 1M).
+TICKS = {1000: 200, 10000: 50, 100000: 10, 1000000: 3}
+D3_MAX_SIZE = 100000
+# Issue 12's engine targets: (cells, most ms/tick, least d3 / ours); and the RSS cap at 1M.
+SPEED_TARGETS = ((100000, 25.0, 50.0), (10000, None, 25.0))
+RSS_TARGET = (1000000, 500.0)
 THETA = 0.9  # d3's forceManyBody default; passed to both explicitly
 SETTLE_CAP = 5000
 SETTLE_MAX_SIZE = 10000
@@ -61,12 +66,12 @@ def parse_args(argv):
         except argparse.ArgumentTypeError as error:
             parser.error(f"BENCH_REPS={os.environ['BENCH_REPS']}: {error}")
     parser.add_argument("--sizes", type=int_list, default=list(DEFAULT_SIZES),
-                        help="cell counts for the speed table (default 1000,10000,100000)")
+                        help="cell counts for the speed table (default 1000,10000,100000,1000000)")
     parser.add_argument("--reps", type=positive_int,
                         default=env_reps or 3,
                         help="interleaved rounds per size (default 3, or $BENCH_REPS)")
     parser.add_argument("--ticks", type=positive_int, default=None,
-                        help="ticks per run for every size (default 200/50/10 for 1k/10k/100k)")
+                        help="ticks per run for every size (default 200/50/10/3 for 1k/10k/100k/1M)")
     parser.add_argument("--seed", type=int, default=1,
                         help="seed of round 1; round k uses seed+k-1 (default 1)")
     parser.add_argument("--settle-sizes", type=int_list, default=None,
@@ -204,7 +209,7 @@ class Bench:
                                              f"d3-force runs with {THETA}")
                     if result.get("collide"):
                         self.warnings.append("forcelayout reported collide true in a speed run")
-                if self.args.no_d3:
+                if self.args.no_d3 or cells > D3_MAX_SIZE:
                     continue
                 result = self.run(
                     f"d3-force {tag}",
@@ -312,6 +317,32 @@ def print_speed(rows, reps):
               f"(d3 RSS {number(max_of(d3, 'rssMB'))} MB)")
 
 
+def print_targets(rows):
+    """The engine targets of issue 12 that this run measured, each ok or MISSED."""
+    by_size = {cells: (median_of(ours, "msPerTick"), median_of(d3, "msPerTick"), max_of(ours, "rssMB"))
+               for cells, _, ours, d3 in rows}
+    lines = []
+    for cells, most_ms, least_ratio in SPEED_TARGETS:
+        if cells not in by_size or not by_size[cells][0]:
+            continue
+        our_ms, d3_ms, _ = by_size[cells]
+        if most_ms is not None:
+            lines.append((f"{cells} cells under {most_ms:g} ms/tick", f"{our_ms:.2f} ms", our_ms < most_ms))
+        if d3_ms:
+            ratio = d3_ms / our_ms
+            lines.append((f"{cells} cells at least {least_ratio:g}x d3-force", f"{ratio:.1f}x", ratio >= least_ratio))
+    cells, most_mb = RSS_TARGET
+    if cells in by_size and by_size[cells][0]:
+        our_ms, _, rss = by_size[cells]
+        lines.append((f"{cells} cells: ms/tick reported, RSS under {most_mb:g} MB",
+                      f"{our_ms:.1f} ms, {rss:.0f} MB", rss is not None and rss < most_mb))
+    if lines:
+        print("| engine target | measured | |")
+        print("|---|---:|---|")
+        for target, measured, met in lines:
+            print(f"| {target} | {measured} | {'ok' if met else 'MISSED'} |")
+
+
 def print_settle(rows):
     print("| cells | collide | settled | steps | seconds | overlapping pairs at rest |")
     print("|---:|:---:|:---:|---:|---:|---:|")
@@ -351,6 +382,8 @@ def main(argv):
     if speed_rows:
         print()
         print_speed(speed_rows, args.reps)
+        print()
+        print_targets(speed_rows)
     if settle_rows:
         print()
         print_settle(settle_rows)

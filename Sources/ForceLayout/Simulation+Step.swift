@@ -10,10 +10,10 @@ extension Simulation {
             return
         }
         xs.withUnsafeBufferPointer { px in
-            ys.withUnsafeBufferPointer { py in tree.build(xs: px, ys: py) }
+            ys.withUnsafeBufferPointer { py in tree.build(xs: px, ys: py, parallel: parallel) }
         }
         BarnesHut(charge: parameters.charge, theta: theta, tick: tick).forces(
-            tree: tree, xs: xs, ys: ys, ids: ids, pinned: pinned, parallel: parallel,
+            tree: tree, ids: ids, pinned: pinned, parallel: parallel,
             fx: &forceX, fy: &forceY)
     }
 

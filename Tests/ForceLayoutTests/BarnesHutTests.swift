@@ -81,8 +81,32 @@ final class BarnesHutTests: XCTestCase {
         }
         XCTAssertEqual(tree.order.count, simulation.count)
         XCTAssertEqual(Set(tree.order).count, simulation.count)
-        XCTAssertEqual(tree.mass[0], Double(simulation.count))
+        XCTAssertEqual(tree.nodes[0].mass, Double(simulation.count))
         let meanX = simulation.xs.reduce(0, +) / Double(simulation.count)
-        XCTAssertEqual(tree.massX[0], meanX, accuracy: 1e-6)
+        XCTAssertEqual(tree.nodes[0].massX, meanX, accuracy: 1e-6)
+    }
+}
+
+final class BarnesHutAccuracyTests: XCTestCase {
+    /// The figure the README quotes: the mean relative error against the exact sum at the
+    /// default theta, on 2000 and 20000 random cells.
+    func testMeanRelativeErrorAtDefaultThetaIsUnderOnePercent() {
+        for cells in [2000, 20000] {
+            let simulation = Simulation(seed: 3)
+            simulation.add(count: cells, spawn: .random)
+            simulation.parameters.theta = 0
+            simulation.computeRepulsion(parallel: nil)
+            let exact = Array(zip(simulation.forceX, simulation.forceY))
+            simulation.parameters.theta = Parameters.defaults.theta
+            simulation.computeRepulsion(parallel: nil)
+            var total = 0.0
+            for (e, a) in zip(exact, zip(simulation.forceX, simulation.forceY)) {
+                let error = ((a.0 - e.0) * (a.0 - e.0) + (a.1 - e.1) * (a.1 - e.1)).squareRoot()
+                total += error / (e.0 * e.0 + e.1 * e.1).squareRoot()
+            }
+            let mean = total / Double(cells)
+            print("Barnes-Hut mean relative error, \(cells) cells: \(mean)")
+            XCTAssertLessThan(mean, 0.01, "mean relative error \(mean) at \(cells) cells")
+        }
     }
 }

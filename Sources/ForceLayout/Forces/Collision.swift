@@ -152,24 +152,22 @@ struct Collision {
             stack.removeAll(keepingCapacity: true)
             stack.append(0)
             while let last = stack.popLast() {
-                let node = Int(last)
-                let h = tree.half[node] + radius
-                guard Swift.abs(xi - tree.centerX[node]) <= h, Swift.abs(yi - tree.centerY[node]) <= h else { continue }
-                let child = Int(tree.firstChild[node])
-                if child >= 0 {
-                    for c in child..<(child + 4) where tree.mass[c] > 0 { stack.append(Int32(c)) }
+                let node = tree.nodes[Int(last)]
+                let h = node.half + radius
+                guard Swift.abs(xi - node.centerX) <= h, Swift.abs(yi - node.centerY) <= h else { continue }
+                if !node.isLeaf {
+                    let child = Int(node.firstChild)
+                    for c in child..<(child + 4) where tree.nodes[c].mass > 0 { stack.append(Int32(c)) }
                     continue
                 }
-                var j = Int(tree.head[node])
-                while j >= 0 {
-                    if j > i {
-                        let dx = xi - xs[j], dy = yi - ys[j]
-                        if dx * dx + dy * dy < radius2 {
-                            found.append(Int32(i))
-                            found.append(Int32(j))
-                        }
+                for k in Int(node.start)..<Int(node.start + node.count) {
+                    let j = Int(tree.order[k])
+                    guard j > i else { continue }
+                    let dx = xi - xs[j], dy = yi - ys[j]
+                    if dx * dx + dy * dy < radius2 {
+                        found.append(Int32(i))
+                        found.append(Int32(j))
                     }
-                    j = Int(tree.next[j])
                 }
             }
         }

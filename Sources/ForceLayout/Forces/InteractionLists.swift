@@ -1,97 +1,84 @@
-/// The interaction lists of one leaf, as contiguous arrays the force loops stream through:
-/// far nodes (center of mass, mass, quadrupole) and near cells (position, tree slot).
-/// Owned by one work item; grows by doubling and is reused leaf after leaf, so the force
-/// loops allocate nothing.
-final class InteractionLists {
+/// The interaction lists of one group of cells, as contiguous columns the force loops stream
+/// through four at a time: far nodes (center of mass, mass, quadrupole) and near cells
+/// (position, tree slot). Coordinates are single precision and relative to `origin`, the
+/// group's center, so they stay small and exact to a few millionths of the distances
+/// involved; whatever needs more (coincident cells, astronomically distant nodes) is
+/// recomputed in double from `farNode` / `nearSlot`. Owned by one work item; grows by
+/// doubling and is reused group after group, so the force loops allocate nothing. A
+/// non-copyable struct rather than a class: its fields are read in the innermost loops,
+/// where a class's would pay a dynamic exclusivity check per access.
+struct InteractionLists: ~Copyable {
+    /// Padding entries sit this far from the origin: massless far nodes, and near cells the
+    /// loop masks out.
+    static let padDistance: Float = 1e5
+
+    private(set) var originX = 0.0, originY = 0.0
+    private(set) var far = Columns(count: 6, capacity: 256)
+    private(set) var farNode = Int32Column(capacity: 256)
+    private(set) var near = Columns(count: 2, capacity: 1024)
+    private(set) var nearSlot = Int32Column(capacity: 1024)
+    /// Scratch for the force loops: the blocks they leave for double precision.
+    private(set) var pending = Int32Column(capacity: 1024)
     private(set) var farCount = 0
+    /// Near cells, without the padding.
     private(set) var nearCount = 0
-    private var farCapacity = 0
-    private var nearCapacity = 0
-
-    private(set) var farX = UnsafeMutablePointer<Double>.allocate(capacity: 1)
-    private(set) var farY = UnsafeMutablePointer<Double>.allocate(capacity: 1)
-    private(set) var farMass = UnsafeMutablePointer<Double>.allocate(capacity: 1)
-    private(set) var farQxx = UnsafeMutablePointer<Double>.allocate(capacity: 1)
-    private(set) var farQyy = UnsafeMutablePointer<Double>.allocate(capacity: 1)
-    private(set) var farQxy = UnsafeMutablePointer<Double>.allocate(capacity: 1)
-    private(set) var nearX = UnsafeMutablePointer<Double>.allocate(capacity: 1)
-    private(set) var nearY = UnsafeMutablePointer<Double>.allocate(capacity: 1)
-    /// Tree position of a near cell; -1 for padding.
-    private(set) var nearSlot = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-
-    init() {
-        growFar(to: 256)
-        growNear(to: 256)
-    }
 
     deinit {
-        for pointer in [farX, farY, farMass, farQxx, farQyy, farQxy, nearX, nearY] { pointer.deallocate() }
-        nearSlot.deallocate()
+        far.deallocate(); farNode.deallocate(); near.deallocate(); nearSlot.deallocate(); pending.deallocate()
     }
 
-    func reset() {
+    mutating func reset(originX: Double, originY: Double) {
+        self.originX = originX
+        self.originY = originY
         farCount = 0
         nearCount = 0
     }
 
     @inline(__always)
-    func addFar(_ node: PackedNode) {
-        if farCount + 2 > farCapacity { growFar(to: farCapacity * 2) }
-        farX[farCount] = node.massX
-        farY[farCount] = node.massY
-        farMass[farCount] = node.mass
-        farQxx[farCount] = node.qxx
-        farQyy[farCount] = node.qyy
-        farQxy[farCount] = node.qxy
+    mutating func addFar(_ node: PackedNode, index: Int32) {
+        if farCount + 4 > far.capacity {
+            far.grow(farCount); farNode.grow(farCount); pending.reserve(far.capacity)
+        }
+        let columns = far.columns
+        columns.0[farCount] = Float(node.massX - originX)
+        columns.1[farCount] = Float(node.massY - originY)
+        columns.2[farCount] = Float(node.mass)
+        columns.3[farCount] = Float(node.qxx)
+        columns.4[farCount] = Float(node.qyy)
+        columns.5[farCount] = Float(node.qxy)
+        farNode[farCount] = index
         farCount += 1
     }
 
+    /// Adds the cells at tree positions `range` (a leaf's).
     @inline(__always)
-    func addNear(x: Double, y: Double, slot: Int32) {
-        if nearCount + 2 > nearCapacity { growNear(to: nearCapacity * 2) }
-        nearX[nearCount] = x
-        nearY[nearCount] = y
-        nearSlot[nearCount] = slot
-        nearCount += 1
+    mutating func addNear(_ range: Range<Int>, _ xs: UnsafeBufferPointer<Double>, _ ys: UnsafeBufferPointer<Double>) {
+        while nearCount + range.count + 4 > near.capacity {
+            near.grow(nearCount); nearSlot.grow(nearCount); pending.reserve(near.capacity)
+        }
+        let columns = near.columns, slots = nearSlot.base
+        let ox = originX, oy = originY
+        var c = nearCount
+        for j in range {
+            columns.0[c] = Float(xs[j] - ox)
+            columns.1[c] = Float(ys[j] - oy)
+            slots[c] = Int32(j)
+            c += 1
+        }
+        nearCount = c
     }
 
-    /// Pads both lists to an even length, for the two-lane loops, with entries so far away
-    /// (1e150, squared still finite) that their force is exactly zero.
-    func pad() {
-        if farCount % 2 == 1 {
-            farX[farCount] = 1e150; farY[farCount] = 1e150
-            farMass[farCount] = 0; farQxx[farCount] = 0; farQyy[farCount] = 0; farQxy[farCount] = 0
+    /// Pads both lists to a multiple of four, for the four-lane loops.
+    mutating func pad() {
+        while farCount % 4 != 0 {
+            far[0, farCount] = Self.padDistance; far[1, farCount] = Self.padDistance
+            for column in 2..<6 { far[column, farCount] = 0 }
+            farNode[farCount] = -1
             farCount += 1
         }
-        if nearCount % 2 == 1 {
-            nearX[nearCount] = 1e150; nearY[nearCount] = 1e150
-            nearSlot[nearCount] = -1
-            nearCount += 1
+        for c in nearCount..<((nearCount + 3) & ~3) {
+            near[0, c] = Self.padDistance; near[1, c] = Self.padDistance
+            nearSlot[c] = -1
         }
-    }
-
-    @inline(__always)
-    func pair(_ base: UnsafeMutablePointer<Double>, _ index: Int) -> SIMD2<Double> {
-        UnsafeRawPointer(base + index).loadUnaligned(as: SIMD2<Double>.self)
-    }
-
-    private func growFar(to capacity: Int) {
-        farX = grown(farX, farCount, capacity); farY = grown(farY, farCount, capacity)
-        farMass = grown(farMass, farCount, capacity); farQxx = grown(farQxx, farCount, capacity)
-        farQyy = grown(farQyy, farCount, capacity); farQxy = grown(farQxy, farCount, capacity)
-        farCapacity = capacity
-    }
-
-    private func growNear(to capacity: Int) {
-        nearX = grown(nearX, nearCount, capacity); nearY = grown(nearY, nearCount, capacity)
-        nearSlot = grown(nearSlot, nearCount, capacity)
-        nearCapacity = capacity
-    }
-
-    private func grown<T>(_ old: UnsafeMutablePointer<T>, _ count: Int, _ capacity: Int) -> UnsafeMutablePointer<T> {
-        let new = UnsafeMutablePointer<T>.allocate(capacity: capacity)
-        new.moveInitialize(from: old, count: count)
-        old.deallocate()
-        return new
     }
 }
