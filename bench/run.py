@@ -43,6 +43,8 @@ D3_MAX_SIZE = 100000
 # Issue 12's engine targets: (cells, most ms/tick, least d3 / ours); and the RSS cap at 1M.
 SPEED_TARGETS = ((100000, 25.0, 50.0), (10000, None, 25.0))
 RSS_TARGET = (1000000, 500.0)
+# The frame targets: a 100k-cell v2 frame encoded in under 1 ms; at most 4.05 bytes a cell.
+V2_TARGETS = (100000, 1.0, 4.05)
 THETA = 0.9  # d3's forceManyBody default; passed to both explicitly
 SETTLE_CAP = 5000
 SETTLE_MAX_SIZE = 10000
@@ -299,17 +301,19 @@ def header():
 
 def print_speed(rows, reps):
     print("| cells | ticks | forcelayout ms/tick | d3-force ms/tick | d3 / ours "
-          "| encode ms | bytes/cell | RSS MB |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| encode ms | bytes/cell | v2 encode ms | v2 bytes/cell | RSS MB |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for cells, ticks, ours, d3 in rows:
         our_ms, d3_ms = median_of(ours, "msPerTick"), median_of(d3, "msPerTick")
         ratio = f"{d3_ms / our_ms:.2f}×" if our_ms and d3_ms else "—"
         print(f"| {cells} | {ticks} | {ms(our_ms)} | {ms(d3_ms)} | {ratio} "
               f"| {ms(median_of(ours, 'encodeMs'))} | {number(median_of(ours, 'bytesPerCell'))} "
+              f"| {ms(median_of(ours, 'v2EncodeMs'))} | {number(median_of(ours, 'v2BytesPerCell'), 3)} "
               f"| {number(max_of(ours, 'rssMB'))} |")
     print()
     print(f"ms/tick: median over the ticks of one run, then median over {reps} interleaved "
-          "round(s). encode ms, bytes/cell: forcelayout, one frame. RSS MB: peak of "
+          "round(s). encode ms, bytes/cell: forcelayout, one frame in v1 (JSON) and in v2 (binary), "
+          "the membership unchanged. RSS MB: peak of "
           "forcelayout (d3-force's below).")
     for cells, _, ours, d3 in rows:
         spread = lambda results: " ".join(ms(r["msPerTick"]) for r in results) or "—"
@@ -336,6 +340,14 @@ def print_targets(rows):
         our_ms, _, rss = by_size[cells]
         lines.append((f"{cells} cells: ms/tick reported, RSS under {most_mb:g} MB",
                       f"{our_ms:.1f} ms, {rss:.0f} MB", rss is not None and rss < most_mb))
+    cells, most_ms, most_bytes = V2_TARGETS
+    if cells in by_size:
+        ours = next(results for size, _, results, _ in rows if size == cells)
+        encode, per_cell = median_of(ours, "v2EncodeMs"), median_of(ours, "v2BytesPerCell")
+        if encode is not None:
+            lines.append((f"{cells}-cell v2 frame encoded under {most_ms:g} ms", f"{encode:.2f} ms", encode < most_ms))
+        if per_cell is not None:
+            lines.append((f"v2 bytes a cell at most {most_bytes:g}", f"{per_cell:.3f}", per_cell <= most_bytes))
     if lines:
         print("| engine target | measured | |")
         print("|---|---:|---|")
