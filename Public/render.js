@@ -20,7 +20,8 @@
 // the panel leaves free (setInsets). Whenever something to draw changed, the renderer calls
 // onChange (the page's frame loop wakes) and draws it at the next frame().
 import { contentBounds, easeCamera, fitCamera, nearestCell, screenToWorld, worldToScreen } from './camera.js';
-import { createMaskCache, packRGB, stampCells } from './raster.js';
+import { stampCells } from './cellstamp.js';
+import { createMaskCache, packRGB } from './raster.js';
 import { drawArcs, drawMarks } from './vector.js';
 
 const ARC_RADIUS = 128; // device px

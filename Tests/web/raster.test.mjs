@@ -1,7 +1,8 @@
 // node --test Tests/web/  — disc masks and stamping of Public/raster.js
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PHASES, createMaskCache, discMask, flatMasks, packRGB, quantizeRadius, stamp, stampCells } from '../../Public/raster.js';
+import { stampCells } from '../../Public/cellstamp.js';
+import { PHASES, createMaskCache, discMask, flatMasks, packRGB, quantizeRadius, stamp } from '../../Public/raster.js';
 
 const BG = packRGB(255, 255, 255);
 const RED = [200, 20, 10];

@@ -63,15 +63,7 @@ public struct BinaryFrameEncoder {
     /// The ids, then the owners runs as v1 writes them (`[["c1",1,40],…]`), length first.
     static func membership(ids: [CellID], owners: [Ownership.Run]) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 16 + owners.count * 20)
-        writer.array(owners) { writer, run in
-            writer.raw("[")
-            writer.string(run.client)
-            writer.raw(",")
-            writer.integer(run.first)
-            writer.raw(",")
-            writer.integer(run.last)
-            writer.raw("]")
-        }
+        FrameEncoder.writeOwners(owners, into: &writer)
         var bytes = LittleEndianBytes(capacity: ids.count * 4 + 4 + writer.bytes.count)
         for id in ids { bytes.u32(UInt32(truncatingIfNeeded: id)) }
         bytes.u32(UInt32(writer.bytes.count))

@@ -52,6 +52,12 @@ public struct FrameEncoder {
         writer.raw(",\"ids\":")
         writer.integers(ids)
         writer.raw(",\"owners\":")
+        writeOwners(owners, into: &writer)
+        return writer.bytes
+    }
+
+    /// `[["c1",1,40],…]`: who added which cells (v1's `owners`, and v2's membership section).
+    static func writeOwners(_ owners: [Ownership.Run], into writer: inout JSONWriter) {
         writer.array(owners) { writer, run in
             writer.raw("[")
             writer.string(run.client)
@@ -61,7 +67,6 @@ public struct FrameEncoder {
             writer.integer(run.last)
             writer.raw("]")
         }
-        return writer.bytes
     }
 
     /// `,"xy":[x0,y0,x1,y1,…]}` in the frame number format (`NumberFormatting`).
