@@ -18,18 +18,12 @@ enum StatsProbe {
 
     /// The body of a 200 answer, nil on any failure.
     static func get(host: String, port: Int, path: String, timeoutSeconds: Int) -> [UInt8]? {
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { return nil }
-        defer { freeaddrinfo(list) }
-        let socket = Glibc.socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
-        guard socket >= 0 else { return nil }
+        guard let socket = RawSocket.connected(host: host, port: port, configure: { socket in
+            var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }) else { return nil }
         defer { close(socket) }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard connect(socket, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else { return nil }
         let hostHeader = host.contains(":") ? "[\(host)]" : host
         let request = Array("GET \(path) HTTP/1.1\r\nHost: \(hostHeader):\(port)\r\nConnection: close\r\n\r\n".utf8)
         guard request.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, 0) }) == request.count else { return nil }

@@ -33,6 +33,20 @@ def status_line(connection):
     return reply.split(b"\r\n")[0]
 
 
+def head_then_missing(port, path):
+    """HEAD `path` then GET /nope on one connection; returns (HEAD's head, what follows it). A
+    HEAD answered with no body leaves the GET's status line right after its headers."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+        connection.sendall(f"HEAD {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+                           + b"GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        reply = b""
+        while reply.count(b"\r\n\r\n") < 2:
+            chunk = connection.recv(65536)
+            assert chunk, reply
+            reply += chunk
+    return tuple(reply.split(b"\r\n\r\n", 1))
+
+
 def status_code(line):
     """The status of an HTTP status line, or None when it is not one."""
     parts = line.split()

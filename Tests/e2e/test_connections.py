@@ -7,7 +7,7 @@ import socket
 import time
 
 from client import Client, run
-from raw_websocket import RawWebSocket
+from raw_websocket import RawWebSocket, head_then_missing
 from server import RunningServer, wait_until
 
 
@@ -95,19 +95,8 @@ def test_methods_other_than_get_and_head_get_405_and_the_connection_closes(serve
 
 
 def test_head_answers_headers_only(server):
-    connection = connect(server.port)
-    connection.settimeout(5)
-    # HEAD then GET on one connection: the GET's status line follows the HEAD's headers directly.
-    connection.sendall(b"HEAD /stats HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-                       b"GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-    reply = b""
-    while reply.count(b"\r\n\r\n") < 2:
-        chunk = connection.recv(65536)
-        assert chunk, reply
-        reply += chunk
-    connection.close()
-    head, rest = reply.split(b"\r\n\r\n", 1)
-    assert head.startswith(b"HTTP/1.1 200 ") and int(header(reply, "content-length")) > 0
+    head, rest = head_then_missing(server.port, "/stats")
+    assert head.startswith(b"HTTP/1.1 200 ") and int(header(head, "content-length")) > 0
     assert rest.startswith(b"HTTP/1.1 404 "), rest[:100]
 
 

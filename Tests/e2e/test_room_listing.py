@@ -1,9 +1,9 @@
 """GET /rooms (the rooms in memory: most clients first, at most 100, JSON, not cached, HEAD)
 and GET /stats (room main's figures, plus every room's totals), with several rooms."""
 import json
-import socket
 
 from client import Client, run
+from raw_websocket import head_then_missing
 from room_tools import add, handshake, request
 from server import RunningServer, wait_until, wait_until_async
 
@@ -42,16 +42,7 @@ def test_rooms_lists_the_rooms_in_memory_most_clients_first():
 
 
 def test_head_of_rooms_is_headers_only(server):
-    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as connection:
-        # HEAD then GET on one connection: the GET's status line follows the HEAD's headers directly.
-        connection.sendall(b"HEAD /rooms HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-                           b"GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        reply = b""
-        while reply.count(b"\r\n\r\n") < 2:
-            chunk = connection.recv(65536)
-            assert chunk, reply
-            reply += chunk
-    head, rest = reply.split(b"\r\n\r\n", 1)
+    head, rest = head_then_missing(server.port, "/rooms")
     assert head.startswith(b"HTTP/1.1 200 "), head
     assert b"application/json" in head.lower() and b"cache-control: no-store" in head.lower(), head
     assert rest.startswith(b"HTTP/1.1 404 "), rest[:100]

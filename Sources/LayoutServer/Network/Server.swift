@@ -11,7 +11,7 @@ import Synchronization
 /// and `/ws/NAME`. Everything in here runs on the service thread (the thread that
 /// calls `run()`), except `StopSwitch`, which signal handlers use to ask it to stop.
 public final class Server {
-    public static let protocolName = "forcelayout.v1"
+    public static let protocolName = Subprotocol.v1.rawValue
     package static let statsPath = "/stats"
     static let roomsPath = "/rooms"
 

@@ -40,23 +40,15 @@ public enum ServerMessages {
     }
 
     /// What `stats` says of the whole server, beside its room's figures.
-    public struct ServerFigures: Sendable {
+    struct ServerFigures: Sendable {
         /// WebSocket clients in every room.
-        public var clients: Int
+        var clients: Int
         /// TCP connections open, WebSockets or not.
-        public var connections: Int
+        var connections: Int
         /// Rooms in memory, and the cells they hold together.
-        public var rooms: Int
-        public var cells: Int
-        public var uptimeSeconds: Int
-
-        public init(clients: Int, connections: Int, rooms: Int, cells: Int, uptimeSeconds: Int) {
-            self.clients = clients
-            self.connections = connections
-            self.rooms = rooms
-            self.cells = cells
-            self.uptimeSeconds = uptimeSeconds
-        }
+        var rooms: Int
+        var cells: Int
+        var uptimeSeconds: Int
     }
 
     /// `clients`: of `room`.
@@ -109,7 +101,7 @@ public enum ServerMessages {
     }
 
     /// `status` and `clients` are `room`'s; `server` the whole server's.
-    public static func stats(_ status: LayoutStatus, room: RoomName, clients: Int, server: ServerFigures) -> [UInt8] {
+    static func stats(_ status: LayoutStatus, room: RoomName, clients: Int, server: ServerFigures) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 320)
         writer.raw("{\"type\":\"stats\",\"room\":")
         writer.string(room.description)
