@@ -88,10 +88,10 @@ extension Server {
         } else if session.closeRequest != nil {
             return 0
         } else if let frame = newest, frame.serial > session.sentFrameSerial {
-            // The previous frame must have left: one still in the socket would make this one
-            // wait behind it. The next frame published wakes the connection to look again.
+            // The previous bytes must have left: a frame behind them would reach the reader late.
+            // The socket reports itself writable again once they have (`SocketQueue`).
             guard SocketQueue.unsentBytes(lws_get_socket_fd(session.wsi)) == 0 else {
-                deferFrame(session)
+                lws_callback_on_writable(session.wsi)
                 return 0
             }
             message = frame.message(binary: session.binaryFrames, membership: frame.version != session.sentVersion)
@@ -117,22 +117,6 @@ extension Server {
         guard size > session.sendBuffer else { return }
         SocketQueue.setSendBuffer(lws_get_socket_fd(session.wsi), bytes: size)
         session.sendBuffer = size
-    }
-
-    /// The frame waits until the socket has sent what it holds: looked at again in 10 ms
-    /// (the next frame published wakes the connection too, but a settled room publishes none).
-    private func deferFrame(_ session: Session) {
-        framesDeferred.insert(session.wsi)
-        guard !deferredTimerArmed, let context else { return }
-        deferredTimerArmed = true
-        deferredTimer.schedule(on: context, after: 10_000)
-    }
-
-    func retryDeferredFrames() {
-        deferredTimerArmed = false
-        let waiting = framesDeferred
-        framesDeferred.removeAll(keepingCapacity: true)
-        for wsi in waiting where sessions[wsi] != nil { lws_callback_on_writable(wsi) }
     }
 
     /// A connection whose mailbox overflowed (more undelivered events than the backlog allows,

@@ -28,6 +28,7 @@ extension Server {
         members[room.name, default: [:]][wsi] = session
         let clients = host.clients(of: room.name)
         let current = room.status.current
+        SocketQueue.reportWritableWhenSent(lws_get_socket_fd(wsi))
         fitSendBuffer(session, to: 0)
         if let initialFrame {
             let frame = initialFrame.message(binary: binary, membership: true)

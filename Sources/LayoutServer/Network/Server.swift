@@ -65,10 +65,6 @@ public final class Server {
     /// The mount of `Public/`, whose MIME table `/r/FILE` uses too.
     var filesMount: UnsafePointer<lws_http_mount>?
     var clientCounter = 0
-    /// Connections whose newest frame waits for their socket to send what it holds.
-    var framesDeferred: Set<OpaquePointer> = []
-    var deferredTimerArmed = false
-    lazy var deferredTimer = ServiceTimer { [unowned self] in self.retryDeferredFrames() }
     var shutdownDeadline: DispatchTime?
 
     /// Lists the rooms on disk (after removing the temporary files crashed writes left) and
@@ -143,7 +139,6 @@ public final class Server {
         }
         statsTimer?.cancel()
         sweepTimer?.cancel()
-        deferredTimer.cancel()
         host.stop()
         lws_context_destroy(context)
         self.context = nil

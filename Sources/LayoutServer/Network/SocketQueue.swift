@@ -2,11 +2,15 @@ import Glibc
 
 /// What a connection's socket still holds, and how much it may hold: the kernel's send buffer
 /// grows to 4 MB by itself, and frames waiting there are frames a slow reader gets late. So
-/// each WebSocket's buffer is capped near two frames, and a frame is written only once the
-/// previous bytes have left (`unsentBytes` is 0); the reader then gets the newest frame.
+/// each WebSocket's buffer is capped near two frames, and the socket reports itself writable
+/// only once what it holds has been sent (`TCP_NOTSENT_LOWAT` 1): libwebsockets' WRITEABLE then
+/// comes when the previous bytes have left, and the reader gets the newest frame.
 enum SocketQueue {
     /// `SIOCOUTQNSD` (linux/sockios.h): bytes in the send queue not yet sent.
     private static let notSentRequest: UInt = 0x894B
+    /// `TCP_NOTSENT_LOWAT` (linux/tcp.h): poll reports the socket writable only while fewer
+    /// unsent bytes than this wait in it.
+    private static let notSentLowWater: Int32 = 25
     static let smallestBuffer = 64 << 10
     static let largestBuffer = 4 << 20
 
@@ -15,6 +19,12 @@ enum SocketQueue {
         var count: Int32 = 0
         guard ioctl(descriptor, notSentRequest, &count) == 0 else { return 0 }
         return Int(count)
+    }
+
+    /// Writable (for poll, and so for libwebsockets) only once everything written has been sent.
+    static func reportWritableWhenSent(_ descriptor: Int32) {
+        var value: Int32 = 1
+        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), notSentLowWater, &value, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// The send buffer for messages of `largest` bytes: two of them, within bounds.
