@@ -1,5 +1,15 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+// `make` sets FORCELAYOUT_NATIVE=avx2 on a machine with AVX2 and FMA: the force loops are
+// then built for its vector unit (eight lanes a block, `Lanes` in Columns.swift), and the
+// binary runs only on such machines. Without it (a plain `swift build`) the build is
+// portable: four lanes, SSE on x86-64, NEON on ARM.
+let nativeAVX = ProcessInfo.processInfo.environment["FORCELAYOUT_NATIVE"] == "avx2"
+let vectorC: [CSetting] = nativeAVX ? [.unsafeFlags(["-mavx2", "-mfma"])] : []
+let vectorSwift: [SwiftSetting] = nativeAVX
+    ? [.define("FORCELAYOUT_AVX"), .unsafeFlags(["-Xcc", "-mavx2", "-Xcc", "-mfma"])] : []
 
 let package = Package(
     name: "forcelayout",
@@ -17,7 +27,9 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
-        .target(name: "ForceLayout"),
+        // A whole-mask test for the force loops, which Swift's SIMD types do not inline.
+        .target(name: "CVectorMath", cSettings: vectorC),
+        .target(name: "ForceLayout", dependencies: ["CVectorMath"], swiftSettings: vectorSwift),
         .target(name: "EventBus"),
         .target(
             name: "LayoutServer",

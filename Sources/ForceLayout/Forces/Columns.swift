@@ -1,5 +1,31 @@
-/// A few equally long columns of floats in one allocation, read four at a time; manual
-/// memory, so the force loops index it without bounds or uniqueness checks.
+#if FORCELAYOUT_AVX
+/// The block the force loops compute at once: eight single-precision lanes, one AVX
+/// register, in the build for AVX2 machines (`make` on one; see Package.swift).
+typealias Lanes = SIMD8<Float>
+#else
+/// The block the force loops compute at once: four single-precision lanes, one SSE or
+/// NEON register (eight, in two registers each, would spill the loops' registers).
+typealias Lanes = SIMD4<Float>
+#endif
+
+extension SIMD4 where Scalar == Float {
+    /// 0, 1, 2, 3: each lane's index, for masking a block's padding.
+    static var indices: SIMD4<Float> { SIMD4(0, 1, 2, 3) }
+
+    /// The sum of the lanes, in double precision.
+    @inline(__always)
+    var wideSum: Double { SIMD4<Double>(self).sum() }
+}
+
+extension SIMD8 where Scalar == Float {
+    static var indices: SIMD8<Float> { SIMD8(0, 1, 2, 3, 4, 5, 6, 7) }
+
+    @inline(__always)
+    var wideSum: Double { (SIMD4<Double>(lowHalf) + SIMD4<Double>(highHalf)).sum() }
+}
+
+/// A few equally long columns of floats in one allocation, read a block of `Lanes` at a
+/// time; manual memory, so the force loops index it without bounds or uniqueness checks.
 struct Columns {
     let count: Int
     private(set) var capacity: Int
@@ -24,10 +50,10 @@ struct Columns {
          base + Swift.min(4, count - 1) * capacity, base + Swift.min(5, count - 1) * capacity)
     }
 
-    /// Rows `row ..< row + 4` of `column`.
+    /// Rows `row ..< row + Lanes.scalarCount` of `column`.
     @inline(__always)
-    func four(_ column: Int, _ row: Int) -> SIMD4<Float> {
-        UnsafeRawPointer(base + column * capacity + row).loadUnaligned(as: SIMD4<Float>.self)
+    func lanes(_ column: Int, _ row: Int) -> Lanes {
+        UnsafeRawPointer(base + column * capacity + row).loadUnaligned(as: Lanes.self)
     }
 
     /// Doubles the capacity, keeping the first `used` rows.

@@ -1,56 +1,56 @@
 extension BarnesHut {
     /// The push of the far nodes on the cell at tree position `k`, per unit charge³:
     /// F = M r/r³ − Q r/r⁵ + 5/2 (rᵀQr) r/r⁷, r from the node's center of mass, distances
-    /// clamped to `Coulomb.minDistance`. Four nodes at a time in single precision (SSE, on
-    /// every x86-64); the blocks holding a node too far for single precision are noted and
+    /// clamped to `Coulomb.minDistance`. A block of `Lanes` nodes at a time in single
+    /// precision; the blocks holding a node too far for single precision are noted and
     /// summed in double after the loop (a call inside it would spill its accumulators).
     @inline(__always)
     func farForce(on k: Int, _ view: TreeView, _ lists: borrowing InteractionLists) -> (x: Double, y: Double) {
-        let xv = SIMD4(repeating: Float(view.xs[k] - lists.originX))
-        let yv = SIMD4(repeating: Float(view.ys[k] - lists.originY))
+        let xv = Lanes(repeating: Float(view.xs[k] - lists.originX))
+        let yv = Lanes(repeating: Float(view.ys[k] - lists.originY))
         let far = lists.far, pending = lists.pending
         let count = lists.farCount
         let minD2 = Float(Coulomb.minDistance * Coulomb.minDistance)
-        let lanes = SIMD4<Float>(0, 1, 2, 3)
-        var axv = SIMD4<Float>.zero, ayv = SIMD4<Float>.zero
+        let lanes = Lanes.indices
+        var axv = Lanes.zero, ayv = Lanes.zero
         var noted = 0
         var f = 0
         while f < count {
-            let dx = xv - far.four(0, f), dy = yv - far.four(1, f)
+            let dx = xv - far.lanes(0, f), dy = yv - far.lanes(1, f)
             let d2 = dx * dx + dy * dy
             let single = d2 .< Self.singleRange
             let rinv = 1 / d2.replacing(with: minD2, where: d2 .< minD2).squareRoot()
             let inv2 = rinv * rinv
             let inv3 = inv2 * rinv
             let inv5 = inv3 * inv2
-            let qxx = far.four(3, f), qyy = far.four(4, f), qxy = far.four(5, f)
+            let qxx = far.lanes(3, f), qyy = far.lanes(4, f), qxy = far.lanes(5, f)
             let qx = qxx * dx + qxy * dy
             let qy = qxy * dx + qyy * dy
-            let radial = far.four(2, f) * inv3 + 2.5 * (dx * qx + dy * qy) * inv5 * inv2
+            let radial = far.lanes(2, f) * inv3 + 2.5 * (dx * qx + dy * qy) * inv5 * inv2
             // The padding adds 0 anyway (massless); masking it too keeps LLVM from
             // scalarizing part of the block.
             let use = single .& (lanes .< Float(count - f))
             axv += (dx * radial - qx * inv5).replacing(with: 0, where: .!use)
             ayv += (dy * radial - qy * inv5).replacing(with: 0, where: .!use)
-            if _slowPath(!all(single)) {
+            if _slowPath(!single.isAll) {
                 pending[noted] = Int32(f)
                 noted &+= 1
             }
-            f &+= 4
+            f &+= Lanes.scalarCount
         }
         let e = farExact(on: k, noted: noted, xv, yv, view, lists)
-        return (e.x + SIMD4<Double>(axv).sum(), e.y + SIMD4<Double>(ayv).sum())
+        return (e.x + axv.wideSum, e.y + ayv.wideSum)
     }
 
     /// The nodes the loop left out of the `noted` blocks in `lists.pending`, in double precision.
-    private func farExact(on k: Int, noted: Int, _ xv: SIMD4<Float>, _ yv: SIMD4<Float>, _ view: TreeView,
+    private func farExact(on k: Int, noted: Int, _ xv: Lanes, _ yv: Lanes, _ view: TreeView,
                           _ lists: borrowing InteractionLists) -> (x: Double, y: Double) {
         var ax = 0.0, ay = 0.0
         for p in 0..<noted {
             let block = Int(lists.pending[p])
-            let dx = xv - lists.far.four(0, block), dy = yv - lists.far.four(1, block)
+            let dx = xv - lists.far.lanes(0, block), dy = yv - lists.far.lanes(1, block)
             let single = dx * dx + dy * dy .< Self.singleRange
-            for lane in 0..<4 where !single[lane] && lists.farNode[block + lane] >= 0 {
+            for lane in 0..<Lanes.scalarCount where !single[lane] && lists.farNode[block + lane] >= 0 {
                 let e = Self.far(view.nodes[Int(lists.farNode[block + lane])], view.xs[k], view.ys[k])
                 ax += e.x
                 ay += e.y

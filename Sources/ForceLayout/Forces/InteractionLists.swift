@@ -1,5 +1,5 @@
 /// The interaction lists of one group of cells, as contiguous columns the force loops stream
-/// through four at a time: far nodes (center of mass, mass, quadrupole) and near cells
+/// through a block of `Lanes` at a time: far nodes (center of mass, mass, quadrupole) and near cells
 /// (position, tree slot). Coordinates are single precision and relative to `origin`, the
 /// group's center, so they stay small and exact to a few millionths of the distances
 /// involved; whatever needs more (coincident cells, astronomically distant nodes) is
@@ -36,7 +36,7 @@ struct InteractionLists: ~Copyable {
 
     @inline(__always)
     mutating func addFar(_ node: PackedNode, index: Int32) {
-        if farCount + 4 > far.capacity {
+        if farCount + Lanes.scalarCount > far.capacity {
             far.grow(farCount); farNode.grow(farCount); pending.reserve(far.capacity)
         }
         let columns = far.columns
@@ -53,7 +53,7 @@ struct InteractionLists: ~Copyable {
     /// Adds the cells at tree positions `range` (a leaf's).
     @inline(__always)
     mutating func addNear(_ range: Range<Int>, _ xs: UnsafeBufferPointer<Double>, _ ys: UnsafeBufferPointer<Double>) {
-        while nearCount + range.count + 4 > near.capacity {
+        while nearCount + range.count + Lanes.scalarCount > near.capacity {
             near.grow(nearCount); nearSlot.grow(nearCount); pending.reserve(near.capacity)
         }
         let columns = near.columns, slots = nearSlot.base
@@ -68,15 +68,16 @@ struct InteractionLists: ~Copyable {
         nearCount = c
     }
 
-    /// Pads both lists to a multiple of four, for the four-lane loops.
+    /// Pads both lists to whole blocks of `Lanes`.
     mutating func pad() {
-        while farCount % 4 != 0 {
+        let width = Lanes.scalarCount
+        while farCount % width != 0 {
             far[0, farCount] = Self.padDistance; far[1, farCount] = Self.padDistance
             for column in 2..<6 { far[column, farCount] = 0 }
             farNode[farCount] = -1
             farCount += 1
         }
-        for c in nearCount..<((nearCount + 3) & ~3) {
+        for c in nearCount..<((nearCount + width - 1) / width * width) {
             near[0, c] = Self.padDistance; near[1, c] = Self.padDistance
             nearSlot[c] = -1
         }

@@ -6,23 +6,24 @@ extension BarnesHut {
     static let nearSingleRange: Float = 1e12
 
     /// The push of the near cells on the cell at tree position `k`, per unit charge³: the
-    /// exact pair force, four cells at a time in single precision. The lanes too close or
-    /// too far for single precision (the cell itself among them) are left out of the loop,
-    /// which only notes their blocks, and summed afterwards with `PairForce.exact`: a call
-    /// inside the loop would push its accumulators out of the registers.
+    /// exact pair force, a block of `Lanes` cells at a time in single precision. The lanes
+    /// too close or too far for single precision (the cell itself among them) are left out
+    /// of the loop, which only notes their blocks, and summed afterwards with
+    /// `PairForce.exact`: a call inside the loop would push its accumulators out of the
+    /// registers.
     @inline(__always)
     func nearForce(on k: Int, _ view: TreeView, _ lists: borrowing InteractionLists) -> (x: Double, y: Double) {
-        let xv = SIMD4(repeating: Float(view.xs[k] - lists.originX))
-        let yv = SIMD4(repeating: Float(view.ys[k] - lists.originY))
+        let xv = Lanes(repeating: Float(view.xs[k] - lists.originX))
+        let yv = Lanes(repeating: Float(view.ys[k] - lists.originY))
         let near = lists.near, pending = lists.pending
         let count = lists.nearCount
         let minD = Float(Coulomb.minDistance)
-        let lanes = SIMD4<Float>(0, 1, 2, 3)  // a local: a static would cost a swift_once per call
-        var axv = SIMD4<Float>.zero, ayv = SIMD4<Float>.zero
+        let lanes = Lanes.indices  // a local: a static would cost a swift_once per call
+        var axv = Lanes.zero, ayv = Lanes.zero
         var noted = 0
         var j = 0
         while j < count {
-            let dx = xv - near.four(0, j), dy = yv - near.four(1, j)
+            let dx = xv - near.lanes(0, j), dy = yv - near.lanes(1, j)
             let d2 = dx * dx + dy * dy
             let single = Self.nearSingle(d2)
             let use = single .& (lanes .< Float(count - j))  // the last block's padding adds nothing
@@ -31,13 +32,13 @@ extension BarnesHut {
             let s = 1 / (rc * rc * r)
             axv += (dx * s).replacing(with: 0, where: .!use)
             ayv += (dy * s).replacing(with: 0, where: .!use)
-            if _slowPath(!all(single)) {
+            if _slowPath(!single.isAll) {
                 pending[noted] = Int32(j)
                 noted &+= 1
             }
-            j &+= 4
+            j &+= Lanes.scalarCount
         }
-        var ax = SIMD4<Double>(axv).sum(), ay = SIMD4<Double>(ayv).sum()
+        var ax = axv.wideSum, ay = ayv.wideSum
         for p in 0..<noted {
             let e = nearExact(on: k, block: Int(pending[p]), xv, yv, view, lists)
             ax += e.x
@@ -48,17 +49,17 @@ extension BarnesHut {
 
     /// The lanes whose pair single precision handles: not too close, not too far.
     @inline(__always)
-    static func nearSingle(_ d2: SIMD4<Float>) -> SIMDMask<SIMD4<Int32>> {
+    static func nearSingle(_ d2: Lanes) -> SIMDMask<Lanes.MaskStorage> {
         (d2 .>= nearDoubleBelow) .& (d2 .< nearSingleRange)
     }
 
     /// The lanes of `block` the loop left out, in double precision (neither the cell itself nor padding).
-    private func nearExact(on k: Int, block: Int, _ xv: SIMD4<Float>, _ yv: SIMD4<Float>, _ view: TreeView,
+    private func nearExact(on k: Int, block: Int, _ xv: Lanes, _ yv: Lanes, _ view: TreeView,
                            _ lists: borrowing InteractionLists) -> (x: Double, y: Double) {
-        let dx = xv - lists.near.four(0, block), dy = yv - lists.near.four(1, block)
+        let dx = xv - lists.near.lanes(0, block), dy = yv - lists.near.lanes(1, block)
         let single = Self.nearSingle(dx * dx + dy * dy)
         var ax = 0.0, ay = 0.0
-        for lane in 0..<4 where !single[lane] {
+        for lane in 0..<Lanes.scalarCount where !single[lane] {
             let j = Int(lists.nearSlot[block + lane])
             guard j >= 0, j != k, block + lane < lists.nearCount else { continue }
             let dx = view.xs[k] - view.xs[j], dy = view.ys[k] - view.ys[j]
