@@ -24,7 +24,8 @@ extension Simulation {
         advance(parallel: nil)
     }
 
-    /// `step()` with the force path forced serial or parallel (nil: by size), for tests.
+    /// `step()` with the forces and the integration forced serial or parallel (nil: by
+    /// size), for tests.
     @discardableResult
     func advance(parallel: Bool?) -> StepReport {
         let stiffness = parameters.stiffness
@@ -39,7 +40,8 @@ extension Simulation {
             contactsHeld = false
         }
 
-        var (maxMove, totalMove, movable, rest) = integrate(stiffness: stiffness, bound: bound, collide: collide)
+        var (maxMove, totalMove, movable, rest) = integrate(stiffness: stiffness, bound: bound, collide: collide,
+                                                            parallel: parallel)
         if collide {
             (maxMove, totalMove, rest) = resolveCollisions()
         }
@@ -58,63 +60,41 @@ extension Simulation {
         return report
     }
 
-    /// p += gain · F for every free cell, bounded by `bound`, with the swinging damping.
-    /// Returns the largest and total displacement, how many cells could move, and the
-    /// largest step rest is judged by (see `Rest`); with `collide`, what damping withheld
-    /// from each stale cell goes to `withheld`, to be added to its movement after the
-    /// collisions. Works through unsafe buffers: element-wise access to a class's arrays
+    /// The integration pass (`Integration`): moves every free cell and returns the largest
+    /// and total displacement, how many cells could move, and the largest step rest is
+    /// judged by. Works through unsafe buffers: element-wise access to a class's arrays
     /// would pay an exclusivity check per element.
-    private func integrate(stiffness: Double, bound: Double, collide: Bool)
+    private func integrate(stiffness: Double, bound: Double, collide: Bool, parallel: Bool?)
         -> (maxMove: Double, totalMove: Double, movable: Int, rest: Double) {
-        var maxMove = 0.0, totalMove = 0.0, maxRest = 0.0, movable = 0
         let n = count
-        let step = tick, since = forcesSince
         withheld.removeAll(keepingCapacity: true)
         if collide { withheld.append(contentsOf: repeatElement(0, count: n)) }
-        withIntegrationBuffers { forceX, forceY, pinned, xs, ys, withheld in
-        motion.withBuffers { lastDX, lastDY, gains, pushX, pushY, learnedAt in
-            for i in 0..<n where !pinned[i] {
-                movable += 1
-                // With collisions, the push of a cell's contacts acts as one more force.
-                let fx = forceX[i] + springForce(xs[i], stiffness: stiffness) + pushX[i]
-                let fy = forceY[i] + springForce(ys[i], stiffness: stiffness) + pushY[i]
-                // Swinging: a cell whose step reverses its last one overshot; its gain (and
-                // this step) shrink. Cells that keep their course recover toward p += F.
-                var gain = gains[i]
-                var d = boundedDisplacement(fx: fx * gain, fy: fy * gain, maxStep: bound)
-                if Damping.swing(&gains[i], dx: d.dx, dy: d.dy, lastDX: lastDX[i], lastDY: lastDY[i],
-                                 learnedAt: &learnedAt[i], since: since, step: step) {
-                    gain = gains[i]  // the step is taken again at the new gain
-                    d = boundedDisplacement(fx: fx * gain, fy: fy * gain, maxStep: bound)
-                }
-                (lastDX[i], lastDY[i]) = (d.dx, d.dy)
-                let nx = xs[i] + d.dx, ny = ys[i] + d.dy
-                // |d| <= maxStep keeps finite positions finite except near ±1.8e308; stay put then.
-                guard nx.isFinite, ny.isFinite else { continue }
-                (xs[i], ys[i]) = (nx, ny)
-                maxMove = Swift.max(maxMove, d.length)
-                totalMove += d.length
-                let rest = Rest.step(damped: d.length, gain: gain, learned: learnedAt[i] > since,
-                                     fx: fx, fy: fy, bound: bound)
-                maxRest = Swift.max(maxRest, rest)
-                if collide { withheld[i] = Swift.max(0, rest - d.length) }
-            }
-        }}
-        return (maxMove, totalMove, movable, maxRest)
+        let step = tick, since = forcesSince
+        let totals = withIntegrationBuffers { cells in
+            Integration(stiffness: stiffness, bound: bound, collide: collide, step: step, since: since,
+                        cells: cells).run(count: n, parallel: parallel ?? (n >= Integration.parallelThreshold))
+        }
+        return (totals.maxMove, totals.totalMove, totals.movable, totals.maxRest)
     }
 
-    /// The arrays an integration pass reads and writes, as buffers.
-    private func withIntegrationBuffers(_ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,
-                                                 UnsafeBufferPointer<Bool>, UnsafeMutableBufferPointer<Double>,
-                                                 UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Double>) -> Void) {
+    /// The arrays an integration pass reads and writes, as buffers. The read-only ones are
+    /// wrapped like the others: `DisjointBuffer` is how the chunks share memory, and they
+    /// only read these.
+    private func withIntegrationBuffers<R>(_ body: (IntegrationBuffers) -> R) -> R {
         forceX.withUnsafeBufferPointer { forceX in
         forceY.withUnsafeBufferPointer { forceY in
         pinned.withUnsafeBufferPointer { pinned in
         xs.withUnsafeMutableBufferPointer { xs in
         ys.withUnsafeMutableBufferPointer { ys in
         withheld.withUnsafeMutableBufferPointer { withheld in
-            body(forceX, forceY, pinned, xs, ys, withheld)
-        }}}}}}
+        motion.withBuffers { lastDX, lastDY, gains, pushX, pushY, learnedAt in
+            body(IntegrationBuffers(
+                forceX: DisjointBuffer(reading: forceX), forceY: DisjointBuffer(reading: forceY),
+                pinned: DisjointBuffer(reading: pinned),
+                xs: DisjointBuffer(xs), ys: DisjointBuffer(ys), withheld: DisjointBuffer(withheld),
+                lastDX: DisjointBuffer(lastDX), lastDY: DisjointBuffer(lastDY), gains: DisjointBuffer(gains),
+                pushX: DisjointBuffer(pushX), pushY: DisjointBuffer(pushY), learnedAt: DisjointBuffer(learnedAt)))
+        }}}}}}}
     }
 
     /// Pushes overlapping cells apart, remembers each cell's push for the next step (warm

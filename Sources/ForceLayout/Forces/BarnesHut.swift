@@ -13,7 +13,7 @@ struct BarnesHut {
     /// Groups per parallel work item.
     static let groupsPerChunk = 16
     /// The most cells in a group that shares one walk and one interaction list.
-    static let groupCapacity = 32
+    static let groupCapacity = 64
     static let parallelThreshold = 512
     /// Squared distances at or beyond this leave single precision: such pairs are summed in double.
     static let singleRange: Float = 1e12

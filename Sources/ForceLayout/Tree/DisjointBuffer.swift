@@ -11,6 +11,11 @@ struct DisjointBuffer<Element>: @unchecked Sendable {
         self.buffer = buffer
     }
 
+    /// Memory the work items only read.
+    init(reading buffer: UnsafeBufferPointer<Element>) {
+        self.buffer = UnsafeMutableBufferPointer(mutating: buffer)
+    }
+
     var count: Int { buffer.count }
 
     @inline(__always)
