@@ -156,8 +156,7 @@ struct Collision {
                 let h = node.half + radius
                 guard Swift.abs(xi - node.centerX) <= h, Swift.abs(yi - node.centerY) <= h else { continue }
                 if !node.isLeaf {
-                    let child = Int(node.firstChild)
-                    for c in child..<(child + 4) where tree.nodes[c].mass > 0 { stack.append(Int32(c)) }
+                    stack.append(contentsOf: node.occupiedChildren)
                     continue
                 }
                 for k in Int(node.start)..<Int(node.start + node.count) {

@@ -25,9 +25,8 @@ extension BarnesHut {
             if !ancestor && width * width < theta2 * (dx * dx + dy * dy) {
                 lists.addFar(node, index: index)
             } else {
-                let child = Int(node.firstChild)
-                for c in child..<(child + 4) where view.nodes[c].mass > 0 {
-                    stack[top] = Int32(c)
+                for c in node.occupiedChildren {
+                    stack[top] = c
                     top += 1
                 }
             }

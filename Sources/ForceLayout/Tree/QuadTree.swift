@@ -36,6 +36,8 @@ struct PackedNode: Sendable {
     var qxx, qyy, qxy: Double
     /// First of four children, or -1 for a leaf.
     var firstChild: Int32
+    /// Bit q set when child q holds cells (so a walk skips empty children unread).
+    var occupied: UInt8
     /// The node's cells are `order[start ..< start + count]`.
     var start: Int32
     var count: Int32
@@ -46,10 +48,29 @@ struct PackedNode: Sendable {
         massX = centerX; massY = centerY; mass = 0
         qxx = 0; qyy = 0; qxy = 0
         firstChild = -1
+        occupied = 0
         self.start = Int32(start); self.count = Int32(count)
     }
 
     var isLeaf: Bool { firstChild < 0 }
+
+    /// The children that hold cells, in order (none for a leaf).
+    @inline(__always)
+    var occupiedChildren: OccupiedChildren { OccupiedChildren(first: firstChild, bits: occupied) }
+}
+
+/// The indices of a node's non-empty children, from its `occupied` bits.
+struct OccupiedChildren: Sequence, IteratorProtocol {
+    let first: Int32
+    var bits: UInt8
+
+    @inline(__always)
+    mutating func next() -> Int32? {
+        guard bits != 0 else { return nil }
+        let q = Int32(bits.trailingZeroBitCount)
+        bits &= bits &- 1
+        return first + q
+    }
 }
 
 /// A cell while the tree is built: its position and index, moved together by the partitions.

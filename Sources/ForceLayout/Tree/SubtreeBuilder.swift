@@ -57,6 +57,7 @@ struct SubtreeBuilder {
                 half: h, start: starts[q], count: ends[q] - starts[q]))
         }
         nodes[slot].firstChild = Int32(first)
+        for q in 0..<4 where ends[q] > starts[q] { nodes[slot].occupied |= 1 << q }
         for q in 0..<4 { grow(first + q, depth + 1) }
     }
 
