@@ -2,8 +2,10 @@ import Dispatch
 import Synchronization
 
 extension QuadTree {
-    /// Below this many cells the tree is built on one thread.
-    static let parallelThreshold = 8192
+    /// Below this many cells the tree is built on one thread: at 10k cells on two cores the
+    /// parallel build took twice as long as the serial one (0.93 against 0.45 ms); at 100k it
+    /// saves a sixth (4.1 against 4.8 ms).
+    static let parallelThreshold = 32768
     /// Parallel work items aimed at: enough to balance uneven subtrees over the cores.
     static let workItems = 64
 
