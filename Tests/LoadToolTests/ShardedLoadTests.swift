@@ -4,12 +4,15 @@ import XCTest
 /// `--processes`: how clients are dealt to shards, the window they share, and one report of
 /// every shard's figures; `--slow`: a slow reader's pace and its report.
 final class ShardedLoadTests: XCTestCase {
-    func testClientsAreDealtInTurn() {
+    func testClientsAreDealtInTurnAndSlowReadersGetAShardOfTheirOwn() {
         let parts = ShardPlan.parts(readers: 5, slow: 1, stalled: 2, shards: 2)
         XCTAssertEqual(parts, [
             ShardPart(index: 0, readers: [0, 2, 4], slow: 0, stalled: 1, control: true),
-            ShardPart(index: 1, readers: [1, 3], slow: 1, stalled: 1, control: false),
+            ShardPart(index: 1, readers: [1, 3], slow: 0, stalled: 1, control: false),
+            ShardPart(index: 2, readers: [], slow: 1, stalled: 0, control: false),
         ])
+        XCTAssertEqual(ShardPlan.parts(readers: 0, slow: 2, stalled: 0, shards: 2),
+                       [ShardPart(index: 0, readers: [], slow: 2, stalled: 0, control: true)])
         XCTAssertEqual(ShardPlan.parts(readers: 2, slow: 0, stalled: 0, shards: 8).count, 2, "no empty shards")
         XCTAssertEqual(ShardPlan.parts(readers: 3, slow: 0, stalled: 0, shards: 1).first?.readers, [0, 1, 2])
         XCTAssertEqual(ShardPlan.parts(readers: 1000, slow: 0, stalled: 5, shards: 3).map(\.clients), [335, 335, 335])

@@ -20,12 +20,12 @@ extension Server {
         case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let session = sessions[wsi] else { return 0 }
             return writable(session)
+        case LWS_CALLBACK_TIMER:
+            return paceTimerFired(wsi)
         case LWS_CALLBACK_CLOSED:
-            closed(wsi)
-            return 0
+            return closed(wsi)
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-            woken(wsi)
-            return 0  // anything else closes lws's wake-up pipe for good
+            return woken(wsi)  // non-zero would close lws's wake-up pipe for good
         case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
             return filterHTTP(wsi, path: Self.string(input))
         case LWS_CALLBACK_HTTP:
@@ -43,10 +43,17 @@ extension Server {
         }
     }
 
-    /// Rooms published something: let their connections see whether they have work.
-    private func woken(_ wsi: OpaquePointer) {
+    /// A frame waited for its reader to catch up (`PeerPacing`): see whether it may go. 0.
+    private func paceTimerFired(_ wsi: OpaquePointer) -> Int32 {
+        if sessions[wsi] != nil { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    /// Rooms published something: let their connections see whether they have work. 0.
+    private func woken(_ wsi: OpaquePointer) -> Int32 {
         if overflowAlarm.take() { closeSessionsTooFarBehind() }
         for name in host.changed.take() { wakeMembers(of: name) }
+        return 0
     }
 
     /// A complete HTTP request that is not an upgrade: only GET and HEAD, only paths that stay

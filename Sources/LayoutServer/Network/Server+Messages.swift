@@ -1,3 +1,4 @@
+import Dispatch
 import CLibWebSockets
 import ForceLayout
 
@@ -88,16 +89,8 @@ extension Server {
         } else if session.closeRequest != nil {
             return 0
         } else if let frame = newest, frame.serial > session.sentFrameSerial {
-            // The previous bytes must have left: a frame behind them would reach the reader late.
-            // The socket reports itself writable again once they have (`SocketQueue`).
-            guard SocketQueue.unsentBytes(lws_get_socket_fd(session.wsi)) == 0 else {
-                lws_callback_on_writable(session.wsi)
-                return 0
-            }
-            message = frame.message(binary: session.binaryFrames, membership: frame.version != session.sentVersion)
-            fitSendBuffer(session, to: message.count)
-            session.sentFrameSerial = frame.serial
-            session.sentVersion = frame.version
+            guard let next = frameToSend(session, frame) else { return 0 }
+            message = next
         } else {
             return 0
         }
@@ -109,6 +102,31 @@ extension Server {
             lws_callback_on_writable(session.wsi)
         }
         return 0
+    }
+
+    /// `frame` in this connection's form, if it goes now; nil if it waits, having asked to
+    /// be woken: for the previous bytes to leave (a frame behind them would reach the reader
+    /// late; the socket reports itself writable once they have, `SocketQueue`), or for a
+    /// slow reader to get through what it has (`PeerPacing`; the timer looks again).
+    private func frameToSend(_ session: Session, _ frame: PublishedFrame) -> OutgoingMessage? {
+        let socket = lws_get_socket_fd(session.wsi)
+        guard SocketQueue.unsentBytes(socket) == 0 else {
+            lws_callback_on_writable(session.wsi)
+            return nil
+        }
+        let ready = session.pacing.frameReady(window: SocketQueue.peerWindow(socket),
+                                              unacknowledged: SocketQueue.unacknowledgedBytes(socket),
+                                              now: DispatchTime.now().uptimeNanoseconds,
+                                              publishedAt: frame.publishedAt, nextDue: frame.nextDue)
+        guard ready == .send else {
+            lws_set_timer_usecs(session.wsi, lws_usec_t(PeerPacing.pollMicroseconds))
+            return nil
+        }
+        let message = frame.message(binary: session.binaryFrames, membership: frame.version != session.sentVersion)
+        fitSendBuffer(session, to: message.count)
+        session.sentFrameSerial = frame.serial
+        session.sentVersion = frame.version
+        return message
     }
 
     /// Caps the socket's send buffer near two frames, growing it with the frames.

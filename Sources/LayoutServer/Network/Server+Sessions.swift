@@ -46,8 +46,9 @@ extension Server {
         return 0
     }
 
-    func closed(_ wsi: OpaquePointer) {
-        guard let session = sessions.removeValue(forKey: wsi) else { return }
+    /// The connection is gone: forget it, and tell its room. 0, for lws.
+    func closed(_ wsi: OpaquePointer) -> Int32 {
+        guard let session = sessions.removeValue(forKey: wsi) else { return 0 }
         let room = session.room
         members[room.name]?[wsi] = nil
         if members[room.name]?.isEmpty == true { members[room.name] = nil }
@@ -59,6 +60,7 @@ extension Server {
         room.bus.publish(LayoutEvent(kind: .left, by: session.client, tick: room.status.current.tick,
                                      detail: .membership(client: session.client, clients: clients)))
         wakeMembers(of: room.name)
+        return 0
     }
 
     func wakeMembers(of name: RoomName) {

@@ -24,6 +24,8 @@ final class Session {
     var sentVersion = -1
     /// The send buffer set on its socket (`SocketQueue`), 0 before the first.
     var sendBuffer = 0
+    /// Whether the next frame waits for the reader to get through what it has (`PeerPacing`).
+    var pacing = PeerPacing()
     /// Kept alive until the next write: lws may still point into it (permessage-deflate).
     var inFlight: OutgoingMessage?
 

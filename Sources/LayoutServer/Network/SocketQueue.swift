@@ -14,12 +14,39 @@ enum SocketQueue {
     static let smallestBuffer = 64 << 10
     static let largestBuffer = 4 << 20
 
+    /// `SIOCOUTQ` (linux/sockios.h, TIOCOUTQ): bytes in the send queue not yet acknowledged.
+    private static let unacknowledgedRequest: UInt = 0x5411
+
+    /// Bytes written to the socket that the peer has not acknowledged yet, sent or not (0
+    /// when unknown).
+    static func unacknowledgedBytes(_ descriptor: Int32) -> Int {
+        var count: Int32 = 0
+        guard ioctl(descriptor, unacknowledgedRequest, &count) == 0 else { return 0 }
+        return Int(count)
+    }
+
     /// Bytes written to the socket that the kernel has not sent yet (0 when unknown).
     static func unsentBytes(_ descriptor: Int32) -> Int {
         var count: Int32 = 0
         guard ioctl(descriptor, notSentRequest, &count) == 0 else { return 0 }
         return Int(count)
     }
+
+    /// The receive window the peer advertised last, in bytes: room left in its receive buffer
+    /// (`PeerPacing`). nil when the kernel's TCP_INFO is older than the field (Linux 5.x).
+    static func peerWindow(_ descriptor: Int32) -> Int? {
+        withUnsafeTemporaryAllocation(byteCount: tcpInfoBytes, alignment: 8) { info in
+            var length = socklen_t(tcpInfoBytes)
+            guard getsockopt(descriptor, Int32(IPPROTO_TCP), TCP_INFO, info.baseAddress, &length) == 0,
+                  Int(length) >= sendWindowOffset + 4 else { return nil }
+            return Int(info.load(fromByteOffset: sendWindowOffset, as: UInt32.self))
+        }
+    }
+
+    /// `struct tcp_info` of linux/tcp.h, which glibc's netinet/tcp.h lags behind: its size,
+    /// and where `tcpi_snd_wnd` ("peer's advertised receive window after scaling") is.
+    private static let tcpInfoBytes = 232
+    private static let sendWindowOffset = 228
 
     /// Writable (for poll, and so for libwebsockets) only once everything written has been sent.
     static func reportWritableWhenSent(_ descriptor: Int32) {

@@ -11,9 +11,16 @@ final class PublishedFrame: Sendable {
     let withoutIDs: OutgoingMessage
     let binaryWithIDs: OutgoingMessage
     let binaryWithoutIDs: OutgoingMessage
+    /// When it was published, and when the next frame is due (nil: the room stopped
+    /// stepping), in monotonic nanoseconds (`PeerPacing`).
+    let publishedAt: UInt64
+    let nextDue: UInt64?
 
-    init(serial: Int, text: FrameEncoder.Frame, binary: FrameEncoder.Frame) {
+    init(serial: Int, text: FrameEncoder.Frame, binary: FrameEncoder.Frame, publishedAt: UInt64 = 0,
+         nextDue: UInt64? = nil) {
         self.serial = serial
+        self.publishedAt = publishedAt
+        self.nextDue = nextDue
         version = text.version
         withIDs = text.withIDs
         withoutIDs = text.withoutIDs

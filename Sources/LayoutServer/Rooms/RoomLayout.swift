@@ -69,7 +69,10 @@ struct RoomLayout {
             let text = encoder.encode(simulation, owners: owners, at: at)
             let binary = binaryEncoder.encode(simulation, owners: owners, at: at)
             frameSerial += 1
-            room.frames.publish(PublishedFrame(serial: frameSerial, text: text, binary: binary))
+            let now = DispatchTime.now().uptimeNanoseconds
+            let interval = UInt64(1e9 / simulation.parameters.tickRate)
+            room.frames.publish(PublishedFrame(serial: frameSerial, text: text, binary: binary, publishedAt: now,
+                                               nextDue: state.isStepping ? now + interval : nil))
         }
         publishStatus(to: room, pinned: pinned)
         room.announce()
