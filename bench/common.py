@@ -79,8 +79,11 @@ def commit():
 
 
 def header(title, extra=""):
-    """"forcelayout bench: 2026-11-21 16:00 UTC, nproc 2, commit abc1234, x86_64, load …"."""
+    """"forcelayout bench: 2026-11-21 16:00 UTC, nproc 2, commit abc1234, x86_64 (avx2 build), load …"."""
     now = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    line = f"{title}: {now}, nproc {os.cpu_count()}, commit {commit()}, {platform.machine()}, load {load}"
+    # The Makefile sets FORCELAYOUT_NATIVE when it builds the engine for this CPU (Package.swift).
+    build = f"{os.environ['FORCELAYOUT_NATIVE']} build" if os.environ.get("FORCELAYOUT_NATIVE") else "portable build"
+    line = (f"{title}: {now}, nproc {os.cpu_count()}, commit {commit()}, {platform.machine()} ({build}), "
+            f"load {load}")
     return f"{line}; {extra}" if extra else line
