@@ -41,9 +41,12 @@ final class PeerPacingTests: XCTestCase {
         XCTAssertEqual(pacing.frameReady(window: 1879, unacknowledged: 900, now: 60 * ms, publishedAt: 0, nextDue: nil), .send)
     }
 
-    func testAReaderThatWasWaitedForWaitsForTheNextFrameWhenTheNewestHasAged() {
+    func testAReaderBehindOnItsReadingWaitsForTheNextFrameWhenTheNewestHasAged() {
         var pacing = PeerPacing()
         XCTAssertEqual(pacing.frameReady(window: 4096, unacknowledged: 0, now: 0, publishedAt: 0, nextDue: 50 * ms), .send)
+        // A fast reader gets an aged frame at once.
+        XCTAssertEqual(pacing.frameReady(window: 4096, unacknowledged: 0, now: 40 * ms, publishedAt: 0,
+                                         nextDue: 50 * ms), .send)
         XCTAssertEqual(pacing.frameReady(window: 100, unacknowledged: 0, now: 60 * ms, publishedAt: 50 * ms,
                                          nextDue: 100 * ms), .wait)
         // Caught up at 90 ms: the frame of 50 ms is 40 ms old, the next due in 10.
@@ -51,12 +54,18 @@ final class PeerPacingTests: XCTestCase {
                                          nextDue: 100 * ms), .wait)
         XCTAssertEqual(pacing.frameReady(window: 4096, unacknowledged: 0, now: 101 * ms, publishedAt: 100 * ms,
                                          nextDue: 150 * ms), .send)
-        // Not waited for: an aged frame goes at once; so does one with no successor.
+        // Still a slow reader within the second, even with its window open: aged frames wait.
         XCTAssertEqual(pacing.frameReady(window: 4096, unacknowledged: 0, now: 190 * ms, publishedAt: 150 * ms,
+                                         nextDue: 200 * ms), .wait)
+        XCTAssertEqual(pacing.frameReady(window: 4096, unacknowledged: 0, now: 160 * ms, publishedAt: 150 * ms,
                                          nextDue: 200 * ms), .send)
-        XCTAssertEqual(pacing.frameReady(window: 100, unacknowledged: 0, now: 210 * ms, publishedAt: 200 * ms,
+        // A second later it counts as fast again; behind again, it gets a frame with no
+        // successor as soon as it has caught up, however old.
+        XCTAssertEqual(pacing.frameReady(window: 4096, unacknowledged: 0, now: 1_100 * ms, publishedAt: 1_050 * ms,
+                                         nextDue: 1_100 * ms + 1), .send)
+        XCTAssertEqual(pacing.frameReady(window: 100, unacknowledged: 0, now: 1_210 * ms, publishedAt: 1_200 * ms,
                                          nextDue: nil), .wait)
-        XCTAssertEqual(pacing.frameReady(window: 4096, unacknowledged: 0, now: 240 * ms, publishedAt: 200 * ms,
+        XCTAssertEqual(pacing.frameReady(window: 4096, unacknowledged: 0, now: 1_240 * ms, publishedAt: 1_200 * ms,
                                          nextDue: nil), .send)
     }
 

@@ -9,7 +9,8 @@
 /// its buffer, the frame is held back and both are looked at again shortly
 /// (`pollMicroseconds`); the newest frame goes as soon as the reader has caught up, and
 /// reaches it fresh, unless it has aged past half its interval while the next is due: a
-/// reader that was waited for then waits for that one, fresher by more than the wait. A reader that keeps up, over any round trip, has a wide open window
+/// reader that was behind on its reading within the last second (slower than the stream)
+/// then waits for that one, fresher by more than the wait. A reader that keeps up, over any round trip, has a wide open window
 /// and never waits; and no frame is held back longer than `longestHold`, in case a window
 /// shrinks for good. A value with one transition, tested without sockets; `SocketQueue`
 /// reads the kernel's figures.
@@ -21,6 +22,10 @@ struct PeerPacing {
     private(set) var largestWindow = 0
     /// When the frame being held back was first ready (monotonic nanoseconds).
     private var holdingSince: UInt64?
+    /// When the reader last had more than a quarter of its buffer still to read: a reader
+    /// that did within `behindFor` is slower than the stream, and gets fresh frames only.
+    private var lastBehind: UInt64?
+    static let behindFor: UInt64 = 1_000_000_000
 
     enum Action: Equatable { case send, wait }
 
@@ -34,7 +39,9 @@ struct PeerPacing {
         largestWindow = Swift.max(largestWindow, window)
         let inFlightFillsWindow = unacknowledged > largestWindow / 2
         let stillToRead = largestWindow - window > largestWindow / 4
-        let staleWhileNextIsNear = holdingSince != nil && Self.staleWhileNextIsNear(now, publishedAt, nextDue)
+        if stillToRead { lastBehind = now }
+        let slowReader = lastBehind.map { now &- $0 < Self.behindFor } ?? false
+        let staleWhileNextIsNear = slowReader && Self.staleWhileNextIsNear(now, publishedAt, nextDue)
         if inFlightFillsWindow || stillToRead || staleWhileNextIsNear {
             let since = holdingSince ?? now
             holdingSince = since
