@@ -4,4 +4,12 @@ public enum LayoutError: Error, Equatable, Sendable {
     case unknownCell(CellID)
     /// A non-finite coordinate.
     case invalidPosition
+    /// A link from a cell to itself.
+    case selfLink(CellID)
+    /// A link between cells that are already linked (either way round).
+    case duplicateLink(CellID, CellID)
+    /// No link between these cells.
+    case unknownLink(CellID, CellID)
+    /// A link's distance is not finite and at least 0, or its strength not finite and at least 0.
+    case invalidLink(CellID, CellID)
 }

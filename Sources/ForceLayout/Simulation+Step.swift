@@ -32,6 +32,7 @@ extension Simulation {
         let bound = maxStep
         let collide = parameters.collide
         computeRepulsion(parallel: parallel)
+        addLinkForces(parallel: parallel)
         if collide {
             startX = xs
             startY = ys

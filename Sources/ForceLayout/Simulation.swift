@@ -32,7 +32,7 @@ public final class Simulation {
     /// Same order as `ids`: what the integrator remembers per cell.
     var motion = Motion()
     /// id -> index into the arrays; rebuilt when removal compacts them.
-    private var index: [CellID: Int] = [:]
+    private(set) var index: [CellID: Int] = [:]
     private var rng: SeededRandom
     private var maxStepOverride: Double?
     /// Scratch force buffers, kept between steps to avoid reallocating.
@@ -49,6 +49,8 @@ public final class Simulation {
     private(set) var forcesSince = 0
     /// Whether `motion` holds contact pushes that must be released when `collide` goes off.
     var contactsHeld = false
+    /// The links between cells (`Simulation+Links.swift`).
+    var linkTable = LinkTable()
 
     public init(parameters: Parameters = .defaults, seed: UInt64 = 1) {
         self.parameters = parameters.sanitized
@@ -191,6 +193,7 @@ public final class Simulation {
 
     /// Appends at the end; callers keep ids ascending.
     func appendCell(id: CellID, x: Double, y: Double, pinned isPinned: Bool) {
+        linkTable.invalidate()
         index[id] = ids.count
         ids.append(id)
         xs.append(x)
@@ -223,6 +226,8 @@ public final class Simulation {
         ys.removeSubrange(kept...)
         pinned.removeSubrange(kept...)
         motion.truncate(to: kept)
+        if !linkTable.isEmpty { linkTable.remove(touching: Set(removed)) }
+        linkTable.invalidate()
         version += 1
         forcesChanged()
         return removed

@@ -76,6 +76,10 @@ extension LayoutState {
         switch error {
         case .unknownCell(let id): "unknown cell id \(id)"
         case .invalidPosition: "position must be finite"
+        case .selfLink(let id): "cell \(id) cannot link to itself"
+        case .duplicateLink(let a, let b): "cells \(a) and \(b) are already linked"
+        case .unknownLink(let a, let b): "no link between cells \(a) and \(b)"
+        case .invalidLink(let a, let b): "the link between \(a) and \(b) needs a finite distance and strength of at least 0"
         }
     }
 }

@@ -1,0 +1,50 @@
+/// The links' springs, as d3-force's `forceLink` (one iteration, alpha 1, since this engine
+/// has no cooling): each link pulls its ends toward `distance` apart by `strength` times the
+/// difference, the target taking `bias` of the correction and the source the rest. Every
+/// cell sums its own links (each link is computed once from either end), so chunks of cells
+/// run on any core, in the same order: serial and parallel agree bit for bit.
+struct LinkForce {
+    /// Cells per work item.
+    static let chunkSize = 2048
+    static let parallelThreshold = 8192
+
+    /// Adds each cell's pull to `fx`, `fy` (as long as the cells).
+    func add(_ links: PreparedLinks, xs: [Double], ys: [Double], parallel: Bool?,
+             fx: inout [Double], fy: inout [Double]) {
+        let n = xs.count
+        let chunks = (n + Self.chunkSize - 1) / Self.chunkSize
+        fx.withUnsafeMutableBufferPointer { fx in
+        fy.withUnsafeMutableBufferPointer { fy in
+            let outX = DisjointBuffer(fx), outY = DisjointBuffer(fy)
+            // Work item `chunk` writes the forces of its own cells, and no others.
+            forEachWorkItem(chunks, parallel: parallel ?? (n >= Self.parallelThreshold)) { chunk in
+                let start = chunk * Self.chunkSize
+                for i in start..<Swift.min(start + Self.chunkSize, n) {
+                    let pull = Self.pull(on: i, links, xs, ys)
+                    outX[i] += pull.x
+                    outY[i] += pull.y
+                }
+            }
+        }}
+    }
+
+    /// The sum of cell i's links' pulls on it.
+    @inline(__always)
+    static func pull(on i: Int, _ links: PreparedLinks, _ xs: [Double], _ ys: [Double]) -> (x: Double, y: Double) {
+        var x = 0.0, y = 0.0
+        for slot in Int(links.offsets[i])..<Int(links.offsets[i + 1]) {
+            let k = Int(links.incident[slot])
+            let a = Int(links.source[k]), b = Int(links.target[k])
+            let dx = xs[b] - xs[a], dy = ys[b] - ys[a]
+            let length = (dx * dx + dy * dy).squareRoot()
+            // Coincident ends have no direction; the repulsion parts them first.
+            guard length > 0, length.isFinite else { continue }
+            let f = (length - links.distance[k]) / length * links.strength[k]
+            // The target moves back along (dx, dy) by its share, the source forward by the rest.
+            let share = i == b ? -links.bias[k] : 1 - links.bias[k]
+            x += dx * f * share
+            y += dy * f * share
+        }
+        return (x, y)
+    }
+}

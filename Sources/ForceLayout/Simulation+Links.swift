@@ -1,0 +1,47 @@
+extension Simulation {
+    /// Every link, in the order they were made.
+    public var links: [Link] { linkTable.links }
+
+    /// Links cells, all or none: each end must be a cell, no cell links to itself, no two
+    /// cells are linked twice (either way round, here or already), and a distance or
+    /// strength must be finite and at least 0. The layout moves again.
+    public func link(_ new: [Link]) throws(LayoutError) {
+        var seen = Set<LinkKey>()
+        for link in new {
+            guard contains(link.source) else { throw .unknownCell(link.source) }
+            guard contains(link.target) else { throw .unknownCell(link.target) }
+            guard link.source != link.target else { throw .selfLink(link.source) }
+            guard link.distance.isFinite, link.distance >= 0,
+                  link.strength.map({ $0.isFinite && $0 >= 0 }) ?? true else {
+                throw .invalidLink(link.source, link.target)
+            }
+            guard !linkTable.contains(link.source, link.target), seen.insert(link.key).inserted else {
+                throw .duplicateLink(link.source, link.target)
+            }
+        }
+        guard !new.isEmpty else { return }
+        linkTable.append(new)
+        forcesChanged()
+    }
+
+    /// Removes the links between these pairs (either way round), all or none: each must be
+    /// a link. The layout moves again.
+    public func unlink(_ pairs: [(CellID, CellID)]) throws(LayoutError) {
+        var keys = Set<LinkKey>()
+        for (a, b) in pairs {
+            guard linkTable.contains(a, b) else { throw .unknownLink(a, b) }
+            keys.insert(LinkKey(a, b))
+        }
+        guard !keys.isEmpty else { return }
+        linkTable.remove(keys)
+        forcesChanged()
+    }
+
+    /// Adds the links' pulls to the forces of this step (nothing without links).
+    func addLinkForces(parallel: Bool?) {
+        guard !linkTable.isEmpty else { return }
+        let index = self.index
+        let prepared = linkTable.prepare(cellCount: count) { index[$0] }
+        LinkForce().add(prepared, xs: xs, ys: ys, parallel: parallel, fx: &forceX, fy: &forceY)
+    }
+}
