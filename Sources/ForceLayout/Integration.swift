@@ -31,14 +31,12 @@ struct Integration: Sendable {
 
     /// Runs every chunk (on every core if `parallel`) and combines their totals.
     func run(count n: Int, parallel: Bool) -> Totals {
-        let chunks = (n + Self.chunkSize - 1) / Self.chunkSize
-        var parts = [Totals](repeating: Totals(), count: chunks)
+        var parts = [Totals](repeating: Totals(), count: (n + Self.chunkSize - 1) / Self.chunkSize)
         parts.withUnsafeMutableBufferPointer { parts in
             let out = DisjointBuffer(parts)
             // Work item `chunk` writes its own cells and its own slot of `parts`.
-            forEachWorkItem(chunks, parallel: parallel) { chunk in
-                let start = chunk * Self.chunkSize
-                out[chunk] = integrate(start..<Swift.min(start + Self.chunkSize, n))
+            forEachChunk(of: n, size: Self.chunkSize, parallel: parallel) { chunk, cells in
+                out[chunk] = integrate(cells)
             }
         }
         return parts.reduce(into: Totals()) { $0.add($1) }

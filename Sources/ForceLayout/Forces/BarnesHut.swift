@@ -36,13 +36,12 @@ struct BarnesHut {
         ForceBuffers.zero(&fx, &fy, count: n)
         guard n > 1, chargeCubed > 0 else { return }
         let groups = Self.groups(tree)
-        let chunks = (groups.count + Self.groupsPerChunk - 1) / Self.groupsPerChunk
         fx.withUnsafeMutableBufferPointer { fx in
             fy.withUnsafeMutableBufferPointer { fy in
                 let outX = DisjointBuffer(fx), outY = DisjointBuffer(fy)
-                // Work item `chunk` writes the forces of its own leaves' cells, and no others.
-                forEachWorkItem(chunks, parallel: parallel ?? (n >= Self.parallelThreshold)) { chunk in
-                    let range = (chunk * Self.groupsPerChunk)..<Swift.min((chunk + 1) * Self.groupsPerChunk, groups.count)
+                // Each chunk of groups writes the forces of its own groups' cells, and no others.
+                forEachChunk(of: groups.count, size: Self.groupsPerChunk,
+                             parallel: parallel ?? (n >= Self.parallelThreshold)) { _, range in
                     accumulate(groups[range], tree, ids, pinned, outX, outY)
                 }
             }

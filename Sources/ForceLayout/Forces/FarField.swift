@@ -6,8 +6,7 @@ extension BarnesHut {
     /// summed in double after the loop (a call inside it would spill its accumulators).
     @inline(__always)
     func farForce(on k: Int, _ view: TreeView, _ lists: borrowing InteractionLists) -> (x: Double, y: Double) {
-        let xv = Lanes(repeating: Float(view.xs[k] - lists.originX))
-        let yv = Lanes(repeating: Float(view.ys[k] - lists.originY))
+        let (xv, yv) = lists.lanes(of: k, view)
         let far = lists.far, pending = lists.pending
         let count = lists.farCount
         let minD2 = Float(Coulomb.minDistance * Coulomb.minDistance)

@@ -27,6 +27,12 @@ struct InteractionLists: ~Copyable {
         far.deallocate(); farNode.deallocate(); near.deallocate(); nearSlot.deallocate(); pending.deallocate()
     }
 
+    /// The cell at tree position `k`, relative to the origin, in every lane.
+    @inline(__always)
+    func lanes(of k: Int, _ view: TreeView) -> (x: Lanes, y: Lanes) {
+        (Lanes(repeating: Float(view.xs[k] - originX)), Lanes(repeating: Float(view.ys[k] - originY)))
+    }
+
     mutating func reset(originX: Double, originY: Double) {
         self.originX = originX
         self.originY = originY

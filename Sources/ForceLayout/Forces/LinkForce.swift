@@ -12,14 +12,12 @@ struct LinkForce {
     func add(_ links: PreparedLinks, xs: [Double], ys: [Double], parallel: Bool?,
              fx: inout [Double], fy: inout [Double]) {
         let n = xs.count
-        let chunks = (n + Self.chunkSize - 1) / Self.chunkSize
         fx.withUnsafeMutableBufferPointer { fx in
         fy.withUnsafeMutableBufferPointer { fy in
             let outX = DisjointBuffer(fx), outY = DisjointBuffer(fy)
-            // Work item `chunk` writes the forces of its own cells, and no others.
-            forEachWorkItem(chunks, parallel: parallel ?? (n >= Self.parallelThreshold)) { chunk in
-                let start = chunk * Self.chunkSize
-                for i in start..<Swift.min(start + Self.chunkSize, n) {
+            // Each chunk writes the forces of its own cells, and no others.
+            forEachChunk(of: n, size: Self.chunkSize, parallel: parallel ?? (n >= Self.parallelThreshold)) { _, cells in
+                for i in cells {
                     let pull = Self.pull(on: i, links, xs, ys)
                     outX[i] += pull.x
                     outY[i] += pull.y

@@ -13,8 +13,7 @@ extension BarnesHut {
     /// registers.
     @inline(__always)
     func nearForce(on k: Int, _ view: TreeView, _ lists: borrowing InteractionLists) -> (x: Double, y: Double) {
-        let xv = Lanes(repeating: Float(view.xs[k] - lists.originX))
-        let yv = Lanes(repeating: Float(view.ys[k] - lists.originY))
+        let (xv, yv) = lists.lanes(of: k, view)
         let near = lists.near, pending = lists.pending
         let count = lists.nearCount
         let minD = Float(Coulomb.minDistance)

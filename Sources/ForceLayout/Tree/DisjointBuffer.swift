@@ -39,3 +39,17 @@ func forEachWorkItem(_ count: Int, parallel: Bool, _ body: @Sendable (Int) -> Vo
         for item in 0..<count { body(item) }
     }
 }
+
+/// Splits `0..<count` into chunks of `size` (the same whatever the cores, so results that
+/// are combined chunk by chunk do not depend on them) and runs `body(chunk, range)` for each,
+/// on every core or in order on this thread. Returns the number of chunks.
+@inline(__always)
+@discardableResult
+func forEachChunk(of count: Int, size: Int, parallel: Bool, _ body: @Sendable (Int, Range<Int>) -> Void) -> Int {
+    let chunks = (count + size - 1) / size
+    forEachWorkItem(chunks, parallel: parallel) { chunk in
+        let start = chunk * size
+        body(chunk, start..<Swift.min(start + size, count))
+    }
+    return chunks
+}

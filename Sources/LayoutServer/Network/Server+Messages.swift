@@ -110,11 +110,12 @@ extension Server {
     /// slow reader to get through what it has (`PeerPacing`; the timer looks again).
     private func frameToSend(_ session: Session, _ frame: PublishedFrame) -> OutgoingMessage? {
         let socket = lws_get_socket_fd(session.wsi)
-        guard SocketQueue.unsentBytes(socket) == 0 else {
+        let sending = SocketQueue.sending(socket)
+        guard sending.unsent == 0 else {
             lws_callback_on_writable(session.wsi)
             return nil
         }
-        let ready = session.pacing.frameReady(window: SocketQueue.peerWindow(socket),
+        let ready = session.pacing.frameReady(window: sending.peerWindow,
                                               unacknowledged: SocketQueue.unacknowledgedBytes(socket),
                                               now: DispatchTime.now().uptimeNanoseconds,
                                               publishedAt: frame.publishedAt, nextDue: frame.nextDue)

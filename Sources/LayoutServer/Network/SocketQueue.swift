@@ -25,27 +25,33 @@ enum SocketQueue {
         return Int(count)
     }
 
+    /// What the kernel's TCP_INFO says of the sending side, in one call a frame: the bytes
+    /// written but not sent yet, and the receive window the peer advertised last (room left
+    /// in its buffer, `PeerPacing`; nil from a kernel older than the field). Where TCP_INFO
+    /// is too short for the unsent count (before Linux 4.6), `SIOCOUTQNSD` gives it.
+    static func sending(_ descriptor: Int32) -> (unsent: Int, peerWindow: Int?) {
+        withUnsafeTemporaryAllocation(byteCount: tcpInfoBytes, alignment: 8) { info in
+            var length = socklen_t(tcpInfoBytes)
+            guard getsockopt(descriptor, Int32(IPPROTO_TCP), TCP_INFO, info.baseAddress, &length) == 0,
+                  Int(length) >= notSentOffset + 4 else { return (unsentBytes(descriptor), nil) }
+            let unsent = Int(info.load(fromByteOffset: notSentOffset, as: UInt32.self))
+            guard Int(length) >= sendWindowOffset + 4 else { return (unsent, nil) }
+            return (unsent, Int(info.load(fromByteOffset: sendWindowOffset, as: UInt32.self)))
+        }
+    }
+
     /// Bytes written to the socket that the kernel has not sent yet (0 when unknown).
-    static func unsentBytes(_ descriptor: Int32) -> Int {
+    private static func unsentBytes(_ descriptor: Int32) -> Int {
         var count: Int32 = 0
         guard ioctl(descriptor, notSentRequest, &count) == 0 else { return 0 }
         return Int(count)
     }
 
-    /// The receive window the peer advertised last, in bytes: room left in its receive buffer
-    /// (`PeerPacing`). nil when the kernel's TCP_INFO is older than the field (Linux 5.x).
-    static func peerWindow(_ descriptor: Int32) -> Int? {
-        withUnsafeTemporaryAllocation(byteCount: tcpInfoBytes, alignment: 8) { info in
-            var length = socklen_t(tcpInfoBytes)
-            guard getsockopt(descriptor, Int32(IPPROTO_TCP), TCP_INFO, info.baseAddress, &length) == 0,
-                  Int(length) >= sendWindowOffset + 4 else { return nil }
-            return Int(info.load(fromByteOffset: sendWindowOffset, as: UInt32.self))
-        }
-    }
-
     /// `struct tcp_info` of linux/tcp.h, which glibc's netinet/tcp.h lags behind: its size,
-    /// and where `tcpi_snd_wnd` ("peer's advertised receive window after scaling") is.
+    /// and where `tcpi_notsent_bytes` and `tcpi_snd_wnd` ("peer's advertised receive window
+    /// after scaling") are.
     private static let tcpInfoBytes = 232
+    private static let notSentOffset = 144
     private static let sendWindowOffset = 228
 
     /// Writable (for poll, and so for libwebsockets) only once everything written has been sent.

@@ -16,8 +16,7 @@ final class PublishedFrame: Sendable {
     let publishedAt: UInt64
     let nextDue: UInt64?
 
-    init(serial: Int, text: FrameEncoder.Frame, binary: FrameEncoder.Frame, publishedAt: UInt64 = 0,
-         nextDue: UInt64? = nil) {
+    init(serial: Int, text: FrameEncoder.Frame, binary: FrameEncoder.Frame, publishedAt: UInt64, nextDue: UInt64?) {
         self.serial = serial
         self.publishedAt = publishedAt
         self.nextDue = nextDue
