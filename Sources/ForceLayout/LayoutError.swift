@@ -10,6 +10,8 @@ public enum LayoutError: Error, Equatable, Sendable {
     case duplicateLink(CellID, CellID)
     /// No link between these cells.
     case unknownLink(CellID, CellID)
+    /// A radius outside `Simulation.radiusRange`.
+    case invalidRadius(Double)
     /// A link's distance is not finite and at least 0, or its strength not finite and at least 0.
     case invalidLink(CellID, CellID)
 }

@@ -54,7 +54,7 @@ extension Simulation {
         // The per-step sweeps leave contacts within a fraction of a unit; at rest, finish
         // the job so that no two cells overlap. Not counted as movement: it is a tidy-up.
         if collide && report.settled {
-            Collision(size: parameters.cellSize, tick: tick)
+            Collision(size: parameters.cellSize, tick: tick, radii: collisionRadii())
                 .polish(tree: &tree, xs: &xs, ys: &ys, ids: ids, pinned: pinned)
         }
         lastReport = report
@@ -104,7 +104,7 @@ extension Simulation {
     /// movement plus what damping withheld (see `Rest`).
     private func resolveCollisions() -> (maxMove: Double, totalMove: Double, rest: Double) {
         let beforeX = xs, beforeY = ys
-        Collision(size: parameters.cellSize, tick: tick)
+        Collision(size: parameters.cellSize, tick: tick, radii: collisionRadii())
             .resolve(tree: &tree, xs: &xs, ys: &ys, ids: ids, pinned: pinned)
         contactsHeld = true
         var maxMove = 0.0, totalMove = 0.0, rest = 0.0

@@ -29,6 +29,11 @@ public final class Simulation {
 
     /// Same order as `ids`; a pinned cell is held at its position.
     private(set) var pinned: [Bool] = []
+    /// Same order as `ids`: a cell's own radius, or 0 for the default (half the cell size,
+    /// following `cellSize`); see `Simulation+Radii.swift`.
+    var radii: [Double] = []
+    /// How many cells have a radius of their own.
+    var customRadii = 0
     /// Same order as `ids`: what the integrator remembers per cell.
     var motion = Motion()
     /// id -> index into the arrays; rebuilt when removal compacts them.
@@ -111,16 +116,26 @@ public final class Simulation {
     @discardableResult
     public func add(count: Int, spawn: Spawn = .random) -> [CellID] {
         guard count > 0 else { return [] }
+        let points = spawnPositions(count: count, spawn: spawn)
+        return append(points.map { CellSeed(x: $0.x, y: $0.y) })
+    }
+
+    /// Where `count` new cells start.
+    func spawnPositions(count: Int, spawn: Spawn) -> [(x: Double, y: Double)] {
         let existing = self.count
         let cellSize = parameters.cellSize
-        let points = SpawnArea.positions(
+        return SpawnArea.positions(
             count: count, spawn: spawn,
             area: { SpawnArea.area(content: contentBounds(), existing: existing, adding: count, cellSize: cellSize) },
             rng: &rng)
+    }
+
+    /// Adds cells with these positions and radii (placed: `x` and `y` set), ids ascending.
+    func append(_ placed: [CellSeed]) -> [CellID] {
         var added: [CellID] = []
-        added.reserveCapacity(count)
-        for p in points {
-            appendCell(id: nextID, x: p.x, y: p.y, pinned: false)
+        added.reserveCapacity(placed.count)
+        for seed in placed {
+            appendCell(id: nextID, x: seed.x!, y: seed.y!, pinned: false, radius: seed.radius ?? 0)
             added.append(nextID)
             nextID += 1
         }
@@ -147,12 +162,16 @@ public final class Simulation {
         // Membership order is ascending id, so the newest are the tail.
         let first = Swift.max(0, ids.count - n)
         let doomed = Array(ids[first...])
+        customRadii -= radii[first...].lazy.filter { $0 > 0 }.count
         ids.removeSubrange(first...)
         xs.removeSubrange(first...)
         ys.removeSubrange(first...)
         pinned.removeSubrange(first...)
+        radii.removeSubrange(first...)
         motion.truncate(to: first)
         for id in doomed { index[id] = nil }
+        if !linkTable.isEmpty { linkTable.remove(touching: Set(doomed)) }
+        linkTable.invalidate()
         version += 1
         forcesChanged()
         return doomed
@@ -164,6 +183,8 @@ public final class Simulation {
         guard !ids.isEmpty else { return [] }
         let all = ids
         ids.removeAll(); xs.removeAll(); ys.removeAll(); pinned.removeAll(); index.removeAll()
+        radii.removeAll(); customRadii = 0
+        linkTable = LinkTable()
         motion = Motion()
         version += 1
         forcesChanged()
@@ -192,13 +213,15 @@ public final class Simulation {
     // MARK: Storage
 
     /// Appends at the end; callers keep ids ascending.
-    func appendCell(id: CellID, x: Double, y: Double, pinned isPinned: Bool) {
+    func appendCell(id: CellID, x: Double, y: Double, pinned isPinned: Bool, radius: Double = 0) {
         linkTable.invalidate()
         index[id] = ids.count
         ids.append(id)
         xs.append(x)
         ys.append(y)
         pinned.append(isPinned)
+        radii.append(radius)
+        if radius > 0 { customRadii += 1 }
         motion.append()
     }
 
@@ -211,10 +234,11 @@ public final class Simulation {
             if doomed(id) {
                 removed.append(id)
                 index[id] = nil
+                if radii[i] > 0 { customRadii -= 1 }
                 continue
             }
             if kept != i {
-                ids[kept] = id; xs[kept] = xs[i]; ys[kept] = ys[i]; pinned[kept] = pinned[i]
+                ids[kept] = id; xs[kept] = xs[i]; ys[kept] = ys[i]; pinned[kept] = pinned[i]; radii[kept] = radii[i]
                 motion.move(from: i, to: kept)
                 index[id] = kept
             }
@@ -225,6 +249,7 @@ public final class Simulation {
         xs.removeSubrange(kept...)
         ys.removeSubrange(kept...)
         pinned.removeSubrange(kept...)
+        radii.removeSubrange(kept...)
         motion.truncate(to: kept)
         if !linkTable.isEmpty { linkTable.remove(touching: Set(removed)) }
         linkTable.invalidate()

@@ -4,12 +4,15 @@ public struct CellRecord: Codable, Equatable, Sendable {
     public var x: Double
     public var y: Double
     public var pinned: Bool
+    /// The cell's own radius; nil: the default (half of `cellSize`).
+    public var radius: Double?
 
-    public init(id: CellID, x: Double, y: Double, pinned: Bool) {
+    public init(id: CellID, x: Double, y: Double, pinned: Bool, radius: Double? = nil) {
         self.id = id
         self.x = x
         self.y = y
         self.pinned = pinned
+        self.radius = radius
     }
 }
 
@@ -20,16 +23,20 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
     public var nextID: CellID
     /// In membership order (ascending id).
     public var cells: [CellRecord]
+    /// In the order they were made.
+    public var links: [Link]
 
-    public init(parameters: Parameters, nextID: CellID, cells: [CellRecord]) {
+    public init(parameters: Parameters, nextID: CellID, cells: [CellRecord], links: [Link] = []) {
         self.parameters = parameters
         self.nextID = nextID
         self.cells = cells
+        self.links = links
     }
 }
 
 extension Simulation {
-    /// Restores a layout. Rejects a non-finite coordinate (`.invalidPosition`), and a
+    /// Restores a layout. Rejects a non-finite coordinate (`.invalidPosition`), a radius out
+    /// of range, a link `link(_:)` would refuse, and a
     /// non-positive or duplicate id or a `nextID` not above every id (`.unknownCell` with the
     /// offending value, since these ids cannot name a cell). Cells are taken in ascending id
     /// order whatever their order in the snapshot; `tick` and `version` start at 0.
@@ -41,6 +48,7 @@ extension Simulation {
         var maxID = 0
         for cell in snapshot.cells {
             guard cell.x.isFinite, cell.y.isFinite else { throw .invalidPosition }
+            if let radius = cell.radius, !Self.radiusRange.contains(radius) { throw .invalidRadius(radius) }
             guard cell.id > 0 else { throw .unknownCell(cell.id) }
             if cell.id <= previous { ascending = false }
             previous = cell.id
@@ -57,9 +65,10 @@ extension Simulation {
 
         self.init(parameters: snapshot.parameters, seed: seed)
         for cell in cells {
-            appendCell(id: cell.id, x: cell.x, y: cell.y, pinned: cell.pinned)
+            appendCell(id: cell.id, x: cell.x, y: cell.y, pinned: cell.pinned, radius: cell.radius ?? 0)
         }
         nextID = snapshot.nextID
+        try link(snapshot.links)
         resetReport()
     }
 
@@ -68,8 +77,9 @@ extension Simulation {
         var cells: [CellRecord] = []
         cells.reserveCapacity(count)
         for i in 0..<count {
-            cells.append(CellRecord(id: ids[i], x: xs[i], y: ys[i], pinned: pinned[i]))
+            cells.append(CellRecord(id: ids[i], x: xs[i], y: ys[i], pinned: pinned[i],
+                                    radius: radii[i] > 0 ? radii[i] : nil))
         }
-        return LayoutSnapshot(parameters: parameters, nextID: nextID, cells: cells)
+        return LayoutSnapshot(parameters: parameters, nextID: nextID, cells: cells, links: links)
     }
 }

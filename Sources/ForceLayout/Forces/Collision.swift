@@ -1,9 +1,9 @@
 import Dispatch
 import Synchronization
 
-/// Keeps cells of diameter `cellSize` from overlapping: after the forces have moved the
-/// cells, every pair whose centers are closer than `cellSize` is pushed apart along the
-/// line between them until they just touch (a pinned cell does not move; the other takes
+/// Keeps cells from overlapping: after the forces have moved the cells, every pair whose
+/// centers are closer than the sum of their radii (`cellSize` when every cell has the default
+/// radius, half of it) is pushed apart along the line between them until they just touch (a pinned cell does not move; the other takes
 /// the whole correction). Pairs come from the quadtree; the projection runs Gauss-Seidel
 /// sweeps in tree order until the deepest overlap is below `tolerance` of a cell.
 struct Collision {
@@ -24,6 +24,15 @@ struct Collision {
 
     let size: Double
     let tick: Int
+    /// Every cell's radius, in membership order; empty: all are `size / 2`, and the sums are
+    /// `size` itself (so a layout of default cells collides exactly as before radii).
+    var radii: [Double] = []
+
+    /// The distance at which cells `i` and `j` touch.
+    @inline(__always)
+    private static func contact(_ i: Int, _ j: Int, _ radii: UnsafeBufferPointer<Double>, _ size: Double) -> Double {
+        radii.isEmpty ? size : radii[i] + radii[j]
+    }
 
     /// Gathers candidate pairs, then projects with at most `sweeps` sweeps. Returns the
     /// deepest overlap left.
@@ -42,11 +51,12 @@ struct Collision {
         pairs.withUnsafeBufferPointer { pairs in
         ids.withUnsafeBufferPointer { ids in
         pinned.withUnsafeBufferPointer { pinned in
+        radii.withUnsafeBufferPointer { radii in
             for _ in 0..<sweeps {
-                deepest = sweep(pairs, xs, ys, ids, pinned)
+                deepest = sweep(pairs, xs, ys, ids, pinned, radii)
                 if deepest < Self.tolerance * size { break }
             }
-        }}}}}
+        }}}}}}
         return deepest
     }
 
@@ -62,22 +72,11 @@ struct Collision {
             ys.withUnsafeBufferPointer { py in tree.build(xs: px, ys: py) }
         }
         let pairs = candidatePairs(tree: tree, xs: xs, ys: ys)
-        var closest = Double.infinity
-        var p = 0
-        while p < pairs.count {
-            let i = Int(pairs[p]), j = Int(pairs[p + 1])
-            p += 2
-            guard !pinned[i], !pinned[j] else { continue }
-            let dx = xs[i] - xs[j], dy = ys[i] - ys[j]
-            closest = Swift.min(closest, (dx * dx + dy * dy).squareRoot())
-        }
-        if closest < size * (1 - Self.tolerance) {
-            let factor = size / Swift.max(closest, Wiggle.epsilon * 1000) * (1 + 1e-9)
-            if factor.isFinite && factor < 1e6 {
-                for i in 0..<n where !pinned[i] {
-                    xs[i] *= factor
-                    ys[i] *= factor
-                }
+        let factor = spreadFactor(pairs: pairs, xs: xs, ys: ys, pinned: pinned)
+        if factor > 1 {
+            for i in 0..<n where !pinned[i] {
+                xs[i] *= factor
+                ys[i] *= factor
             }
         }
         guard pinned.contains(true) else { return }
@@ -86,11 +85,43 @@ struct Collision {
         }
     }
 
+    /// The factor that brings the most overlapping free pair to touching (contact over
+    /// distance, the largest); 1 when no free pair overlaps, or when the factor would be
+    /// absurd (coincident cells: the sweeps separate those).
+    private func spreadFactor(pairs: [Int32], xs: [Double], ys: [Double], pinned: [Bool]) -> Double {
+        radii.withUnsafeBufferPointer { radii in
+            // Uniform radii: the closest pair decides (`size / closest`, as before radii).
+            var closest = Double.infinity
+            var worst = 1.0
+            var p = 0
+            while p < pairs.count {
+                let i = Int(pairs[p]), j = Int(pairs[p + 1])
+                p += 2
+                guard !pinned[i], !pinned[j] else { continue }
+                let dx = xs[i] - xs[j], dy = ys[i] - ys[j]
+                let distance = (dx * dx + dy * dy).squareRoot()
+                if radii.isEmpty {
+                    closest = Swift.min(closest, distance)
+                } else {
+                    let contact = radii[i] + radii[j]
+                    if distance < contact * (1 - Self.tolerance) {
+                        worst = Swift.max(worst, contact / Swift.max(distance, Wiggle.epsilon * 1000))
+                    }
+                }
+            }
+            if radii.isEmpty, closest < size * (1 - Self.tolerance) {
+                worst = size / Swift.max(closest, Wiggle.epsilon * 1000)
+            }
+            guard worst > 1 else { return 1 }
+            let factor = worst * (1 + 1e-9)
+            return factor.isFinite && factor < 1e6 ? factor : 1
+        }
+    }
+
     /// One Gauss-Seidel pass over the pairs; returns the deepest overlap it met.
     private func sweep(_ pairs: UnsafeBufferPointer<Int32>, _ xs: UnsafeMutableBufferPointer<Double>,
                        _ ys: UnsafeMutableBufferPointer<Double>, _ ids: UnsafeBufferPointer<CellID>,
-                       _ pinned: UnsafeBufferPointer<Bool>) -> Double {
-        let size2 = size * size
+                       _ pinned: UnsafeBufferPointer<Bool>, _ radii: UnsafeBufferPointer<Double>) -> Double {
         var deepest = 0.0
         var p = 0
         while p < pairs.count {
@@ -100,7 +131,8 @@ struct Collision {
             if pinnedI && pinnedJ { continue }
             var dx = xs[i] - xs[j], dy = ys[i] - ys[j]
             let d2 = dx * dx + dy * dy
-            guard d2 < size2 else { continue }
+            let contact = Self.contact(i, j, radii, size)
+            guard d2 < contact * contact else { continue }
             var r = d2.squareRoot()
             if r < Wiggle.epsilon {
                 let w = Wiggle.direction(for: ids[i], awayFrom: ids[j], tick: tick)
@@ -108,7 +140,7 @@ struct Collision {
             } else {
                 dx /= r; dy /= r
             }
-            let overlap = size - r
+            let overlap = contact - r
             deepest = Swift.max(deepest, overlap)
             let shareI = pinnedI ? 0.0 : (pinnedJ ? 1.0 : 0.5)
             let shareJ = pinnedJ ? 0.0 : 1.0 - shareI
@@ -120,16 +152,22 @@ struct Collision {
         return deepest
     }
 
-    /// Pairs (i, j), flattened, of cells closer than `reach * size`, grouped by i in tree order.
+    /// Pairs (i, j), flattened, of cells closer than `reach` times their contact distance,
+    /// grouped by i in tree order. With radii, each pair is found from its larger cell (the
+    /// lower index on a tie), which searches `reach` times its own diameter: small cells never
+    /// search as far as the largest one.
     private func candidatePairs(tree: QuadTree, xs: [Double], ys: [Double]) -> [Int32] {
         let n = xs.count
         let radius = size * Self.reach
+        let radii = self.radii
         let chunks = (n + Self.chunkSize - 1) / Self.chunkSize
         let collected = Mutex([[Int32]](repeating: [], count: chunks))
         let work: @Sendable (Int) -> Void = { chunk in
             let start = chunk * Self.chunkSize
             let range = start..<Swift.min(start + Self.chunkSize, n)
-            let local = neighbours(range, tree: tree, xs: xs, ys: ys, radius: radius)
+            let local = radii.isEmpty
+                ? neighbours(range, tree: tree, xs: xs, ys: ys, radius: radius)
+                : neighbours(range, tree: tree, xs: xs, ys: ys, radii: radii)
             collected.withLock { $0[chunk] = local }
         }
         if n >= 2048 {
@@ -164,6 +202,41 @@ struct Collision {
                     guard j > i else { continue }
                     let dx = xi - xs[j], dy = yi - ys[j]
                     if dx * dx + dy * dy < radius2 {
+                        found.append(Int32(i))
+                        found.append(Int32(j))
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    private func neighbours(_ range: Range<Int>, tree: QuadTree, xs: [Double], ys: [Double], radii: [Double]) -> [Int32] {
+        var found: [Int32] = []
+        found.reserveCapacity(range.count * 16)
+        var stack: [Int32] = []
+        stack.reserveCapacity(4 * QuadTree.maxDepth + 8)
+        for slot in range {
+            let i = Int(tree.order[slot])
+            let xi = xs[i], yi = ys[i], ri = radii[i]
+            let search = 2 * ri * Self.reach
+            stack.removeAll(keepingCapacity: true)
+            stack.append(0)
+            while let last = stack.popLast() {
+                let node = tree.nodes[Int(last)]
+                let h = node.half + search
+                guard Swift.abs(xi - node.centerX) <= h, Swift.abs(yi - node.centerY) <= h else { continue }
+                if !node.isLeaf {
+                    stack.append(contentsOf: node.occupiedChildren)
+                    continue
+                }
+                for k in Int(node.start)..<Int(node.start + node.count) {
+                    let j = Int(tree.order[k])
+                    let rj = radii[j]
+                    guard rj < ri || (rj == ri && j > i) else { continue }
+                    let dx = xi - xs[j], dy = yi - ys[j]
+                    let reach = Self.reach * (ri + rj)
+                    if dx * dx + dy * dy < reach * reach {
                         found.append(Int32(i))
                         found.append(Int32(j))
                     }

@@ -1,6 +1,6 @@
 /// A link between two cells: a spring with rest length `distance`, as d3-force's
 /// `forceLink` (`LinkForce`). Unordered for identity: (a, b) and (b, a) are the same link.
-public struct Link: Equatable, Sendable {
+public struct Link: Codable, Equatable, Sendable {
     /// d3-force's default rest length.
     public static let defaultDistance = 30.0
 

@@ -76,6 +76,7 @@ extension LayoutState {
         switch error {
         case .unknownCell(let id): "unknown cell id \(id)"
         case .invalidPosition: "position must be finite"
+        case .invalidRadius(let radius): "radius must be in [1, 200], not \(JSONText.number(radius))"
         case .selfLink(let id): "cell \(id) cannot link to itself"
         case .duplicateLink(let a, let b): "cells \(a) and \(b) are already linked"
         case .unknownLink(let a, let b): "no link between cells \(a) and \(b)"
