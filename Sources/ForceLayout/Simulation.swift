@@ -33,7 +33,7 @@ public final class Simulation {
     /// following `cellSize`); see `Simulation+Radii.swift`.
     var radii: [Double] = []
     /// How many cells have a radius of their own.
-    var customRadii = 0
+    public internal(set) var customRadii = 0
     /// Same order as `ids`: what the integrator remembers per cell.
     var motion = Motion()
     /// id -> index into the arrays; rebuilt when removal compacts them.

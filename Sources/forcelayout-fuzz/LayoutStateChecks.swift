@@ -43,6 +43,19 @@ extension MessagePathFuzzer {
         case .add(let count, _):
             require(simulation.count == before.ids.count + count && simulation.ids.prefix(before.ids.count) == before.ids[...],
                     "add \(count) gave \(simulation.count) cells", bytes)
+        case .addCells(let cells, _):
+            require(simulation.count == before.ids.count + cells.count && simulation.ids.prefix(before.ids.count) == before.ids[...],
+                    "add \(cells.count) cells gave \(simulation.count) cells", bytes)
+        case .update(let edits):
+            require(edits.allSatisfy { simulation.contains($0.id) }, "update of a cell that is not there", bytes)
+            return
+        case .link(let links):
+            require(links.allSatisfy { simulation.links.contains($0) }, "link left a link out", bytes)
+            return
+        case .unlink(let ends):
+            require(ends.allSatisfy { end in !simulation.links.contains { Set([$0.source, $0.target]) == Set([end.source, end.target]) } },
+                    "unlink left a link in", bytes)
+            return
         case .remove(let ids):
             require(simulation.count == before.ids.count - Set(ids).count && Set(ids).isDisjoint(with: simulation.ids),
                     "remove \(ids)", bytes)

@@ -106,7 +106,7 @@ enum MessagePathFuzzer {
         }
         checkRanges(request.message, bytes: bytes)
         // Written back the way a client would send it, it must decode to the same request.
-        let encoded = encode(request)
+        let encoded = request.encoded
         switch decoder.decode(encoded) {
         case .success(let again):
             require(again == request, "re-decoding gave \(again), not \(request)", bytes)
@@ -124,6 +124,24 @@ enum MessagePathFuzzer {
         case .layout(.add(let count, let spawn)):
             require((1...limits.maxAddPerMessage).contains(count), "add count \(count)", bytes)
             if case .point(let x, let y) = spawn { require(coordinate(x) && coordinate(y), "spawn point (\(x), \(y))", bytes) }
+        case .layout(.addCells(let cells, let spawn)):
+            require((1...limits.maxAddPerMessage).contains(cells.count), "add \(cells.count) cells", bytes)
+            if case .point(let x, let y) = spawn { require(coordinate(x) && coordinate(y), "spawn point (\(x), \(y))", bytes) }
+            for cell in cells {
+                require(cell.seed.radius.map(Simulation.radiusRange.contains) ?? true, "radius \(String(describing: cell.seed.radius))", bytes)
+                require((cell.seed.x == nil) == (cell.seed.y == nil), "half a position", bytes)
+                require(cell.data.label.map { $0.unicodeScalars.count <= CellData.labelLimit } ?? true, "a long label", bytes)
+            }
+        case .layout(.update(let edits)):
+            require((1...limits.maxAddPerMessage).contains(edits.count) && edits.allSatisfy { $0.id >= 1 }, "update \(edits.count)", bytes)
+        case .layout(.link(let links)):
+            require((1...limits.maxAddPerMessage).contains(links.count), "link \(links.count)", bytes)
+            for link in links {
+                require(link.source >= 1 && link.target >= 1 && link.distance.isFinite && link.distance >= 0
+                        && (link.strength.map { (0...1).contains($0) } ?? true), "link \(link)", bytes)
+            }
+        case .layout(.unlink(let ends)):
+            require((1...limits.maxAddPerMessage).contains(ends.count), "unlink \(ends.count)", bytes)
         case .layout(.remove(let ids)):
             require(!ids.isEmpty && ids.count <= limits.maxCells && ids.allSatisfy { $0 >= 1 }, "remove ids \(ids.prefix(8))", bytes)
         case .layout(.removeNewest(let count)):

@@ -42,6 +42,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Most cells one add message may ask for (at most --max-cells).")
     var maxAddPerMessage = Self.defaults.limits.maxAddPerMessage
 
+    @Option(help: "Most links one room may hold (0: no links).")
+    var maxLinks = Self.defaults.limits.maxLinks
+
     @Option(help: "Largest client message in bytes; a larger one closes its connection with 1009.")
     var maxMessageBytes = Self.defaults.limits.maxMessageBytes
 
@@ -94,6 +97,7 @@ struct Serve: ParsableCommand {
         guard maxCells >= 1 else { throw ValidationError("--max-cells must be at least 1") }
         guard maxClients >= 1 else { throw ValidationError("--max-clients must be at least 1") }
         guard maxAddPerMessage >= 1 else { throw ValidationError("--max-add-per-message must be at least 1") }
+        guard maxLinks >= 0 else { throw ValidationError("--max-links must be at least 0") }
         guard (1024...(16 << 20)).contains(maxMessageBytes) else {
             throw ValidationError("--max-message-bytes must be in 1024...16777216")
         }
@@ -175,6 +179,7 @@ struct Serve: ParsableCommand {
         limits.maxCells = maxCells
         limits.maxClients = maxClients
         limits.maxAddPerMessage = min(maxAddPerMessage, maxCells)
+        limits.maxLinks = maxLinks
         limits.maxMessageBytes = maxMessageBytes
         limits.messagesPerSecond = messagesPerSecond
         limits.messageBurst = messageBurst

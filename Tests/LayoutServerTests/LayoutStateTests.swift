@@ -103,9 +103,9 @@ final class LayoutStateTests: XCTestCase {
 
     func testAnAddTheIDReserverRefusesHandsOutNothing() {
         var state = state()
-        XCTAssertThrowsError(try state.apply(.add(count: 5, spawn: .random), from: "c1") { count, simulation throws(ProtocolError) in
+        XCTAssertThrowsError(try state.apply(.add(count: 5, spawn: .random), from: "c1") { count, reserving throws(ProtocolError) in
             XCTAssertEqual(count, 5)
-            XCTAssertEqual(simulation.nextID, 1)
+            XCTAssertEqual(reserving.simulation.nextID, 1)
             throw ProtocolError(.unavailable, "no ids")
         })
         XCTAssertEqual(state.simulation.count, 0)

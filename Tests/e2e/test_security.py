@@ -80,11 +80,11 @@ def test_limits_are_flags_and_reported_in_hello():
              "--messages-per-second", "5", "--message-burst", "8", "--replay-buffer", "16", "--max-event-backlog", "64",
              "--max-clients", "9", "--max-connections", "40", "--max-connections-per-address", "20",
              "--max-queued-bytes", "100000", "--request-timeout", "7", "--max-rooms", "12",
-             "--rooms-per-minute", "3", "--max-total-cells", "700", "--room-idle-seconds", "30"]
+             "--rooms-per-minute", "3", "--max-total-cells", "700", "--room-idle-seconds", "30", "--max-links", "77"]
 
     async def scenario(server):
         async with Client(server.ws) as client:
-            assert client.hello["limits"] == {"maxCells": 500, "maxAddPerMessage": 50, "maxMessageBytes": 4096,
+            assert client.hello["limits"] == {"maxCells": 500, "maxAddPerMessage": 50, "maxLinks": 77, "maxMessageBytes": 4096,
                                               "replayBuffer": 16, "messagesPerSecond": 5, "messageBurst": 8,
                                               "maxEventBacklog": 64, "maxClients": 9, "maxConnections": 40,
                                               "maxConnectionsPerAddress": 20, "maxQueuedBytes": 100000,

@@ -8,17 +8,25 @@ extension LayoutState {
         switch command {
         case .add(let count, let spawn):
             return try add(count, spawn: spawn, by: client, reserveIDs: reserveIDs)
+        case .addCells(let cells, let spawn):
+            return try addCells(cells, spawn: spawn, by: client, reserveIDs: reserveIDs)
+        case .update(let edits):
+            return try update(edits, by: client)
+        case .link(let links):
+            return try link(links, by: client)
+        case .unlink(let ends):
+            return try unlink(ends, by: client)
         case .remove(let ids):
             let removed = try Self.checked { () throws(LayoutError) in try simulation.remove(ids: ids) }
-            budget?.give(removed.count)
+            forget(removed)
             return event(.removed, by: client, .cells(removed), [.membership, .pins])
         case .removeNewest(let count):
             let removed = simulation.removeNewest(count)
-            budget?.give(removed.count)
+            forget(removed)
             return removed.isEmpty ? nil : event(.removed, by: client, .cells(removed), [.membership, .pins])
         case .clear:
             let removed = simulation.clear()
-            budget?.give(removed.count)
+            forget(removed)
             return removed.isEmpty ? nil : event(.cleared, by: client, .cells(removed), [.membership, .pins])
         case .params(let change):
             let (parameters, changed) = change.applied(to: simulation.parameters)
@@ -38,16 +46,30 @@ extension LayoutState {
         }
     }
 
-    private mutating func add(_ count: Int, spawn: Spawn, by client: String,
-                              reserveIDs: IDReserver) throws(ProtocolError) -> (LayoutEvent, Changes)? {
+    /// Removed cells give back their budget, and their data and links go (the engine drops
+    /// the links).
+    private mutating func forget(_ removed: [CellID]) {
+        budget?.give(removed.count)
+        guard !removed.isEmpty else { return }
+        catalog.remove(removed)
+        dataVersion += 1
+    }
+
+    /// Takes `count` cells from the room's and the server's limits, or throws `limit`.
+    mutating func admit(_ count: Int) throws(ProtocolError) {
         guard simulation.count + count <= limits.maxCells else {
             throw ProtocolError(.limit, "adding \(count) would pass maxCells (\(limits.maxCells)): the layout has \(simulation.count)")
         }
         if let budget, !budget.take(count) {
             throw ProtocolError(.limit, "adding \(count) would pass maxTotalCells (\(budget.limit)): the rooms hold \(budget.total)")
         }
+    }
+
+    private mutating func add(_ count: Int, spawn: Spawn, by client: String,
+                              reserveIDs: IDReserver) throws(ProtocolError) -> (LayoutEvent, Changes)? {
+        try admit(count)
         do {
-            try reserveIDs(count, simulation)
+            try reserveIDs(count, self)
         } catch {
             budget?.give(count)
             throw error
@@ -57,14 +79,14 @@ extension LayoutState {
         return event(.added, by: client, .cells(ids), .membership)
     }
 
-    private func event(_ kind: EventKind, by client: String, _ detail: LayoutEvent.Detail,
+    func event(_ kind: EventKind, by client: String, _ detail: LayoutEvent.Detail,
                        _ changed: Changes) -> (LayoutEvent, Changes) {
         (LayoutEvent(kind: kind, by: client, tick: simulation.tick, detail: detail), changed)
     }
 
     /// Runs an engine call, turning its error into the client's `bad_request`.
     @discardableResult
-    private static func checked<T>(_ body: () throws(LayoutError) -> T) throws(ProtocolError) -> T {
+    static func checked<T>(_ body: () throws(LayoutError) -> T) throws(ProtocolError) -> T {
         do {
             return try body()
         } catch {
@@ -72,7 +94,7 @@ extension LayoutState {
         }
     }
 
-    private static func describe(_ error: LayoutError) -> String {
+    static func describe(_ error: LayoutError) -> String {
         switch error {
         case .unknownCell(let id): "unknown cell id \(id)"
         case .invalidPosition: "position must be finite"

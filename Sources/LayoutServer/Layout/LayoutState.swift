@@ -22,6 +22,8 @@ public struct LayoutState {
         public static let positions = Changes(rawValue: 2)
         public static let pins = Changes(rawValue: 4)
         public static let other = Changes(rawValue: 8)
+        /// Cells' labels, colours or groups: nothing moves for it.
+        public static let data = Changes(rawValue: 16)
 
         /// A new frame is due: cells moved, or joined or left.
         public var needsFrame: Bool { !isDisjoint(with: [.membership, .positions]) }
@@ -29,21 +31,28 @@ public struct LayoutState {
 
     /// Called before an `add` hands out `count` ids from `simulation.nextID` on; throws to
     /// refuse the add (the state file's id reservation could not be written).
-    public typealias IDReserver = (_ count: Int, _ simulation: Simulation) throws(ProtocolError) -> Void
+    public typealias IDReserver = (_ count: Int, _ state: LayoutState) throws(ProtocolError) -> Void
 
     public let simulation: Simulation
     public let limits: Limits
     /// The cells of every room together (`maxTotalCells`); nil: this layout alone counts.
     public let budget: CellBudget?
     public internal(set) var ownership = Ownership()
+    /// The cells' labels, colours and groups (radii are the engine's).
+    public internal(set) var catalog: CellCatalog
+    /// Increments whenever a cell's data, a radius or a link changes: the `data` message
+    /// for late joiners is encoded again only then.
+    public internal(set) var dataVersion = 0
     public private(set) var settled: Bool
     /// Since the last `takeChanges`; everything is due at first.
     private var changes: Changes = [.membership, .positions, .pins, .other]
 
     /// `budget` must already count the cells `simulation` holds. `settled`: what a state file
     /// says of a restored layout (nil: what the engine reports).
-    public init(simulation: Simulation, limits: Limits, budget: CellBudget? = nil, settled: Bool? = nil) {
+    public init(simulation: Simulation, limits: Limits, budget: CellBudget? = nil, settled: Bool? = nil,
+                catalog: CellCatalog = CellCatalog()) {
         self.simulation = simulation
+        self.catalog = catalog
         self.limits = limits
         self.budget = budget
         self.settled = settled ?? simulation.lastReport.settled
@@ -59,7 +68,8 @@ public struct LayoutState {
                         reserveIDs: IDReserver = { _, _ throws(ProtocolError) in }) throws(ProtocolError) -> [LayoutEvent] {
         guard let (event, changed) = try change(command, by: client, reserveIDs: reserveIDs) else { return [] }
         changes.formUnion(changed)
-        guard settled else { return [event] }
+        // A label, colour or group moves nothing: a layout at rest stays at rest.
+        guard settled, !changed.isSubset(of: .data) else { return [event] }
         settled = false
         return [event, LayoutEvent(kind: .woke, by: nil, tick: simulation.tick, detail: .none)]
     }

@@ -106,6 +106,16 @@ final class Mailbox: Sendable {
         }
     }
 
+    /// Queues the last message of the opening (the room's `data`, after hello and the first
+    /// frame) in order; like them, it does not count against the byte budget: it is bounded by
+    /// the room, and a connection must get it whatever the budget.
+    func pushOpening(_ message: OutgoingMessage) {
+        state.withLock { state in
+            guard state.overflow == nil else { return }
+            state.messages.append((message, false, false))
+        }
+    }
+
     /// Stats replace stats not yet sent: only the newest matters.
     func setStats(_ message: OutgoingMessage) {
         state.withLock { $0.stats = message }

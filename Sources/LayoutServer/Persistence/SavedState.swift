@@ -9,10 +9,20 @@ public struct SavedState: Equatable, Sendable {
     /// Whether the layout was at rest when written: it is restored at rest, so a room unloaded
     /// and loaded again (or a server restarted) does not move a settled layout at all.
     public var settled: Bool
+    /// The cells' labels, colours and groups (radii and links are in `layout`).
+    public var catalog: CellCatalog
 
-    public init(layout: LayoutSnapshot, reservation: CellID, settled: Bool = false) {
+    public init(layout: LayoutSnapshot, reservation: CellID, settled: Bool = false, catalog: CellCatalog = CellCatalog()) {
         self.layout = layout
         self.reservation = reservation
         self.settled = settled
+        self.catalog = catalog
+    }
+}
+
+extension LayoutState {
+    /// What the state file is to hold now, with this reservation.
+    func saved(reservation: CellID, settled: Bool) -> SavedState {
+        SavedState(layout: simulation.snapshot(), reservation: reservation, settled: settled, catalog: catalog)
     }
 }

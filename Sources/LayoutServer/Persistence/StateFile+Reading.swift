@@ -34,43 +34,69 @@ extension StateFile {
             throw Failure(description: "state file \(path) has version \(version); this server reads versions \(readableVersions.lowerBound) to \(readableVersions.upperBound)")
         }
         do throws(Unreadable) {
-            let layout = try snapshot(root["layout"])
+            var catalog = CellCatalog()
+            let layout = try snapshot(root["layout"], catalog: &catalog)
             guard version > 1 else { return SavedState(layout: layout, reservation: layout.nextID) }
             guard let reservation = root["reservation"] else { throw Unreadable(why: "missing reservation") }
             let settled = try root["settled"].map { value throws(Unreadable) in try bool(value, at: "settled") }
             return SavedState(layout: layout, reservation: try integer(reservation, at: "reservation"),
-                              settled: settled ?? false)
+                              settled: settled ?? false, catalog: catalog)
         } catch {
             throw notOurs(error.why)
         }
     }
 
-    private static func snapshot(_ value: JSONValue?) throws(Unreadable) -> LayoutSnapshot {
+    private static func snapshot(_ value: JSONValue?, catalog: inout CellCatalog) throws(Unreadable) -> LayoutSnapshot {
         guard let value else { throw Unreadable(why: "missing layout") }
         guard case .array(let items)? = value["cells"] else { throw Unreadable(why: "wrong type at layout.cells") }
         var cells: [CellRecord] = []
         cells.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
-            cells.append(try cell(item, at: "layout.cells.\(index)"))
+            let (record, data) = try cell(item, at: "layout.cells.\(index)")
+            cells.append(record)
+            if !data.isEmpty { catalog[record.id] = data }
+        }
+        var links: [Link] = []
+        switch value["links"] {
+        case nil: break
+        case .array(let items)?:
+            links.reserveCapacity(items.count)
+            for (index, item) in items.enumerated() { links.append(try link(item, at: "layout.links.\(index)")) }
+        default: throw Unreadable(why: "wrong type at layout.links")
         }
         return LayoutSnapshot(parameters: try parameters(value["parameters"]),
-                              nextID: try integer(value["nextID"], at: "layout.nextID"), cells: cells)
+                              nextID: try integer(value["nextID"], at: "layout.nextID"), cells: cells, links: links)
     }
 
-    private static func cell(_ value: JSONValue, at path: String) throws(Unreadable) -> CellRecord {
+    private static func cell(_ value: JSONValue, at path: String) throws(Unreadable) -> (CellRecord, CellData) {
         guard case .object(let members) = value else { throw Unreadable(why: "wrong type at \(path)") }
-        var id: JSONValue?, x: JSONValue?, y: JSONValue?, pinned: JSONValue?
+        var id: JSONValue?, x: JSONValue?, y: JSONValue?, pinned: JSONValue?, radius: JSONValue?
+        var data = CellData()
         for member in members {
             switch member.key {
             case "id": id = member.value
             case "x": x = member.value
             case "y": y = member.value
             case "pinned": pinned = member.value
+            case "radius": radius = member.value
+            case "label": data.label = try string(member.value, at: path + ".label")
+            case "group": data.group = try string(member.value, at: path + ".group")
+            case "color": data.color = try string(member.value, at: path + ".color")
             default: break
             }
         }
-        return CellRecord(id: try integer(id, at: path + ".id"), x: try number(x, at: path + ".x"),
-                          y: try number(y, at: path + ".y"), pinned: try bool(pinned, at: path + ".pinned"))
+        let record = CellRecord(id: try integer(id, at: path + ".id"), x: try number(x, at: path + ".x"),
+                                y: try number(y, at: path + ".y"), pinned: try bool(pinned, at: path + ".pinned"),
+                                radius: try radius.map { value throws(Unreadable) in try number(value, at: path + ".radius") })
+        return (record, data)
+    }
+
+    private static func link(_ value: JSONValue, at path: String) throws(Unreadable) -> Link {
+        guard case .object = value else { throw Unreadable(why: "wrong type at \(path)") }
+        return Link(source: try integer(value["source"], at: path + ".source"),
+                    target: try integer(value["target"], at: path + ".target"),
+                    distance: try number(value["distance"], at: path + ".distance"),
+                    strength: try value["strength"].map { value throws(Unreadable) in try number(value, at: path + ".strength") })
     }
 
     /// Every parameter the table names; a missing one takes its default (ranges are checked

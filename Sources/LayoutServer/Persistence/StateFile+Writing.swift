@@ -9,14 +9,30 @@ extension StateFile {
         writer.raw("{\"format\":")
         writer.string(format)
         writer.raw(",\"layout\":{\"cells\":")
+        let catalog = state.catalog
         writer.array(state.layout.cells) { writer, cell in
-            writer.raw("{\"id\":")
+            let data = catalog[cell.id]
+            writer.raw("{")
+            if let color = data.color { writer.key("color"); writer.string(color); writer.raw(",") }
+            if let group = data.group { writer.key("group"); writer.string(group); writer.raw(",") }
+            writer.key("id")
             writer.integer(cell.id)
+            if let label = data.label { writer.member("label", label) }
             writer.member("pinned", cell.pinned)
+            if let radius = cell.radius { writer.member("radius", radius) }
             writer.raw(",\"x\":")
             writer.number(cell.x)
             writer.raw(",\"y\":")
             writer.number(cell.y)
+            writer.raw("}")
+        }
+        writer.raw(",\"links\":")
+        writer.array(state.layout.links) { writer, link in
+            writer.raw("{\"distance\":")
+            writer.number(link.distance)
+            writer.member("source", link.source)
+            if let strength = link.strength { writer.member("strength", strength) }
+            writer.member("target", link.target)
             writer.raw("}")
         }
         writer.member("nextID", state.layout.nextID)

@@ -8,11 +8,12 @@ import ForceLayout
 ///
 /// Version 2 adds `reservation` (see `IDReservation`); version 1 files, which have none,
 /// still load, with their `nextID` as the reservation. `settled` (added with rooms) is read
-/// as false when absent.
+/// as false when absent. Version 3 adds cells' `label`, `color`, `group` and `radius` (each
+/// only when set) and the layout's `links`; earlier files have none of them.
 public enum StateFile {
     public static let format = "forcelayout-state"
-    public static let version = 2
-    static let readableVersions = 1...2
+    public static let version = 3
+    static let readableVersions = 1...3
     /// No id or reservation beyond it: ids must stay exact in JavaScript numbers (2^53).
     static let largestID: CellID = 1 << 53
 
@@ -74,6 +75,16 @@ public enum StateFile {
         for (name, value) in [("nextID", state.layout.nextID), ("reservation", state.reservation)]
         where !(1...largestID).contains(value) {
             return "\(name) \(value) is outside [1, \(largestID)]"
+        }
+        for (id, data) in state.catalog.data {
+            for (field, text, limit) in [("label", data.label, CellData.labelLimit), ("group", data.group, CellData.groupLimit)] {
+                if let text, let problem = CellData.problem(text: text, limit: limit) {
+                    return "cell \(id)'s \(field) must have \(problem)"
+                }
+            }
+            if let color = data.color, CellData.color(color) != color {
+                return "cell \(id)'s color \(Excerpt.quoted(color, limit: 16)) is not \"#rrggbb\" in lower case"
+            }
         }
         return validate(state.layout.parameters)
     }

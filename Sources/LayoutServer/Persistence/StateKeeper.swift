@@ -39,12 +39,13 @@ struct StateKeeper: Sendable {
     /// durable reservation, writes a larger one and waits for it (on this thread; adds
     /// normally never wait, since the next block is asked for once half the current one is
     /// used). Throws, handing out nothing, when that write fails.
-    mutating func reserve(_ count: Int, for simulation: Simulation) throws(ProtocolError) {
+    mutating func reserve(_ count: Int, for state: LayoutState) throws(ProtocolError) {
+        let simulation = state.simulation
         closedAt = nil
         ids.confirm(durable: saver.durableReservation)
         var admission = ids.admit(nextID: simulation.nextID, count: count)
         if case .wait(let reservation) = admission {
-            saver.writeNow(SavedState(layout: simulation.snapshot(), reservation: reservation))
+            saver.writeNow(state.saved(reservation: reservation, settled: false))
             ids.confirm(durable: saver.durableReservation)
             admission = ids.admit(nextID: simulation.nextID, count: count)
         }
@@ -52,7 +53,7 @@ struct StateKeeper: Sendable {
         case .proceed(extendTo: nil):
             break
         case .proceed(extendTo: _?):
-            saver.offer(SavedState(layout: simulation.snapshot(), reservation: ids.requested))
+            saver.offer(state.saved(reservation: ids.requested, settled: false))
             lastSave = .now()
         case .wait:
             throw ProtocolError(.unavailable, "cannot add cells: the state file could not be written, so no ids can be reserved (see the server log)")
@@ -74,8 +75,7 @@ struct StateKeeper: Sendable {
     mutating func close(_ state: LayoutState) {
         let reservation = IDReservation.closing(nextID: state.simulation.nextID)
         guard closedAt != reservation || dirty else { return }
-        if saver.writeNow(SavedState(layout: state.simulation.snapshot(), reservation: reservation,
-                                     settled: state.settled)) {
+        if saver.writeNow(state.saved(reservation: reservation, settled: state.settled)) {
             closedAt = reservation
             dirty = false
         }
@@ -90,7 +90,7 @@ struct StateKeeper: Sendable {
     /// Offers the current layout with the highest reservation asked for, which every write
     /// carries: the reservation on disk never goes down.
     private mutating func save(_ state: LayoutState) {
-        saver.offer(SavedState(layout: state.simulation.snapshot(), reservation: ids.requested, settled: state.settled))
+        saver.offer(state.saved(reservation: ids.requested, settled: state.settled))
         lastSave = .now()
         dirty = false
         closedAt = nil

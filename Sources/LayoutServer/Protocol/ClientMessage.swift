@@ -6,9 +6,65 @@ public enum EventSelection: Equatable, Sendable {
     case only(Set<EventKind>)
 }
 
+/// A cell an `add` brings: where it starts and its size (`CellSeed`), and its data.
+public struct NewCell: Equatable, Sendable {
+    public var seed: CellSeed
+    public var data: CellData
+
+    public init(seed: CellSeed = CellSeed(), data: CellData = CellData()) {
+        self.seed = seed
+        self.data = data
+    }
+}
+
+/// What an `update` does to one field: leave it, reset it to the default (`null` on the
+/// wire), or set it.
+public enum FieldEdit<Value: Equatable & Sendable>: Equatable, Sendable {
+    case keep
+    case reset
+    case set(Value)
+
+    func applied(to value: Value?) -> Value? {
+        switch self {
+        case .keep: value
+        case .reset: nil
+        case .set(let new): new
+        }
+    }
+}
+
+/// One cell's changes in an `update`.
+public struct CellEdit: Equatable, Sendable {
+    public var id: CellID
+    public var label: FieldEdit<String> = .keep
+    public var color: FieldEdit<String> = .keep
+    public var group: FieldEdit<String> = .keep
+    public var radius: FieldEdit<Double> = .keep
+    /// Where to put the cell (a pinned one stays pinned there); nil: where it is.
+    public var x: Double?
+    public var y: Double?
+
+    public init(id: CellID) { self.id = id }
+}
+
+/// The two cells of a link, either way round.
+public struct LinkEnds: Hashable, Sendable {
+    public var source: CellID
+    public var target: CellID
+
+    public init(source: CellID, target: CellID) {
+        self.source = source
+        self.target = target
+    }
+}
+
 /// A command that changes the shared layout; applied by the simulation thread.
 public enum LayoutCommand: Equatable, Sendable {
     case add(count: Int, spawn: Spawn)
+    case addCells([NewCell], spawn: Spawn)
+    case update([CellEdit])
+    case link([Link])
+    case unlink([LinkEnds])
     case remove(ids: [CellID])
     case removeNewest(count: Int)
     case clear

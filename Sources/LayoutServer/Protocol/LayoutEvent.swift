@@ -4,6 +4,7 @@ import ForceLayout
 
 public enum EventKind: String, CaseIterable, Sendable {
     case added, removed, cleared, params, pinned, unpinned, settled, woke, joined, left
+    case updated, linked, unlinked
 }
 
 /// Something that happened to the shared layout. Its wire form (all but the sequence number,
@@ -11,6 +12,12 @@ public enum EventKind: String, CaseIterable, Sendable {
 public struct LayoutEvent: BusEvent, Equatable {
     public enum Detail: Equatable, Sendable {
         case cells([CellID])
+        /// The new cells' ids, and the data of those that have any.
+        case added([CellID], data: [CellRecordData])
+        /// Each updated cell's data as it now is, whole.
+        case updated([CellRecordData])
+        case linked([Link])
+        case unlinked([LinkEnds])
         case params(Parameters, changed: [String])
         case pinned(id: CellID, x: Double, y: Double)
         case unpinned(id: CellID)
@@ -47,6 +54,27 @@ public struct LayoutEvent: BusEvent, Equatable {
         case .cells(let ids):
             writer.raw(",\"ids\":")
             writer.integers(ids)
+        case .added(let ids, let data):
+            writer.raw(",\"ids\":")
+            writer.integers(ids)
+            if !data.isEmpty {
+                writer.raw(",\"cells\":")
+                writer.array(data) { $0.cellRecord($1) }
+            }
+        case .updated(let data):
+            writer.raw(",\"cells\":")
+            writer.array(data) { $0.cellRecord($1) }
+        case .linked(let links):
+            writer.raw(",\"links\":")
+            writer.array(links) { $0.link($1) }
+        case .unlinked(let ends):
+            writer.raw(",\"links\":")
+            writer.array(ends) { writer, ends in
+                writer.raw("{\"source\":")
+                writer.integer(ends.source)
+                writer.member("target", ends.target)
+                writer.raw("}")
+            }
         case .params(let parameters, let changed):
             writer.raw(",\"params\":")
             ServerMessages.writeParameters(parameters, into: &writer)

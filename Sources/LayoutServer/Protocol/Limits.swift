@@ -2,6 +2,8 @@
 public struct Limits: Sendable, Equatable {
     public var maxCells: Int = 100_000
     public var maxAddPerMessage: Int = 1000
+    /// Links one room holds at once.
+    public var maxLinks: Int = 200_000
     public var maxMessageBytes: Int = 65_536
     /// Events kept for `hello` and `replay`.
     public var replayBuffer: Int = 256

@@ -54,6 +54,9 @@ public struct MessageDecoder: Sendable {
             let id = try fields.cellID("id")
             return .layout(.pin(id: id, x: try fields.coordinate("x"), y: try fields.coordinate("y")))
         case "unpin": return .layout(.unpin(id: try fields.cellID("id")))
+        case "update": return .layout(try decodeUpdate(&fields))
+        case "link": return .layout(try decodeLink(&fields))
+        case "unlink": return .layout(try decodeUnlink(&fields))
         case "subscribe": return .subscribe(try fields.kinds("kinds") ?? .all)
         case "replay":
             guard let count = try fields.integer("count", in: 1...limits.replayBuffer) else {
@@ -61,14 +64,20 @@ public struct MessageDecoder: Sendable {
             }
             return .replay(count: count, kinds: try fields.kinds("kinds") ?? .all)
         default:
-            let known = "add, remove, clear, params, pin, unpin, subscribe, replay"
+            let known = "add, remove, clear, params, pin, unpin, update, link, unlink, subscribe, replay"
             throw ProtocolError(.unknownType, "unknown type \(Excerpt.quoted(type, limit: 64)) (expected one of \(known))")
         }
     }
 
     private func decodeAdd(_ fields: inout Fields) throws(ProtocolError) -> LayoutCommand {
         var count = 1
-        if let requested = try fields.integer("count", in: 1...Int.max) {
+        let cellsValue = fields.take("cells")
+        let requestedCount = try fields.integer("count", in: 1...Int.max)
+        if cellsValue != nil, requestedCount != nil {
+            throw ProtocolError(.badRequest, "add takes cells or count, not both")
+        }
+        let cells = try cellsValue.map { value throws(ProtocolError) in try decodeNewCells(value) }
+        if let requested = requestedCount {
             guard requested <= limits.maxAddPerMessage else {
                 throw ProtocolError(.limit, "add count \(requested) is over maxAddPerMessage (\(limits.maxAddPerMessage))")
             }
@@ -87,6 +96,7 @@ public struct MessageDecoder: Sendable {
         case let other?:
             throw ProtocolError(.badRequest, "add.spawn must be \"random\", \"center\", \"border\" or {\"x\":…,\"y\":…}, not \(describe(other))")
         }
+        if let cells { return .addCells(cells, spawn: spawn) }
         return .add(count: count, spawn: spawn)
     }
 

@@ -67,6 +67,7 @@ public enum ServerMessages {
         writer.raw(",\"limits\":{\"maxCells\":")
         writer.integer(limits.maxCells)
         writer.member("maxAddPerMessage", limits.maxAddPerMessage)
+        writer.member("maxLinks", limits.maxLinks)
         writer.member("maxMessageBytes", limits.maxMessageBytes)
         writer.member("replayBuffer", limits.replayBuffer)
         writer.member("messagesPerSecond", limits.messagesPerSecond)

@@ -103,6 +103,12 @@ final class RoomHost {
         pool.wake(room)
     }
 
+    /// The room's next turn sends `mailbox` the room's `data` message, if it has any data.
+    func requestData(for mailbox: Mailbox, in room: Room) {
+        room.dataRequests.push(mailbox)
+        pool.wake(room)
+    }
+
     /// Once a second: the registry learns what each room says of itself, then forgets the
     /// empty rooms and unloads the idle settled ones it names.
     func sweep(now: Double) {
@@ -154,6 +160,9 @@ final class RoomHost {
         if let saved, saved.layout.cells.count > limits.maxCells {
             throw StateFile.Failure(description: "state file \(path) holds \(saved.layout.cells.count) cells, more than --max-cells \(limits.maxCells)")
         }
+        if let saved, saved.layout.links.count > limits.maxLinks {
+            throw StateFile.Failure(description: "state file \(path) holds \(saved.layout.links.count) links, more than --max-links \(limits.maxLinks)")
+        }
         return saved
     }
 
@@ -178,7 +187,8 @@ final class RoomHost {
             StateKeeper(saver: StateSaver(path: path, logger: logger), ids: ids,
                         closed: saved.flatMap { $0.reservation == $0.layout.nextID ? $0.reservation : nil })
         }
-        let state = LayoutState(simulation: simulation, limits: limits, budget: budget, settled: saved?.settled)
+        let state = LayoutState(simulation: simulation, limits: limits, budget: budget, settled: saved?.settled,
+                                catalog: saved?.catalog ?? CellCatalog())
         let room = Room(name: name, layout: RoomLayout(state: state, keeper: keeper),
                         replayCapacity: limits.replayBuffer, changed: changed)
         rooms[name] = room

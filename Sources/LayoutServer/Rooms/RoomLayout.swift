@@ -10,6 +10,8 @@ struct RoomLayout {
     private var binaryEncoder = BinaryFrameEncoder()
     private var timings = TickTimings()
     private var frameSerial = 0
+    /// The last `data` message and the `dataVersion` it was encoded at (nil: no data).
+    private var dataMessage: (version: Int, message: OutgoingMessage?)?
 
     init(state: LayoutState, keeper: StateKeeper?) {
         self.state = state
@@ -21,6 +23,7 @@ struct RoomLayout {
     /// and saves when due. Returns whether another turn is wanted (moving, or a save to come).
     mutating func turn(of room: Room) -> Bool {
         applyQueuedCommands(of: room)
+        answerDataRequests(of: room)
         step(room)
         publishChanges(to: room)
         let saving = keeper?.saveIfDue(state) ?? false
@@ -34,8 +37,8 @@ struct RoomLayout {
         defer { self.keeper = keeper }
         for queued in room.commands.drain() {
             do throws(ProtocolError) {
-                let events = try state.apply(queued.command, from: queued.client) { count, simulation throws(ProtocolError) in
-                    try keeper?.reserve(count, for: simulation)
+                let events = try state.apply(queued.command, from: queued.client) { count, state throws(ProtocolError) in
+                    try keeper?.reserve(count, for: state)
                 }
                 if !events.isEmpty { keeper?.changed() }
                 for event in events { room.bus.publish(event) }
@@ -45,6 +48,21 @@ struct RoomLayout {
                 queued.reject(error)
             }
         }
+    }
+
+    /// Sends the joiners waiting the room's cells' data and links, when it has any.
+    private mutating func answerDataRequests(of room: Room) {
+        let mailboxes = room.dataRequests.drain()
+        guard !mailboxes.isEmpty else { return }
+        if dataMessage?.version != state.dataVersion {
+            let records = state.records
+            let links = state.simulation.links
+            let bytes = records.isEmpty && links.isEmpty ? nil : DataMessage.encode(records: records, links: links)
+            dataMessage = (state.dataVersion, bytes.map { OutgoingMessage($0) })
+        }
+        guard let message = dataMessage?.message else { return }
+        for mailbox in mailboxes { mailbox.pushOpening(message) }
+        room.announce()
     }
 
     /// One step when the layout moves, timed.

@@ -1,12 +1,17 @@
 import ForceLayout
-import LayoutServer
 
-extension MessagePathFuzzer {
-    /// The request as a client would write it.
-    static func encode(_ request: ClientRequest) -> [UInt8] {
+/// A request as a client writes it: what `forcelayout import` sends, and what the fuzzer
+/// checks a decoded request against (decoding it again gives the same request).
+extension ClientRequest {
+    public init(_ message: ClientMessage, ref: String? = nil) {
+        self.message = message
+        self.ref = ref
+    }
+
+    public var encoded: [UInt8] {
         var writer = JSONWriter()
-        writeMessage(request.message, into: &writer)
-        if let ref = request.ref {
+        Self.writeMessage(message, into: &writer)
+        if let ref {
             writer.raw(",\"ref\":")
             writer.string(ref)
         }
@@ -22,6 +27,33 @@ extension MessagePathFuzzer {
             writer.integer(count)
             writer.raw(",\"spawn\":")
             writeSpawn(spawn, into: &writer)
+        case .layout(.addCells(let cells, let spawn)):
+            writer.raw("{\"type\":\"add\",\"cells\":")
+            writer.array(cells) { writer, cell in
+                // Each member after a comma; the first one's comma dropped.
+                var members = JSONWriter()
+                members.cellFields(cell.data, radius: cell.seed.radius)
+                if let x = cell.seed.x, let y = cell.seed.y { writePoint(x, y, into: &members, open: ",") }
+                writer.raw("{")
+                writer.raw(Array(members.bytes.dropFirst()))
+                writer.raw("}")
+            }
+            writer.raw(",\"spawn\":")
+            writeSpawn(spawn, into: &writer)
+        case .layout(.update(let edits)):
+            writer.raw("{\"type\":\"update\",\"cells\":")
+            writer.array(edits) { writeEdit($1, into: &$0) }
+        case .layout(.link(let links)):
+            writer.raw("{\"type\":\"link\",\"links\":")
+            writer.array(links) { $0.link($1) }
+        case .layout(.unlink(let ends)):
+            writer.raw("{\"type\":\"unlink\",\"links\":")
+            writer.array(ends) { writer, ends in
+                writer.raw("{\"source\":")
+                writer.integer(ends.source)
+                writer.member("target", ends.target)
+                writer.raw("}")
+            }
         case .layout(.remove(let ids)):
             writer.raw("{\"type\":\"remove\",\"ids\":")
             writer.integers(ids)
@@ -53,6 +85,32 @@ extension MessagePathFuzzer {
             writer.integer(count)
             writer.raw(",\"kinds\":")
             writeKinds(selection, into: &writer)
+        }
+    }
+
+    private static func writeEdit(_ edit: CellEdit, into writer: inout JSONWriter) {
+        writer.raw("{\"id\":")
+        writer.integer(edit.id)
+        writeEdit("label", edit.label, into: &writer) { $0.string($1) }
+        writeEdit("color", edit.color, into: &writer) { $0.string($1) }
+        writeEdit("group", edit.group, into: &writer) { $0.string($1) }
+        writeEdit("radius", edit.radius, into: &writer) { $0.number($1) }
+        if let x = edit.x, let y = edit.y { writePoint(x, y, into: &writer, open: ",") }
+        writer.raw("}")
+    }
+
+    private static func writeEdit<Value>(_ name: StaticString, _ edit: FieldEdit<Value>, into writer: inout JSONWriter,
+                                         _ value: (inout JSONWriter, Value) -> Void) {
+        switch edit {
+        case .keep: return
+        case .reset:
+            writer.raw(",")
+            writer.key(name)
+            writer.raw("null")
+        case .set(let set):
+            writer.raw(",")
+            writer.key(name)
+            value(&writer, set)
         }
     }
 

@@ -1,0 +1,88 @@
+import ForceLayout
+
+/// The commands about cells' data and links: `add` with cells, `update`, `link`, `unlink`.
+/// Each checks everything first, then changes the layout: all or nothing.
+extension LayoutState {
+    /// A cell's data as the wire carries it.
+    public func record(of id: CellID) -> CellRecordData {
+        CellRecordData(id: id, data: catalog[id], radius: simulation.radius(of: id))
+    }
+
+    /// Every cell with data or a radius of its own, ascending id.
+    public var records: [CellRecordData] {
+        var ids = Set(catalog.data.keys)
+        if simulation.customRadii > 0 {
+            for id in simulation.ids where simulation.radius(of: id) != nil { ids.insert(id) }
+        }
+        return ids.sorted().map { record(of: $0) }
+    }
+
+    mutating func addCells(_ cells: [NewCell], spawn: Spawn, by client: String,
+                           reserveIDs: IDReserver) throws(ProtocolError) -> (LayoutEvent, Changes)? {
+        try admit(cells.count)
+        do throws(ProtocolError) {
+            try reserveIDs(cells.count, self)
+        } catch {
+            budget?.give(cells.count)
+            throw error
+        }
+        let ids: [CellID]
+        do {
+            ids = try simulation.add(cells.map(\.seed), spawn: spawn)
+        } catch {
+            budget?.give(cells.count)
+            throw ProtocolError(.badRequest, Self.describe(error))
+        }
+        ownership.record(ids, by: client)
+        var data: [CellRecordData] = []
+        for (id, cell) in zip(ids, cells) where !cell.data.isEmpty || cell.seed.radius != nil {
+            catalog[id] = cell.data
+            data.append(record(of: id))
+        }
+        if !data.isEmpty { dataVersion += 1 }
+        return event(.added, by: client, .added(ids, data: data), .membership)
+    }
+
+    mutating func update(_ edits: [CellEdit], by client: String) throws(ProtocolError) -> (LayoutEvent, Changes)? {
+        for edit in edits {
+            guard simulation.contains(edit.id) else { throw ProtocolError(.badRequest, Self.describe(.unknownCell(edit.id))) }
+        }
+        var order: [CellID] = []
+        var changed: Changes = .data
+        for edit in edits {
+            var data = catalog[edit.id]
+            data.label = edit.label.applied(to: data.label)
+            data.color = edit.color.applied(to: data.color)
+            data.group = edit.group.applied(to: data.group)
+            catalog[edit.id] = data
+            let radius = edit.radius.applied(to: simulation.radius(of: edit.id))
+            if radius != simulation.radius(of: edit.id) {
+                try Self.checked { () throws(LayoutError) in try simulation.setRadius(radius, of: edit.id) }
+                changed.insert(.other)
+            }
+            if let x = edit.x, let y = edit.y {
+                try Self.checked { () throws(LayoutError) in try simulation.move(edit.id, x: x, y: y) }
+                changed.insert(.positions)
+            }
+            if !order.contains(edit.id) { order.append(edit.id) }
+        }
+        dataVersion += 1
+        return event(.updated, by: client, .updated(order.map { record(of: $0) }), changed)
+    }
+
+    mutating func link(_ links: [Link], by client: String) throws(ProtocolError) -> (LayoutEvent, Changes)? {
+        let count = simulation.links.count
+        guard count + links.count <= limits.maxLinks else {
+            throw ProtocolError(.limit, "linking \(links.count) would pass maxLinks (\(limits.maxLinks)): the layout has \(count)")
+        }
+        try Self.checked { () throws(LayoutError) in try simulation.link(links) }
+        dataVersion += 1
+        return event(.linked, by: client, .linked(links), [.data, .other])
+    }
+
+    mutating func unlink(_ ends: [LinkEnds], by client: String) throws(ProtocolError) -> (LayoutEvent, Changes)? {
+        try Self.checked { () throws(LayoutError) in try simulation.unlink(ends.map { ($0.source, $0.target) }) }
+        dataVersion += 1
+        return event(.unlinked, by: client, .unlinked(ends), [.data, .other])
+    }
+}

@@ -1,0 +1,29 @@
+import ForceLayout
+
+/// A cell's data and a link as every message and export writes them: only the fields that
+/// are set (`{"id":3,"label":"Valjean","group":"1"}`; a link's `strength` only when given).
+extension JSONWriter {
+    mutating func cellRecord(_ record: CellRecordData) {
+        raw("{\"id\":")
+        integer(record.id)
+        cellFields(record.data, radius: record.radius)
+        raw("}")
+    }
+
+    /// `,"label":…` and the rest, each only when set.
+    mutating func cellFields(_ data: CellData, radius: Double?) {
+        if let label = data.label { member("label", label) }
+        if let radius { member("radius", radius) }
+        if let color = data.color { member("color", color) }
+        if let group = data.group { member("group", group) }
+    }
+
+    mutating func link(_ link: Link) {
+        raw("{\"source\":")
+        integer(link.source)
+        member("target", link.target)
+        member("distance", link.distance)
+        if let strength = link.strength { member("strength", strength) }
+        raw("}")
+    }
+}
