@@ -18,7 +18,7 @@ RELEASE_BUILD := swift build -c release --product forcelayout
 BUILD_PACKAGES := libwebsockets-dev pkg-config
 # what the browser test (and make bench-page, make screenshot) need
 BROWSER_PACKAGES := python3-websockets python3-selenium python3-pytest chromium chromium-driver
-TEST_PACKAGES := $(BUILD_PACKAGES) $(BROWSER_PACKAGES) node-d3-force
+TEST_PACKAGES := $(BUILD_PACKAGES) $(BROWSER_PACKAGES) node-d3-force python3-networkx
 
 # Installs the named Debian packages that are missing (apt-get update only then).
 define ensure_packages

@@ -32,9 +32,11 @@ extension Server {
             return serveHTTP(wsi, rest: Self.string(input))
         case LWS_CALLBACK_HTTP_WRITEABLE:
             if let body = pendingHTTP.removeValue(forKey: wsi) { return writeHTTPBody(wsi, body) }
+            if let written = writeExportHeaders(wsi) { return written }
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         case LWS_CALLBACK_CLOSED_HTTP:
             pendingHTTP.removeValue(forKey: wsi)
+            forgetExport(wsi)
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         default:
             // Connection events reach whichever protocol the connection is bound to at the
@@ -53,6 +55,7 @@ extension Server {
     private func woken(_ wsi: OpaquePointer) -> Int32 {
         if overflowAlarm.take() { closeSessionsTooFarBehind() }
         for name in host.changed.take() { wakeMembers(of: name) }
+        exportsReady()
         return 0
     }
 

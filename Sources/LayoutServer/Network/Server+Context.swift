@@ -56,7 +56,7 @@ extension Server {
 
         var next = allocations.keep(files)
         filesMount = UnsafePointer(next)
-        for path in [Server.statsPath, Server.roomsPath, RoomAddress.pagePath] {
+        for path in [Server.statsPath, Server.roomsPath, Server.exportPath, RoomAddress.pagePath] {
             var mount = lws_http_mount()
             mount.mount_next = UnsafePointer(next)
             mount.mountpoint = allocations.string(path)

@@ -2,7 +2,7 @@ import CLibWebSockets
 import Foundation
 
 /// What the server answers itself over HTTP (`HEAD`: the same headers, no body): `GET /stats`
-/// and `GET /rooms` as application/json, and under `/r/` the page of a room or a file of
+/// and `GET /rooms` as application/json, `GET /export/…` (`Server+Export`), and under `/r/` the page of a room or a file of
 /// `Public/` (so the page's relative paths resolve there).
 extension Server {
     /// `rest` is what follows the mount's path (`/stats`, `/rooms` or `/r`) in the request's.
@@ -11,6 +11,7 @@ extension Server {
         let exact = rest.isEmpty || rest == "/"
         if path.hasPrefix(Server.statsPath), exact { return respondJSON(wsi, statsJSON(for: nil)) }
         if path.hasPrefix(Server.roomsPath), exact { return respondJSON(wsi, roomsJSON()) }
+        if path.hasPrefix(Server.exportPath + "/") { return serveExport(wsi, rest: rest) }
         if path.hasPrefix(RoomAddress.pagePath + "/") {
             switch RoomAddress.page(rest) {
             case .room:
@@ -23,8 +24,7 @@ extension Server {
                 break
             }
         }
-        return lws_return_http_status(wsi, UInt32(HTTP_STATUS_NOT_FOUND.rawValue), nil) != 0
-            ? -1 : (lws_http_transaction_completed(wsi) != 0 ? -1 : 0)
+        return notFound(wsi)
     }
 
     private func serveFile(_ wsi: OpaquePointer, _ file: String, type: String) -> Int32 {
@@ -33,17 +33,24 @@ extension Server {
     }
 
     private func respondJSON(_ wsi: OpaquePointer, _ json: [UInt8]) -> Int32 {
-        let body = OutgoingMessage(json)
+        respond(wsi, OutgoingMessage(json), type: "application/json")
+    }
+
+    /// Writes the headers (`Cache-Control: no-store` and `extraHeaders`), then the body on the
+    /// next writable (none for `HEAD`).
+    func respond(_ wsi: OpaquePointer, _ body: OutgoingMessage, type: String,
+                 extraHeaders: [(lws_token_indexes, String)] = []) -> Int32 {
         var headers = [UInt8](repeating: 0, count: OutgoingMessage.reserved + 1024)
         let ok: Bool = headers.withUnsafeMutableBufferPointer { buffer in
             let start = buffer.baseAddress! + OutgoingMessage.reserved
             let end = buffer.baseAddress! + buffer.count
             var cursor: UnsafeMutablePointer<UInt8>? = start
-            guard lws_add_http_common_headers(wsi, UInt32(HTTP_STATUS_OK.rawValue), "application/json",
+            guard lws_add_http_common_headers(wsi, UInt32(HTTP_STATUS_OK.rawValue), type,
                                               lws_filepos_t(body.count), &cursor, end) == 0 else { return false }
-            let noStore = Array("no-store".utf8)
-            guard lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL, noStore, Int32(noStore.count),
-                                               &cursor, end) == 0 else { return false }
+            for (token, value) in [(WSI_TOKEN_HTTP_CACHE_CONTROL, "no-store")] + extraHeaders {
+                let bytes = Array(value.utf8)
+                guard lws_add_http_header_by_token(wsi, token, bytes, Int32(bytes.count), &cursor, end) == 0 else { return false }
+            }
             return lws_finalize_write_http_header(wsi, start, &cursor, end) == 0
         }
         guard ok else { return 1 }

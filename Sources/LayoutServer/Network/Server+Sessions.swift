@@ -39,7 +39,7 @@ extension Server {
         }
         mailbox.pushFront(OutgoingMessage(ServerMessages.hello(
             client: client, room: room.name, clients: clients, status: current, limits: config.limits, events: replayed)))
-        host.requestData(for: mailbox, in: room)
+        host.request(.data(mailbox), of: room)
         logger.info("\(client) connected from \(session.peer) to room \(room.name) (\(Self.clientCount(clients)) there, \(sessions.count) in all)")
         room.bus.publish(LayoutEvent(kind: .joined, by: client, tick: current.tick,
                                      detail: .membership(client: client, clients: clients)))

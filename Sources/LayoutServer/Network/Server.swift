@@ -14,6 +14,7 @@ public final class Server {
     public static let protocolName = Subprotocol.v1.rawValue
     package static let statsPath = "/stats"
     static let roomsPath = "/rooms"
+    static let exportPath = "/export"
 
     /// Lets another thread (a signal handler) ask the service thread to shut down.
     public final class StopSwitch: Sendable {
@@ -62,6 +63,11 @@ public final class Server {
     var connectionsClosedSinceSweep = false
     var sweepTimer: ServiceTimer?
     var pendingHTTP: [OpaquePointer: OutgoingMessage] = [:]
+    /// Exports under way (`Server+Export`), and which connection each request token answers.
+    var pendingExports: [OpaquePointer: PendingExport] = [:]
+    var exportTokens: [Int: OpaquePointer] = [:]
+    var nextExportToken = 0
+    let readyExports = ReadyExports()
     /// The mount of `Public/`, whose MIME table `/r/FILE` uses too.
     var filesMount: UnsafePointer<lws_http_mount>?
     var clientCounter = 0
@@ -122,6 +128,7 @@ public final class Server {
         scheduleStatsTimer()
         scheduleSweepTimer()
         host.start(waker: waker)
+        readyExports.attach(waker)
         let host = config.host.contains(":") ? "[\(config.host)]" : config.host
         return "http://\(host):\(config.port)/"
     }

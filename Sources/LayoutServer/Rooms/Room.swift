@@ -12,7 +12,7 @@ final class Room: Sendable {
     /// room's own, so the cache must be too).
     let eventMessages = EventMessages()
     let commands = CommandQueue()
-    let dataRequests = DataRequests()
+    let requests = TurnRequests()
     let frames = FrameBoard()
     let status = StatusBoard()
     /// Told when this room published something its connections should see.

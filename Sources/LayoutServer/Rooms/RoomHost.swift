@@ -103,9 +103,19 @@ final class RoomHost {
         pool.wake(room)
     }
 
-    /// The room's next turn sends `mailbox` the room's `data` message, if it has any data.
-    func requestData(for mailbox: Mailbox, in room: Room) {
-        room.dataRequests.push(mailbox)
+    /// The export of a room that is not in memory, from its state file; nil: no such room.
+    func savedExport(of name: RoomName) -> Result<LayoutExport?, StateFile.Failure> {
+        do {
+            guard let saved = try load(name) else { return .success(nil) }
+            return .success(LayoutExport(room: name.description, tick: 0, snapshot: saved.layout, catalog: saved.catalog))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Hands a request to its room's next turn (`TurnRequest`).
+    func request(_ request: TurnRequest, of room: Room) {
+        room.requests.push(request)
         pool.wake(room)
     }
 

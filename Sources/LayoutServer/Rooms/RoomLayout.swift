@@ -23,7 +23,7 @@ struct RoomLayout {
     /// and saves when due. Returns whether another turn is wanted (moving, or a save to come).
     mutating func turn(of room: Room) -> Bool {
         applyQueuedCommands(of: room)
-        answerDataRequests(of: room)
+        answerRequests(of: room)
         step(room)
         publishChanges(to: room)
         let saving = keeper?.saveIfDue(state) ?? false
@@ -50,19 +50,32 @@ struct RoomLayout {
         }
     }
 
-    /// Sends the joiners waiting the room's cells' data and links, when it has any.
-    private mutating func answerDataRequests(of room: Room) {
-        let mailboxes = room.dataRequests.drain()
-        guard !mailboxes.isEmpty else { return }
+    /// Answers the requests waiting (`TurnRequest`): joiners get the room's data, exports
+    /// their document.
+    private mutating func answerRequests(of room: Room) {
+        var joined = false
+        for request in room.requests.drain() {
+            switch request {
+            case .data(let mailbox):
+                guard let message = currentDataMessage() else { continue }
+                mailbox.pushOpening(message)
+                joined = true
+            case .export(let format, let deliver):
+                deliver(state.export(room: room.name.description).encoded(as: format))
+            }
+        }
+        if joined { room.announce() }
+    }
+
+    /// The room's `data` message (nil: it has no data), encoded again only after a change.
+    private mutating func currentDataMessage() -> OutgoingMessage? {
         if dataMessage?.version != state.dataVersion {
             let records = state.records
             let links = state.simulation.links
             let bytes = records.isEmpty && links.isEmpty ? nil : DataMessage.encode(records: records, links: links)
             dataMessage = (state.dataVersion, bytes.map { OutgoingMessage($0) })
         }
-        guard let message = dataMessage?.message else { return }
-        for mailbox in mailboxes { mailbox.pushOpening(message) }
-        room.announce()
+        return dataMessage?.message
     }
 
     /// One step when the layout moves, timed.

@@ -1,0 +1,28 @@
+import Synchronization
+
+/// What a room's next turn answers besides commands, on its stepping thread, between two
+/// commands, so the answer is the layout at one point of its event stream:
+/// - `data`: a connection that just joined gets the room's `data` message. Every event
+///   published before it is already in the mailbox, every later one comes after it, so the
+///   message and the events a client gets never disagree.
+/// - `export`: the room as node-link JSON or GEXF, handed to `deliver` (`GET /export/…`).
+enum TurnRequest: Sendable {
+    case data(Mailbox)
+    case export(LayoutExport.Format, deliver: @Sendable ([UInt8]) -> Void)
+}
+
+/// A room's requests waiting for its next turn. Whoever pushes also wakes the room.
+final class TurnRequests: Sendable {
+    private let items = Mutex<[TurnRequest]>([])
+
+    func push(_ request: TurnRequest) {
+        items.withLock { $0.append(request) }
+    }
+
+    func drain() -> [TurnRequest] {
+        items.withLock { items in
+            defer { items.removeAll() }
+            return items
+        }
+    }
+}
