@@ -41,10 +41,11 @@ let package = Package(
         // The load-test client (`forcelayout load`): libwebsockets clients and their figures,
         // kept out of the server library as HummingbirdTesting is kept out of Hummingbird.
         .target(name: "LoadTool", dependencies: ["CLibWebSockets", "LayoutServer"]),
+        .target(name: "ImportTool", dependencies: ["CLibWebSockets", "LayoutServer", "LoadTool"]),
         .executableTarget(
             name: "forcelayout",
             dependencies: [
-                "LayoutServer", "LoadTool", "ForceLayout",
+                "LayoutServer", "LoadTool", "ImportTool", "ForceLayout",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

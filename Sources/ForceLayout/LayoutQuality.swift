@@ -32,4 +32,28 @@ public enum LayoutQuality {
         }
         return (pairs, closest)
     }
+
+    /// How much closer linked cells are than cells overall: the mean distance of all pairs
+    /// over the mean length of the links (0 without links). All pairs are summed exactly
+    /// up to 5,000 cells, else over a fixed sample of 5,000.
+    public static func linkRatio(_ simulation: Simulation) -> Double {
+        let links = simulation.links
+        guard !links.isEmpty, simulation.count > 1 else { return 0 }
+        func distance(_ a: CellID, _ b: CellID) -> Double {
+            let p = simulation.position(of: a)!, q = simulation.position(of: b)!
+            return ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot()
+        }
+        let linked = links.reduce(0.0) { $0 + distance($1.source, $1.target) } / Double(links.count)
+        let xs = simulation.xs, ys = simulation.ys
+        let stride = Swift.max(1, xs.count / 5000)
+        let sample = Swift.stride(from: 0, to: xs.count, by: stride).map { $0 }
+        var total = 0.0, pairs = 0.0
+        for (k, i) in sample.enumerated() {
+            for j in sample[(k + 1)...] {
+                total += ((xs[i] - xs[j]) * (xs[i] - xs[j]) + (ys[i] - ys[j]) * (ys[i] - ys[j])).squareRoot()
+                pairs += 1
+            }
+        }
+        return linked > 0 ? total / pairs / linked : 0
+    }
 }

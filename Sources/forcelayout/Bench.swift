@@ -27,6 +27,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Seed of the random start.")
     var seed: UInt64 = 42
 
+    @Option(help: "A graph file (node-link JSON or an edge list, as `import` reads) whose nodes and links are the cells; --cells is then ignored.")
+    var graph: String?
+
     func validate() throws {
         guard cells >= 1 else { throw ValidationError("--cells must be at least 1") }
         guard ticks >= 1 else { throw ValidationError("--ticks must be at least 1") }
@@ -40,8 +43,18 @@ struct Bench: ParsableCommand {
         parameters.theta = theta
         parameters.collide = collide
         let simulation = Simulation(parameters: parameters, seed: seed)
-        simulation.add(count: cells, spawn: .random)
-        let line = settle ? settleFigures(simulation) : speedFigures(simulation)
+        if let graph {
+            try load(graph, into: simulation)
+        } else {
+            simulation.add(count: cells, spawn: .random)
+        }
+        var line = settle ? settleFigures(simulation) : speedFigures(simulation)
+        if let graph {
+            line["graph"] = graph
+            line["cells"] = simulation.count
+            line["links"] = simulation.links.count
+            line["linkRatio"] = rounded(LayoutQuality.linkRatio(simulation))
+        }
         let data = try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])
         FileHandle.standardOutput.write(data + Data("\n".utf8))
     }
@@ -94,8 +107,20 @@ struct Bench: ParsableCommand {
             "engine": "forcelayout", "mode": "settle", "cells": cells, "theta": theta, "collide": collide,
             "settled": settled, "settleSteps": steps, "settleSeconds": rounded(seconds),
             "overlaps": overlaps, "minDistance": rounded(closest), "maxMove": rounded(simulation.lastReport.maxMove),
+            "lastRest": rounded(simulation.lastReport.maxRestStep),
             "rssMB": rounded(ProcessMemory.peakResidentMB),
         ]
+    }
+
+    /// The graph's nodes as cells (where the file places them, else spawned) and its links.
+    private func load(_ path: String, into simulation: Simulation) throws {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read \(path)") }
+        let file = try GraphFile.read(Array(data))
+        let ids = try simulation.add(file.nodes.map(\.cell.seed))
+        try simulation.link(file.edges.map { edge in
+            Link(source: ids[edge.source], target: ids[edge.target], distance: edge.distance ?? Link.defaultDistance,
+                 strength: edge.strength)
+        })
     }
 
     private func milliseconds(since start: UInt64) -> Double {

@@ -5,7 +5,7 @@ struct ForceLayoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "forcelayout",
         abstract: "A live, shared force-directed layout served over WebSockets.",
-        subcommands: [Serve.self, Bench.self, Load.self],
+        subcommands: [Serve.self, Import.self, Bench.self, Load.self],
         defaultSubcommand: Serve.self
     )
 }

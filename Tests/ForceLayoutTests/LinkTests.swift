@@ -35,16 +35,16 @@ final class LinkTests: XCTestCase {
         XCTAssertGreaterThan(sim.forceX[1], 0)
     }
 
-    func testAHubMovesLessThanItsLeavesAndStrengthDefaultsToTheSmallerDegree() throws {
+    func testEachEndTakesHalfAndStrengthDefaultsToTheSmallerDegree() throws {
         let sim = Simulation(seed: 1)
         _ = sim.add(count: 3)
         sim.xs = [0, 100, -100]; sim.ys = [0, 0, 0]
         try sim.link([Link(source: 1, target: 2), Link(source: 1, target: 3)])
         sim.forceX = [0, 0, 0]; sim.forceY = [0, 0, 0]
         sim.addLinkForces(parallel: false)
-        // Degrees 2, 1, 1: strength 1, the hub takes 1/3 of each correction, a leaf 2/3.
-        XCTAssertEqual(sim.forceX[1], -70 * 2 / 3, accuracy: 1e-9)
-        XCTAssertEqual(sim.forceX[2], 70 * 2 / 3, accuracy: 1e-9)
+        // Degrees 2, 1, 1: strength 1, each end takes half of each correction.
+        XCTAssertEqual(sim.forceX[1], -70 / 2, accuracy: 1e-9)
+        XCTAssertEqual(sim.forceX[2], 70 / 2, accuracy: 1e-9)
         XCTAssertEqual(sim.forceX[0], 0, accuracy: 1e-9)  // pulled both ways equally
     }
 

@@ -1,5 +1,5 @@
 /// The links of a layout, by cell id, and what the force loop reads, by cell index: each
-/// link's ends, rest length, strength and bias, and every cell's links in one array
+/// link's ends, rest length and strength, and every cell's links in one array
 /// (`incident[offsets[i] ..< offsets[i + 1]]`), so a cell's pull is summed by whoever
 /// computes that cell, on any core, in the same order. The index form is rebuilt when the
 /// links or the cells change (`invalidate`). Pure.
@@ -62,9 +62,6 @@ struct PreparedLinks: Sendable {
     let target: [Int32]
     let distance: [Double]
     let strength: [Double]
-    /// How much of a link's correction its target takes (the source takes the rest): the
-    /// source's share of the two degrees, as d3's forceLink, so a hub moves less.
-    let bias: [Double]
     /// Cell i's links are `incident[offsets[i] ..< offsets[i + 1]]`, as link indices.
     let offsets: [Int32]
     let incident: [Int32]
@@ -87,10 +84,6 @@ struct PreparedLinks: Sendable {
         distance = links.map(\.distance)
         strength = links.indices.map { k in
             links[k].strength ?? 1 / Double(Swift.min(degree[Int(source[k])], degree[Int(target[k])]))
-        }
-        bias = links.indices.map { k in
-            let a = Double(degree[Int(source[k])]), b = Double(degree[Int(target[k])])
-            return a / (a + b)
         }
         var offsets = [Int32](repeating: 0, count: n + 1)
         for i in 0..<n { offsets[i + 1] = offsets[i] + degree[i] }

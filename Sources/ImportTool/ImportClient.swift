@@ -1,0 +1,131 @@
+import CLibWebSockets
+import Foundation
+import LayoutServer
+import LoadTool
+
+/// `forcelayout import`'s connection: one libwebsockets client (protocol v2, whose frames it
+/// skips unread) driving an `ImportSession`, one message at a time, paced under the server's
+/// rate limit. Runs on the calling thread until the import ends.
+public final class ImportClient {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    private let url: WebSocketURL
+    private var session: ImportSession
+    private let progress: (ImportSession) -> Void
+    private let allocations = CAllocations()
+    private var outgoing: [UInt8]?
+    private var incoming: [UInt8] = []
+    private var bucket: TokenBucket?
+    private var outcome: Result<ImportSession.Summary, Failure>?
+    private var lastHeard = Date()
+    /// Seconds without a word from the server before the import gives up.
+    static let patience = 30.0
+
+    public init(url: WebSocketURL, graph: GraphFile, progress: @escaping (ImportSession) -> Void = { _ in }) {
+        self.url = url
+        session = ImportSession(graph: graph)
+        self.progress = progress
+    }
+
+    public func run() throws(Failure) -> ImportSession.Summary {
+        var info = lws_context_creation_info()
+        info.port = CONTEXT_PORT_NO_LISTEN
+        info.protocols = UnsafePointer(allocations.keep(array: [
+            lws_protocols(name: allocations.string("import"), callback: importClientCallback, per_session_data_size: 0,
+                          rx_buffer_size: 64 * 1024, id: 0, user: nil, tx_packet_size: 0),
+            lws_protocols(),
+        ]))
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        forcelayout_lws_set_log_level(Int32(LLL_ERR))
+        guard let context = lws_create_context(&info) else { throw Failure(description: "cannot start libwebsockets") }
+        defer { lws_context_destroy(context) }
+        var connect = lws_client_connect_info()
+        connect.context = context
+        connect.address = allocations.string(url.host)
+        connect.port = Int32(url.port)
+        connect.path = allocations.string(url.path)
+        connect.host = connect.address
+        connect.protocol = allocations.string(WireProtocol.v2.subprotocol)
+        connect.local_protocol_name = allocations.string("import")
+        connect.ietf_version_or_minus_one = -1
+        guard lws_client_connect_via_info(&connect) != nil else { throw Failure(description: "cannot connect to \(url)") }
+        while outcome == nil {
+            if lws_service(context, 100) < 0 { break }
+            if Date().timeIntervalSince(lastHeard) > Self.patience {
+                outcome = .failure(Failure(description: "no answer from \(url) for \(Int(Self.patience)) s"))
+            }
+        }
+        return try (outcome ?? .failure(Failure(description: "the connection to \(url) ended"))).get()
+    }
+
+    func handle(wsi: OpaquePointer, reason: lws_callback_reasons, input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_CLIENT_RECEIVE:
+            lastHeard = Date()
+            if let input { incoming += UnsafeRawBufferPointer(start: input, count: length) }
+            guard lws_is_final_fragment(wsi) != 0, lws_remaining_packet_payload(wsi) == 0 else { return 0 }
+            defer { incoming.removeAll(keepingCapacity: true) }
+            guard lws_frame_is_binary(wsi) == 0, let message = try? JSONParser.parse(incoming) else { return 0 }
+            act(on: session.received(message), wsi: wsi)
+        case LWS_CALLBACK_CLIENT_WRITEABLE:
+            return write(wsi)
+        case LWS_CALLBACK_TIMER:
+            lws_callback_on_writable(wsi)
+        case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+            let why = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "refused"
+            outcome = .failure(Failure(description: "cannot connect to \(url): \(why)"))
+        case LWS_CALLBACK_CLIENT_CLOSED:
+            if outcome == nil { outcome = .failure(Failure(description: "the server closed the connection")) }
+        default:
+            break
+        }
+        return 0
+    }
+
+    private func act(on action: ImportSession.Action, wsi: OpaquePointer) {
+        progress(session)
+        switch action {
+        case .send(let bytes):
+            if bucket == nil {
+                // Under the server's limit: 80% of its rate, half its burst.
+                bucket = TokenBucket(rate: session.messagesPerSecond * 0.8, burst: max(1, session.messageBurst / 2),
+                                     now: Self.seconds())
+            }
+            outgoing = bytes
+            lws_callback_on_writable(wsi)
+        case .wait:
+            break
+        case .finished(let summary):
+            outcome = .success(summary)
+        case .failed(let why):
+            outcome = .failure(Failure(description: why))
+        }
+    }
+
+    /// One message per writable, when the pace allows; else a timer brings the next try.
+    private func write(_ wsi: OpaquePointer) -> Int32 {
+        guard let message = outgoing else { return 0 }
+        guard bucket?.take(now: Self.seconds()) ?? true else {
+            lws_set_timer_usecs(wsi, lws_usec_t(1_000_000 / max(1, session.messagesPerSecond)))
+            return 0
+        }
+        outgoing = nil
+        var buffer = [UInt8](repeating: 0, count: forcelayout_lws_pre) + message
+        let written = buffer.withUnsafeMutableBufferPointer {
+            lws_write(wsi, $0.baseAddress! + forcelayout_lws_pre, message.count, LWS_WRITE_TEXT)
+        }
+        return written == message.count ? 0 : -1
+    }
+
+    private static func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+}
+
+/// libwebsockets' callback: finds the `ImportClient` through the context's user pointer.
+func importClientCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+                          _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+    guard let wsi, let context = lws_get_context(wsi), let opaque = lws_context_user(context) else { return 0 }
+    return Unmanaged<ImportClient>.fromOpaque(opaque).takeUnretainedValue()
+        .handle(wsi: wsi, reason: reason, input: input, length: length)
+}

@@ -1,0 +1,177 @@
+import ForceLayout
+
+/// Sends a `GraphFile` to a room, as `forcelayout import` and the page do: the cells in
+/// batches within the server's limits (`maxAddPerMessage`, `maxMessageBytes`), one message
+/// at a time, each answered by its `added` event (which gives the cells' ids) or its error;
+/// then the links the same way. A value with transitions that return what to do; no I/O.
+public struct ImportSession: Sendable {
+    public enum Action: Equatable, Sendable {
+        /// Send this text message, then wait for its answer.
+        case send([UInt8])
+        /// Nothing to send now.
+        case wait
+        case finished(Summary)
+        case failed(String)
+    }
+
+    public struct Summary: Equatable, Sendable {
+        public var cells = 0
+        public var links = 0
+        /// What was not imported, and why: the file's own problems, then the server's refusals.
+        public var notes: [String] = []
+    }
+
+    public enum Phase: Equatable, Sendable { case connecting, cells, links, done }
+
+    public private(set) var phase = Phase.connecting
+    private let graph: GraphFile
+    private var client = ""
+    private var limits = Limits()
+    /// The cell id each node got, by position in `graph.nodes`.
+    private var ids: [CellID?]
+    private var nextNode = 0
+    private var nextEdge = 0
+    /// The nodes or edges the message awaiting its answer carries.
+    private var inFlight: Range<Int>?
+    private var summary = Summary()
+
+    public init(graph: GraphFile) {
+        self.graph = graph
+        ids = Array(repeating: nil, count: graph.nodes.count)
+        summary.notes = graph.notes
+    }
+
+    public var progress: (done: Int, total: Int) {
+        (summary.cells + summary.links, graph.nodes.count + graph.edges.count)
+    }
+
+    /// A message from the server (a text message, parsed).
+    public mutating func received(_ message: JSONValue) -> Action {
+        guard case .string(let type)? = message["type"] else { return .wait }
+        switch (phase, type) {
+        case (.connecting, "hello"):
+            guard case .string(let id)? = message["client"] else { return .failed("the server's hello names no client") }
+            client = id
+            limits = Self.limits(message["limits"])
+            phase = .cells
+            return nextMessage()
+        case (.cells, "event"), (.links, "event"):
+            guard case .string(client)? = message["by"], let range = inFlight,
+                  case .string(let kind)? = message["kind"] else { return .wait }
+            if phase == .cells, kind == "added", case .array(let added)? = message["ids"], added.count == range.count {
+                for (offset, id) in added.enumerated() { ids[range.lowerBound + offset] = Fields.positiveInteger(id) }
+                summary.cells += range.count
+            } else if phase == .links, kind == "linked" {
+                summary.links += range.count
+            } else {
+                return .wait
+            }
+            inFlight = nil
+            return nextMessage()
+        case (.cells, "error"), (.links, "error"):
+            guard case .string("import")? = message["ref"], let range = inFlight else { return .wait }
+            let why: String = if case .string(let text)? = message["message"] { text } else { "refused" }
+            inFlight = nil
+            guard phase == .links else { return .failed("the server refused cells \(range.lowerBound + 1)-\(range.upperBound): \(why)") }
+            summary.notes.append("\(range.count) link(s) refused by the server: \(why)")
+            return nextMessage()
+        default:
+            return .wait
+        }
+    }
+
+    /// The next batch, or the end.
+    private mutating func nextMessage() -> Action {
+        if phase == .cells {
+            if nextNode < graph.nodes.count { return sendCells() }
+            phase = .links
+        }
+        while nextEdge < graph.edges.count {
+            if let action = sendLinks() { return action }
+        }
+        phase = .done
+        return .finished(summary)
+    }
+
+    private mutating func sendCells() -> Action {
+        let start = nextNode
+        var batch = Batch(limits: limits)
+        while nextNode < graph.nodes.count, batch.admit(graph.nodes[nextNode].cell) {
+            nextNode += 1
+        }
+        guard nextNode > start else { return .failed("node \(graph.nodes[start].key) does not fit in one message") }
+        inFlight = start..<nextNode
+        return .send(ClientRequest(.layout(.addCells(batch.cells, spawn: .random)), ref: "import").encoded)
+    }
+
+    /// nil when every edge of the batch lost an end (a refused cell): on to the next.
+    private mutating func sendLinks() -> Action? {
+        let start = nextEdge
+        var batch = Batch(limits: limits)
+        var skipped = 0
+        while nextEdge < graph.edges.count {
+            let edge = graph.edges[nextEdge]
+            guard let source = ids[edge.source], let target = ids[edge.target] else {
+                skipped += 1
+                nextEdge += 1
+                continue
+            }
+            let link = Link(source: source, target: target, distance: edge.distance ?? Link.defaultDistance, strength: edge.strength)
+            guard batch.admit(link) else { break }
+            nextEdge += 1
+        }
+        if skipped > 0 { summary.notes.append("\(skipped) link(s) left out: an end was not imported") }
+        guard !batch.links.isEmpty else { return nextEdge > start ? nil : .failed("a link does not fit in one message") }
+        inFlight = 0..<batch.links.count
+        return .send(ClientRequest(.layout(.link(batch.links)), ref: "import").encoded)
+    }
+
+    /// One message's worth: at most `maxAddPerMessage` items and `maxMessageBytes` bytes,
+    /// the size kept as a running sum of each item's own (every item after the first adds a
+    /// comma).
+    private struct Batch {
+        let limits: Limits
+        var cells: [NewCell] = []
+        var links: [Link] = []
+        private var bytes = 0
+
+        init(limits: Limits) { self.limits = limits }
+
+        mutating func admit(_ cell: NewCell) -> Bool {
+            guard admit(size(.addCells([cell], spawn: .random)) - size(.addCells([], spawn: .random))) else { return false }
+            cells.append(cell)
+            return true
+        }
+
+        mutating func admit(_ link: Link) -> Bool {
+            guard admit(size(.link([link])) - size(.link([]))) else { return false }
+            links.append(link)
+            return true
+        }
+
+        private mutating func admit(_ itemBytes: Int) -> Bool {
+            let count = cells.count + links.count
+            let overhead = size(.addCells([], spawn: .random)) + 1
+            guard count < limits.maxAddPerMessage, overhead + bytes + itemBytes + 1 <= limits.maxMessageBytes else { return false }
+            bytes += itemBytes + 1
+            return true
+        }
+
+        private func size(_ command: LayoutCommand) -> Int {
+            ClientRequest(.layout(command), ref: "import").encoded.count
+        }
+    }
+
+    private static func limits(_ value: JSONValue?) -> Limits {
+        var limits = Limits()
+        if case .number(let n)? = value?["maxAddPerMessage"], n >= 1 { limits.maxAddPerMessage = Int(n) }
+        if case .number(let n)? = value?["maxMessageBytes"], n >= 256 { limits.maxMessageBytes = Int(n) }
+        if case .number(let n)? = value?["messagesPerSecond"], n > 0 { limits.messagesPerSecond = n }
+        if case .number(let n)? = value?["messageBurst"], n >= 1 { limits.messageBurst = n }
+        return limits
+    }
+
+    /// The server's rate limit, for pacing the messages.
+    public var messagesPerSecond: Double { limits.messagesPerSecond }
+    public var messageBurst: Double { limits.messageBurst }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import ImportTool
+import LayoutServer
+import LoadTool
+
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Send a graph file to a room of a running server: its nodes become cells, its links links.",
+        discussion: """
+        FILE is node-link JSON (as d3's examples and networkx's node_link_data write it: \
+        {"nodes":[{"id":…,"label":…,"group":…}],"links":[{"source":…,"target":…}]}) or a CSV/TSV \
+        edge list (two columns a line, optional header such as source,target). A node's label is \
+        its label, else its name, else its id; group, color, radius, x and y are taken when valid. \
+        What a room cannot hold (a label over 80 characters, a self link, a repeated link) is \
+        fixed or left out and listed at the end. Cells and links go in batches within the \
+        server's limits, paced under its rate limit, with a progress bar on a terminal.
+        """
+    )
+
+    @Argument(help: "The graph file (- for standard input).")
+    var file: String
+
+    @Option(help: "The room's WebSocket address.")
+    var url = "ws://127.0.0.1:8080/ws/main"
+
+    func run() throws {
+        let target: WebSocketURL
+        do {
+            target = try WebSocketURL(url)
+        } catch {
+            throw ValidationError("--url \(error)")
+        }
+        let bytes: [UInt8]
+        if file == "-" {
+            bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
+        } else {
+            guard let data = FileManager.default.contents(atPath: file) else { fail("cannot read \(file)") }
+            bytes = Array(data)
+        }
+        let graph: GraphFile
+        do {
+            graph = try GraphFile.read(bytes)
+        } catch {
+            fail("\(file): \(error)")
+        }
+        let bar = ProgressBar(enabled: isatty(STDERR_FILENO) != 0)
+        let started = Date()
+        let client = ImportClient(url: target, graph: graph) { bar.show($0.progress) }
+        do {
+            let summary = try client.run()
+            bar.finish()
+            let seconds = Date().timeIntervalSince(started)
+            print("imported \(summary.cells) cells and \(summary.links) links from \(file) into \(target) in \(String(format: "%.1f", seconds)) s")
+            for note in summary.notes { print("  not imported: \(note)") }
+        } catch {
+            bar.finish()
+            fail("\(error)")
+        }
+    }
+
+    /// Says why on standard error and exits with status 1.
+    private func fail(_ why: String) -> Never {
+        FileHandle.standardError.write(Data("forcelayout import: \(why)\n".utf8))
+        Foundation.exit(1)
+    }
+}
+
+/// `[#######.............]  35%  1234/3500` on a terminal's standard error, redrawn in place.
+final class ProgressBar {
+    private let enabled: Bool
+    private var last = -1
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func show(_ progress: (done: Int, total: Int)) {
+        guard enabled, progress.total > 0 else { return }
+        let percent = progress.done * 100 / progress.total
+        guard percent != last else { return }
+        last = percent
+        let filled = percent / 5
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 20 - filled)
+        FileHandle.standardError.write(Data("\r[\(bar)] \(String(format: "%3d", percent))%  \(progress.done)/\(progress.total)".utf8))
+    }
+
+    func finish() {
+        guard enabled, last >= 0 else { return }
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+}

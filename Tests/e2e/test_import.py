@@ -1,0 +1,87 @@
+"""forcelayout import: Les Misérables and Zachary's karate club (networkx's own data) go into a
+room through the CLI and come back out of GET /export whole: every node, label and link. Once
+the room has settled, linked cells are on average at least twice as close as cells overall,
+and the GEXF export parses with networkx's read_gexf."""
+import io
+import itertools
+import json
+import math
+import subprocess
+import urllib.request
+
+import networkx as nx
+from networkx.readwrite import json_graph
+
+from server import BINARY, RunningServer
+from waiting import wait_until
+
+
+def import_file(server, path, room):
+    result = subprocess.run([str(BINARY), "import", str(path), "--url", f"ws://127.0.0.1:{server.port}/ws/{room}"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def export(server, room, kind="json"):
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/export/{room}.{kind}", timeout=10) as response:
+        return response.read()
+
+
+def settled(server, room):
+    return any(r["name"] == room and r["settled"] for r in server.rooms())
+
+
+def check_round_trip(graph, document):
+    """Every node (by label), and every link between the same labels, came back."""
+    labels = {node["id"]: node["label"] for node in document["nodes"]}
+    assert sorted(labels.values()) == sorted(str(n) for n in graph.nodes)
+    back = {frozenset((labels[link["source"]], labels[link["target"]])) for link in document["links"]}
+    assert back == {frozenset((str(a), str(b))) for a, b in graph.edges}
+
+
+def check_linked_cells_are_close(document):
+    where = {node["id"]: (node["x"], node["y"]) for node in document["nodes"]}
+    linked = [math.dist(where[link["source"]], where[link["target"]]) for link in document["links"]]
+    pairs = [math.dist(a, b) for a, b in itertools.combinations(where.values(), 2)]
+    ratio = (sum(pairs) / len(pairs)) / (sum(linked) / len(linked))
+    assert ratio >= 2, f"linked cells only {ratio:.2f}x closer than pairs overall"
+    return ratio
+
+
+def test_les_miserables_and_the_karate_club_go_in_and_come_back_whole(tmp_path):
+    les_mis = nx.les_miserables_graph()
+    (tmp_path / "lesmis.json").write_text(json.dumps(json_graph.node_link_data(les_mis)))
+    karate = nx.karate_club_graph()
+    nx.write_edgelist(karate, tmp_path / "karate.tsv", delimiter="\t", data=False)
+    with RunningServer() as server:
+        said = import_file(server, tmp_path / "lesmis.json", "lesmis")
+        assert said.startswith("imported 77 cells and 254 links"), said
+        said = import_file(server, tmp_path / "karate.tsv", "karate")
+        assert said.startswith("imported 34 cells and 78 links"), said
+        for room, graph in (("lesmis", les_mis), ("karate", karate)):
+            wait_until(lambda: settled(server, room), timeout=60)
+            document = json.loads(export(server, room))
+            check_round_trip(graph, document)
+            print(room, "linked cells", round(check_linked_cells_are_close(document), 2), "x closer")
+            gexf = nx.read_gexf(io.BytesIO(export(server, room, "gexf")))
+            assert gexf.number_of_nodes() == graph.number_of_nodes()
+            assert gexf.number_of_edges() == graph.number_of_edges()
+            assert sorted(data["label"] for _, data in gexf.nodes(data=True)) == sorted(str(n) for n in graph.nodes)
+
+
+def test_import_says_what_it_left_out_and_fails_clearly(tmp_path):
+    (tmp_path / "odd.csv").write_text("source,target\na,b\nb,a\nc,c\n" + "x" * 90 + ",a\n")
+    (tmp_path / "empty.txt").write_text("\n")
+    with RunningServer("--max-cells", "4") as server:
+        said = import_file(server, tmp_path / "odd.csv", "odd")
+        assert "imported 4 cells and 2 links" in said, said
+        assert "repeated link(s)" in said and "self link(s)" in said and "cut to 80" in said, said
+        failed = subprocess.run([str(BINARY), "import", str(tmp_path / "odd.csv"), "--url",
+                                 f"ws://127.0.0.1:{server.port}/ws/odd"], capture_output=True, text=True, timeout=60)
+        assert failed.returncode == 1 and "maxCells" in failed.stderr, failed.stderr
+        empty = subprocess.run([str(BINARY), "import", str(tmp_path / "empty.txt")], capture_output=True, text=True, timeout=60)
+        assert empty.returncode == 1 and "no links found" in empty.stderr, empty.stderr
+        nowhere = subprocess.run([str(BINARY), "import", str(tmp_path / "odd.csv"), "--url", "ws://127.0.0.1:9/ws/x"],
+                                 capture_output=True, text=True, timeout=60)
+        assert nowhere.returncode == 1 and "cannot connect" in nowhere.stderr, nowhere.stderr
