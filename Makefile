@@ -78,7 +78,7 @@ bench: bench-deps
 	NODE_PATH=/usr/share/nodejs $(PYTHON) bench/run.py $(BENCH_ARGS)
 
 bench-deps:
-	$(call ensure_packages,$(BUILD_PACKAGES) nodejs node-d3-force)
+	$(call ensure_packages,$(BUILD_PACKAGES) nodejs node-d3-force python3-networkx)
 
 ## Render rate of the page in headless Chromium with 1k, 10k and 100k moving cells streamed
 ## from the real server; never part of `make test`. About a minute.

@@ -6,11 +6,12 @@ import { emitChanges, selectedIndex } from './state.js';
 import { normalizeRuns, sameRuns } from './owners.js';
 import { normalizeSpecs, sameSpecs } from './params.js';
 import { isRoomName } from './room.js';
+import { applyDataEvent, applyDataMessage, createCellData } from './celldata.js';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isId = (v) => typeof v === 'number' && Number.isFinite(v);
 
-/** Any server message: hello, frame, event, stats, error (others, such as replay, are ignored). */
+/** Any server message: hello, frame, event, data, stats, error (others, such as replay, are ignored). */
 export function applyMessage(s, msg) {
   switch (msg.type) {
     case 'hello':
@@ -19,6 +20,9 @@ export function applyMessage(s, msg) {
       return applyFrame(s, msg);
     case 'event':
       return applyEvent(s, msg);
+    case 'data':
+      applyDataMessage(s.data, msg);
+      return emitChanges(s, new Map([['data', undefined]]));
     case 'stats':
       return applyStats(s, msg);
     case 'error':
@@ -57,6 +61,11 @@ export function applyHello(s, msg) {
   if (Number.isFinite(msg.clients)) update(s, 'clients', msg.clients, changes);
   if (typeof msg.settled === 'boolean') update(s, 'settled', msg.settled, changes);
   s.v = null; // the next frame carries ids; frames without them are meaningless until then
+  // the room's data comes in its `data` message after hello (none when it has none)
+  if (s.data.cells.size > 0 || s.data.links.size > 0) {
+    s.data = createCellData();
+    changes.set('data', undefined);
+  }
   const events = Array.isArray(msg.events) ? msg.events.filter(isObject) : [];
 
   // The buffer's newest event is at least as new as anything this page saw from the same
@@ -117,6 +126,7 @@ export function applyEvent(s, ev) {
   if (!isObject(ev) || takeNewEvents(s, [ev]).length === 0) return;
   const changes = new Map();
   if (trackPins(s, ev)) changes.set('pins', undefined);
+  if (applyDataEvent(s.data, ev)) changes.set('data', undefined);
   switch (ev.kind) {
     case 'params':
       if (isObject(ev.params)) {

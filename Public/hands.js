@@ -7,6 +7,7 @@
 import { createPointers } from './pointers.js';
 import { ownerLookup, selectId, setDrag, setHover } from './state.js';
 import { describeOwner } from './owners.js';
+import { cellName } from './celldata.js';
 import { throttle } from './throttle.js';
 
 const round1 = (v) => Math.round(v * 10) / 10;
@@ -26,7 +27,7 @@ export function createHands({ canvas, renderer, scene, state, tooltip, send, ask
     if (id === null) return;
     const owner = ownerLookup(state)(id);
     const pinned = state.pinned.has(id) ? ' · pinned' : '';
-    tooltip.show(`Cell ${id} · ${describeOwner(owner, state.client)}${pinned}`, clientX, clientY);
+    tooltip.show(`${cellName(state.data, id)} · ${describeOwner(owner, state.client)}${pinned}`, clientX, clientY);
   }
 
   state.on('hover', () => {

@@ -1,40 +1,44 @@
-// The colour legend over the canvas: one line per client who added cells now in the layout
-// (most cells first), a swatch of its colour, "you" for this page's own; cells of no known
-// owner (restored from a state file) as "restored". At most MAX lines, the rest summed up.
-// It follows the state's membership, owners, client id and colour scheme; `paintOf(ids)`
-// gives the owners, counts and colours of a membership (scene.js, shared with the canvas).
-const MAX = 6;
+// The colour legend over the canvas: with groups (cells' `group`), one line per group in
+// order and "no group"; else one line per client who added cells now in the layout (most
+// cells first), a swatch of its colour, "you" for this page's own; cells of no known owner
+// (restored from a state file) as "restored". At most MAX lines, the rest summed up. It
+// follows the state's membership, owners, data, client id and colour scheme; `paintOf(ids)`
+// gives the legend of a membership (scene.js, shared with the canvas).
+const MAX = 12;
 
 export function createLegend(el, state, paintOf) {
   let last = '';
 
   function render() {
-    const p = paintOf(state.ids);
+    const { legend } = paintOf(state.ids);
     const me = state.client;
-    const rows = p.owners.map((client, s) => ({ client, count: p.counts[s], css: p.palette.css[s] }))
-      .filter((e) => e.count > 0)
-      .sort((a, b) => b.count - a.count || String(a.client).localeCompare(String(b.client)));
-    const key = JSON.stringify([rows.map((r) => [r.client, r.count, r.css]), me]);
+    const rows = legend.rows;
+    const key = JSON.stringify([legend.by, rows.map((r) => [r.name, r.count, r.css]), me]);
     if (key === last) return;
     last = key;
     el.replaceChildren();
     el.hidden = rows.length === 0;
+    el.dataset.by = legend.by;
+    el.setAttribute('aria-label', legend.by === 'group' ? 'Cells by group' : 'Cells by who added them');
     const shown = rows.length > MAX ? rows.slice(0, MAX - 1) : rows;
     for (const r of shown) {
       const li = document.createElement('li');
       const sw = document.createElement('span');
       sw.className = 'swatch';
-      sw.style.background = r.css;
+      if (r.css) sw.style.background = r.css;
+      else sw.classList.add('none');
       const name = document.createElement('span');
       name.className = 'who';
-      if (r.client === null) name.textContent = 'restored';
+      if (legend.by === 'group') name.textContent = r.name;
+      else if (r.client === null) name.textContent = 'restored';
       else name.textContent = r.client === me ? `${r.client} (you)` : r.client;
-      if (r.client !== null && r.client === me) li.classList.add('you');
+      if (legend.by === 'owner' && r.client !== null && r.client === me) li.classList.add('you');
       const n = document.createElement('span');
       n.className = 'n';
       n.textContent = r.count.toLocaleString('en-US');
       li.append(sw, name, n);
-      li.dataset.client = r.client ?? '';
+      if (legend.by === 'group') li.dataset.group = r.name;
+      else li.dataset.client = r.client ?? '';
       el.append(li);
     }
     if (shown.length < rows.length) {
@@ -46,6 +50,6 @@ export function createLegend(el, state, paintOf) {
     }
   }
 
-  for (const type of ['membership', 'owners', 'connection', 'theme']) state.on(type, render);
+  for (const type of ['membership', 'owners', 'data', 'connection', 'theme']) state.on(type, render);
   render();
 }

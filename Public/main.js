@@ -2,7 +2,7 @@
 // connection that feeds it (net.js, receive.js), then every part of the page, each following
 // the state's change events from the moment it is made: the canvas (renderer, painter,
 // hands), the strip, the controls, the status line, the legend, the log, the room's name,
-// address and switcher. The room is the one the page's address names (room.js). Nothing here
+// address and switcher, import and export. The room is the one the page's address names (room.js). Nothing here
 // redraws by hand: the renderer and the strip wake the frame loop when they have something
 // new to draw. The connection never calls back before this module has run to its end.
 import { connect, socketUrl } from './net.js';
@@ -27,6 +27,7 @@ import { createPerfPanel } from './perfpanel.js';
 import { createRoomLabel } from './roomlabel.js';
 import { createShare } from './share.js';
 import { createRoomSwitcher } from './rooms.js';
+import { createImportPanel } from './importpanel.js';
 import { roomFromPath } from './room.js';
 import { keyAction, targetKind } from './keys.js';
 import { describeError } from './wording.js';
@@ -96,6 +97,10 @@ createLog($('#log'), state, { max: 50 });
 createRoomLabel($('#room-name'), state);
 createShare({ link: $('#share-link'), button: $('#share-copy'), note: $('#share-note') }, state);
 createRoomSwitcher($('#rooms'), $('#rooms-toggle'), state, { onOpen: panel.open });
+createImportPanel({
+  button: $('#import-button'), input: $('#import-file'), progress: $('#import-progress'), status: $('#import-status'),
+  exportLink: $('#export-link'), dropTarget: document.body,
+}, state, { send: ask });
 
 // Enter in a number box commits it (change) instead of submitting the form
 $('#params').addEventListener('submit', (e) => {

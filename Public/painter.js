@@ -6,7 +6,7 @@
 // pixel per step) is redrawn only once it moved a quarter of a device pixel.
 import { maxDelta } from './interpolate.js';
 
-const REDRAWN_BY = ['membership', 'owners', 'pins', 'selection', 'hover'];
+const REDRAWN_BY = ['membership', 'owners', 'pins', 'selection', 'hover', 'data'];
 
 export function createPainter({ state, frames, interp, scene, renderer, strip, perf }) {
   let lastT = 0;

@@ -70,22 +70,41 @@ export function cssHex([r, g, b]) {
   return `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/**
- * The colour table of a list of owners (slot i -> owners[i], slot 0 conventionally null):
- * {packed, r, g, b, css} indexed by slot.
- */
-export function createPalette(owners, scheme = 'light') {
-  const n = Math.max(1, owners.length);
+/** [r, g, b] of the i-th group (groups in their sorted order): i golden angles, as clients. */
+export function groupRGB(i, scheme = 'light') {
+  const s = SCHEMES[scheme] || SCHEMES.light;
+  return oklchToRGB(s.L, s.C, (i * GOLDEN_ANGLE + 30) % 360);
+}
+
+/** [r, g, b] of "#rrggbb", or null. */
+export function hexRGB(text) {
+  const m = /^#([0-9a-f]{6})$/i.exec(String(text));
+  if (!m) return null;
+  const v = parseInt(m[1], 16);
+  return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
+}
+
+/** The colour table of a list of [r, g, b] (slot i -> rgbs[i]): {packed, r, g, b, css} indexed by slot. */
+export function paletteOf(rgbs) {
+  const n = Math.max(1, rgbs.length);
   const packed = new Int32Array(n);
   const r = new Uint8Array(n);
   const g = new Uint8Array(n);
   const b = new Uint8Array(n);
   const css = new Array(n);
   for (let i = 0; i < n; i++) {
-    const rgb = clientRGB(i < owners.length ? owners[i] : null, scheme);
+    const rgb = rgbs[i] || [128, 128, 128];
     [r[i], g[i], b[i]] = rgb;
     packed[i] = packRGB(rgb[0], rgb[1], rgb[2]);
     css[i] = cssHex(rgb);
   }
   return { packed, r, g, b, css };
+}
+
+/**
+ * The colour table of a list of owners (slot i -> owners[i], slot 0 conventionally null):
+ * {packed, r, g, b, css} indexed by slot.
+ */
+export function createPalette(owners, scheme = 'light') {
+  return paletteOf((owners.length ? owners : [null]).map((o) => clientRGB(o, scheme)));
 }

@@ -12,7 +12,9 @@
 // So cells are stamped (raster.js: antialiased masks per radius and 4x4 sub-pixel phase,
 // interior spans filled, edge pixels blended) into an ImageData put with one putImageData;
 // the few special cells (pinned, selected, hovered, dragged) are drawn over it with the 2D
-// context (vector.js). Discs over ARC_RADIUS device px (deep zoom: few fit on screen) are
+// context (vector.js). Links are drawn into the same buffer first, under the cells
+// (linkdraw.js); cells of their own size are stamped a radius at a time (radiusgroups.js);
+// labels go over the cells with the 2D context (labels.js). Discs over ARC_RADIUS device px (deep zoom: few fit on screen) are
 // arcs, as fast there and without building 16 large masks at every step of a zoom.
 // Whole-page figures are in Tests/web/README.md.
 //
@@ -23,6 +25,9 @@ import { contentBounds, easeCamera, fitCamera, nearestCell, screenToWorld, world
 import { stampCells } from './cellstamp.js';
 import { createMaskCache, packRGB } from './raster.js';
 import { drawArcs, drawMarks } from './vector.js';
+import { createRadiusGroups } from './radiusgroups.js';
+import { createLinkIndex, drawLinks } from './linkdraw.js';
+import { drawLabels } from './labels.js';
 
 const ARC_RADIUS = 128; // device px
 const MIN_RADIUS = 0.6; // CSS px: the smallest cell still shows
@@ -40,6 +45,8 @@ function parseColor(ctx, css, fallback) {
 export function createRenderer(canvas, state, { onChange = () => {} } = {}) {
   const ctx = canvas.getContext('2d', { alpha: false });
   const masks = createMaskCache();
+  const radiusGroups = createRadiusGroups();
+  const linkPairs = createLinkIndex();
   let cssW = 1;
   let cssH = 1;
   let dpr = 1;
@@ -73,6 +80,8 @@ export function createRenderer(canvas, state, { onChange = () => {} } = {}) {
       pinned: v('--cell-pinned', '#f59e0b'),
       selected: v('--cell-selected', '#e11d48'),
       hover: v('--fg', '#1d2330'),
+      link: v('--link', '#64748b'),
+      linkPacked: packRGB(...parseColor(ctx, v('--link', '#64748b'), '#64748b')),
     };
   }
 
@@ -133,10 +142,21 @@ export function createRenderer(canvas, state, { onChange = () => {} } = {}) {
   function drawStamped(scene, ox, oy, k, r) {
     buf.fill(colors.bgPacked);
     originInto(ox * dpr, oy * dpr);
-    const visible = stampCells(
-      { buf, w: img.width, h: img.height },
-      { xy: scene.xy, count: scene.count, ox: ox * dpr, oy: oy * dpr, k: k * dpr, radius: r * dpr, slots: scene.slots, palette: scene.palette, cache: masks },
-    );
+    const target = { buf, w: img.width, h: img.height };
+    if (scene.data.links.size > 0) {
+      drawLinks(target, linkPairs(scene.ids, scene.index, scene.data), scene.xy, ox * dpr, oy * dpr, k * dpr, colors.linkPacked);
+    }
+    const cells = { ox: ox * dpr, oy: oy * dpr, k: k * dpr, palette: scene.palette, cache: masks };
+    let visible = 0;
+    if (!scene.radii) {
+      visible = stampCells(target, { ...cells, xy: scene.xy, count: scene.count, radius: r * dpr, slots: scene.slots });
+    } else {
+      // one radius at a time, the largest first (cells of their own size: radiusgroups.js)
+      for (const g of radiusGroups(scene)) {
+        const radius = Math.max(MIN_RADIUS, g.r * k) * dpr;
+        visible += stampCells(target, { ...cells, xy: g.xy, count: g.count, radius, slots: g.slots });
+      }
+    }
     ctx.putImageData(img, 0, 0);
     return visible;
   }
@@ -152,6 +172,7 @@ export function createRenderer(canvas, state, { onChange = () => {} } = {}) {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     const frame = { ctx, dpr, cssW, cssH, colors };
     const visible = r * dpr > ARC_RADIUS ? drawArcs(frame, scene, ox, oy, k, r) : drawStamped(scene, ox, oy, k, r);
+    drawLabels(frame, scene, ox, oy, k, r);
     drawMarks(frame, scene, ox, oy, k, r);
     lastDraw = { ms: performance.now() - t0, visible };
   }

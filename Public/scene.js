@@ -1,11 +1,12 @@
 // What the canvas draws each animation frame: the interpolated positions of the newest
 // membership (or, for a moment after a change, the one before it), each cell's colour slot
-// by owner in the state's colour scheme, and the marks (pinned, selected, hovered, dragged).
+// (its colour, group or owner: cellpaint.js) in the state's colour scheme, its own radius,
+// the links and labels (state.data), and the marks (pinned, selected, hovered, dragged).
 // Index maps and palettes are cached per membership, so a frame costs one interpolation and
 // no allocation.
 import { ownerLookup } from './state.js';
 import { createPalette } from './palette.js';
-import { ownerSlots } from './owners.js';
+import { paintCells } from './cellpaint.js';
 
 export function createScene(state, interp) {
   const indexCache = new WeakMap();
@@ -21,20 +22,34 @@ export function createScene(state, interp) {
   }
 
   let paints = [];
-  /** Colour slots, owners, counts and palette of a membership, in the state's colour scheme. */
+  /**
+   * Colour slots, palette and legend of a membership (cellpaint.js), in the state's colour
+   * scheme, and each cell's own radius (radii: null when every cell has the default).
+   */
   function paintOf(ids) {
-    const scheme = state.scheme;
-    let p = paints.find((q) => q.ids === ids && q.runs === state.owners && q.scheme === scheme);
+    const { scheme, data } = state;
+    let p = paints.find((q) => q.ids === ids && q.runs === state.owners && q.scheme === scheme && q.data === data && q.version === data.version);
     if (!p) {
-      const { slots, owners, counts } = ownerSlots(ids, ownerLookup(state));
-      p = { ids, runs: state.owners, scheme, slots, owners, counts, palette: createPalette(owners, scheme) };
+      p = { ids, runs: state.owners, scheme, data, version: data.version, ...paintCells(ids, ownerLookup(state), data.cells, scheme), radii: radiiOf(ids, data.cells) };
       paints = [p, ...paints.slice(0, 1)];
     }
     return p;
   }
 
+  function radiiOf(ids, cells) {
+    let radii = null;
+    for (let i = 0; i < ids.length; i++) {
+      const r = cells.get(ids[i])?.radius;
+      if (r === undefined) continue;
+      radii ??= new Float64Array(ids.length);
+      radii[i] = r;
+    }
+    return radii;
+  }
+
   const scene = {
-    ids: [], index: new Map(), xy: new Float64Array(0), count: 0, cellSize: 20, slots: null,
+    ids: [], index: new Map(), xy: new Float64Array(0), count: 0, cellSize: 20, slots: null, radii: null,
+    data: state.data,
     palette: createPalette([null]), pinned: state.pinned, selectedId: null, hoveredId: null, draggingId: null,
   };
 
@@ -52,6 +67,8 @@ export function createScene(state, interp) {
     const p = paintOf(scene.ids);
     scene.slots = p.slots;
     scene.palette = p.palette;
+    scene.radii = p.radii;
+    scene.data = state.data;
     scene.cellSize = Number(state.params.cellSize) || 20;
     scene.pinned = state.pinned;
     scene.selectedId = state.selectedId;

@@ -12,6 +12,7 @@
 // changed in place, so its identity marks a membership.
 import { createEmitter } from './emitter.js';
 import { ownerOf } from './owners.js';
+import { createCellData } from './celldata.js';
 
 export const CHANGES = [
   'connection', // connection ('connecting', 'reconnecting', 'connected' once hello came), client
@@ -22,6 +23,7 @@ export const CHANGES = [
   'membership', // ids, index, v; payload {shift}: how far the selected cell's index moved (0 if it changed)
   'owners', // owners: who added which cells
   'pins', // pinned
+  'data', // data: the cells' labels, radii, colours, groups and the links (celldata.js)
   'selection', // selectedId
   'positions', // xy: a frame came
   'clients', // clients
@@ -56,6 +58,7 @@ export function createState({ scheme = 'light', room = 'main' } = {}) {
     xy: new Float64Array(0), // x0,y0,x1,y1,… in the order of ids
     owners: [], // runs [client, first, last] of the cells' owners
     pinned: new Set(),
+    data: createCellData(),
     selectedId: null,
     lastSeq: 0, // highest event seq shown in the log
     hoveredId: null,

@@ -7,6 +7,7 @@
 import { dotSizes, sumSizes } from './dots.js';
 import { keyTarget } from './stripnav.js';
 import { selectIndex, selectedIndex } from './state.js';
+import { cellName } from './celldata.js';
 
 const BASE = 14; // largest dot slot, CSS px
 const WAVE = 9; // dots in the half-wave
@@ -43,7 +44,7 @@ export function createStrip(el, state, { label = null, onChange = () => {} } = {
       el.removeAttribute('aria-valuenow');
     } else {
       el.setAttribute('aria-valuenow', String(selected + 1));
-      text = `Cell ${state.ids[selected]}, ${selected + 1} of ${count}`;
+      text = `${cellName(state.data, state.ids[selected])}, ${selected + 1} of ${count}`;
     }
     el.setAttribute('aria-valuetext', text);
     if (label) label.textContent = text;
@@ -78,6 +79,7 @@ export function createStrip(el, state, { label = null, onChange = () => {} } = {
   }
   state.on('membership', ({ shift }) => follow(shift));
   state.on('selection', () => follow());
+  state.on('data', updateAria); // the selected cell's label
   state.on('theme', () => {
     colors = readColors();
     touch();

@@ -1,5 +1,6 @@
-// What the renderer draws with the 2D context rather than by stamping (render.js): cells as
-// arcs when discs are large (deep zoom), and the marks over the cells: pinned rings, the
+// What the renderer draws with the 2D context rather than by stamping (render.js): cells
+// (of their own radius, over their links) as arcs when discs are large (deep zoom), and the
+// marks over the cells: pinned rings, the
 // dragged cell on top, the hovered outline, the selected halo. `frame` is {ctx, dpr, cssW,
 // cssH, colors}; (ox, oy) is the screen point of the world's origin, k the scale and r the
 // cells' radius, in CSS px.
@@ -17,17 +18,31 @@ export function drawArcs({ ctx, dpr, cssW, cssH, colors }, scene, ox, oy, k, r) 
   ctx.moveTo(ox, oy - 6);
   ctx.lineTo(ox, oy + 6);
   ctx.stroke();
-  const { xy, count, slots, palette } = scene;
+  const { xy, count, slots, palette, radii, index, data } = scene;
+  if (data && data.links.size > 0) {
+    ctx.strokeStyle = colors.link;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (const l of data.links.values()) {
+      const a = index.get(l.source);
+      const b = index.get(l.target);
+      if (a === undefined || b === undefined) continue;
+      ctx.moveTo(ox + xy[2 * a] * k, oy + xy[2 * a + 1] * k);
+      ctx.lineTo(ox + xy[2 * b] * k, oy + xy[2 * b + 1] * k);
+    }
+    ctx.stroke();
+  }
   const paths = [];
   let visible = 0;
   for (let i = 0; i < count; i++) {
     const x = ox + xy[2 * i] * k;
     const y = oy + xy[2 * i + 1] * k;
-    if (!(x > -r && x < cssW + r && y > -r && y < cssH + r)) continue;
+    const ri = radii && radii[i] > 0 ? radii[i] * k : r;
+    if (!(x > -ri && x < cssW + ri && y > -ri && y < cssH + ri)) continue;
     const s = slots ? slots[i] : 0;
     const p = paths[s] || (paths[s] = new Path2D());
-    p.moveTo(x + r, y);
-    p.arc(x, y, r, 0, Math.PI * 2);
+    p.moveTo(x + ri, y);
+    p.arc(x, y, ri, 0, Math.PI * 2);
     visible++;
   }
   for (let s = 0; s < paths.length; s++) {
@@ -49,35 +64,37 @@ function ring(ctx, x, y, radius, color, width) {
 /** Pinned rings, the dragged cell on top, the hovered outline, the selected halo. */
 export function drawMarks({ ctx, dpr, colors }, scene, ox, oy, k, r) {
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  const { xy, index, palette, slots } = scene;
+  const { xy, index, palette, slots, radii } = scene;
   const at = (id) => {
     const i = id === null || id === undefined ? undefined : index.get(id);
     return i === undefined ? null : [ox + xy[2 * i] * k, oy + xy[2 * i + 1] * k, i];
   };
+  const radiusOf = (p) => (radii && radii[p[2]] > 0 ? radii[p[2]] * k : r);
   const pinWidth = Math.max(1.5, Math.min(3, r * 0.25));
   for (const id of scene.pinned) {
     const p = at(id);
     if (!p) continue;
-    ring(ctx, p[0], p[1], Math.max(r + pinWidth / 2, 3), colors.pinned, pinWidth);
+    ring(ctx, p[0], p[1], Math.max(radiusOf(p) + pinWidth / 2, 3), colors.pinned, pinWidth);
   }
   const d = at(scene.draggingId);
   if (d) {
     ctx.fillStyle = palette.css[slots ? slots[d[2]] : 0] || palette.css[0];
     ctx.beginPath();
-    ctx.arc(d[0], d[1], r, 0, Math.PI * 2);
+    ctx.arc(d[0], d[1], radiusOf(d), 0, Math.PI * 2);
     ctx.fill();
-    if (scene.pinned.has(scene.draggingId)) ring(ctx, d[0], d[1], Math.max(r + pinWidth / 2, 3), colors.pinned, pinWidth);
+    if (scene.pinned.has(scene.draggingId)) ring(ctx, d[0], d[1], Math.max(radiusOf(d) + pinWidth / 2, 3), colors.pinned, pinWidth);
   }
   const h = scene.hoveredId !== scene.selectedId ? at(scene.hoveredId) : null;
-  if (h) ring(ctx, h[0], h[1], Math.max(r, 2) + 2, colors.hover, 1.5);
+  if (h) ring(ctx, h[0], h[1], Math.max(radiusOf(h), 2) + 2, colors.hover, 1.5);
   const s = at(scene.selectedId);
   if (s) {
-    if (r < 2.5) {
+    const rs = radiusOf(s);
+    if (rs < 2.5) {
       ctx.fillStyle = colors.selected;
       ctx.beginPath();
-      ctx.arc(s[0], s[1], Math.max(r, 2), 0, Math.PI * 2);
+      ctx.arc(s[0], s[1], Math.max(rs, 2), 0, Math.PI * 2);
       ctx.fill();
     }
-    ring(ctx, s[0], s[1], Math.max(r, 2) + 4, colors.selected, 2);
+    ring(ctx, s[0], s[1], Math.max(rs, 2) + 4, colors.selected, 2);
   }
 }

@@ -32,6 +32,12 @@ export function describeEvent(ev) {
       if (names.length === 0) return `${who} set the parameters`;
       return `${who} ${names.map((n) => paramChange(n, params[n])).join(', ')}`;
     }
+    case 'updated':
+      return `${who} updated ${plural(count(ev.cells), 'cell')}`;
+    case 'linked':
+      return `${who} linked ${plural(count(ev.links), 'pair')}`;
+    case 'unlinked':
+      return `${who} unlinked ${plural(count(ev.links), 'pair')}`;
     case 'pinned':
       return `${who} pinned ${cellName(ev.id)}`;
     case 'unpinned':

@@ -113,4 +113,7 @@ function main() {
   process.stdout.write(JSON.stringify(result) + "\n");
 }
 
-main();
+// bench/d3-graph.js shares the generator, the median and the cell size.
+module.exports = { CELL_SIZE, mulberry32, median };
+
+if (require.main === module) main();

@@ -4,12 +4,17 @@
 For every size, REPS rounds of [forcelayout bench, d3-force.js] (each a fresh process, ours
 first), the median of each engine's per-run msPerTick across the rounds, and a Markdown
 table with d3 / ours. Then forcelayout alone from the seeded start until it settles, with
-default parameters and with --collide, and a second table.
+default parameters and with --collide, and a second table. Then the graph row: two graphs
+from networkx (Les Miserables; Barabasi-Albert, 10k nodes, m 2) written as node-link JSON
+into a temporary directory, each stepped by both engines (`forcelayout bench --graph`,
+bench/d3-graph.js: links + charge + center) in REPS interleaved rounds, timed over a fixed
+number of ticks and run until each engine's own notion of settled, and a third table.
+Without networkx the graph row is skipped with a note.
 
 Raw JSON lines go to stderr as they arrive; the tables go to stdout. Exit status: 0 when
 everything ran and passed, 1 when a command failed, printed no JSON, reported something
-other than what was asked, did not settle, or left overlapping pairs with --collide,
-2 when the binaries are missing or the arguments are wrong.
+other than what was asked, did not settle (ours, also on a graph), or left overlapping pairs
+with --collide, 2 when the binaries are missing or the arguments are wrong.
 
 Environment: FORCELAYOUT_BIN (default .build/release/forcelayout, relative to the
 checkout), NODE (default node), NODE_PATH (default /usr/share/nodejs), BENCH_REPS
@@ -24,7 +29,9 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+import warnings
 from pathlib import Path
 
 import common
@@ -32,6 +39,7 @@ from common import int_list, positive_int
 
 ROOT = Path(__file__).resolve().parent.parent
 D3_SCRIPT = ROOT / "bench" / "d3-force.js"
+D3_GRAPH_SCRIPT = ROOT / "bench" / "d3-graph.js"
 
 DEFAULT_SIZES = (1000, 10000, 100000, 1000000)
 # Ticks per size, the same for both engines. d3-force needs ~2 ms/tick at 1k, ~50 ms at
@@ -48,6 +56,13 @@ V2_TARGETS = (100000, 1.0, 4.05)
 THETA = 0.9  # d3's forceManyBody default; passed to both explicitly
 SETTLE_CAP = 5000
 SETTLE_MAX_SIZE = 10000
+# The graph row: (name, file stem, ticks timed per run, the same for both engines). d3 takes
+# ~0.5 ms a tick on Les Miserables and ~60 ms on the 10k graph; settling it there is 300 ticks
+# (~20 s), ours up to SETTLE_CAP steps (~12 s), so a round of the 10k graph costs ~35 s.
+GRAPHS = (("Les Misérables", "les-miserables", 200),
+          ("Barabási–Albert 10k, m 2", "barabasi-albert-10k", 50))
+GRAPH_RUN_LABELS = {"ours": "forcelayout", "d3": "d3-force",
+                    "ours settle": "forcelayout settle", "d3 settle": "d3-force settle"}
 NUMBER = object()  # in an `expect` map: the key must hold a number >= 0
 BOOL = object()    # the key must hold true or false
 
@@ -80,6 +95,8 @@ def parse_args(argv):
                         help="cell counts for the settle table (default: the --sizes up to 10000;"
                              " empty to skip)")
     parser.add_argument("--no-settle", action="store_true", help="skip the settle table")
+    parser.add_argument("--no-graphs", action="store_true",
+                        help="skip the graph row (Les Miserables and a 10k-node graph from networkx)")
     parser.add_argument("--no-d3", action="store_true", help="run our engine only")
     parser.add_argument("--quiet", action="store_true",
                         help="do not echo the raw JSON lines to stderr")
@@ -117,7 +134,7 @@ class Bench:
             problems.append(f"no executable forcelayout at {self.bin} "
                             "(build it: swift build -c release --product forcelayout, "
                             "or set FORCELAYOUT_BIN)")
-        if not self.args.no_d3 and self.args.sizes:
+        if not self.args.no_d3 and (self.args.sizes or not self.args.no_graphs):
             if shutil.which(self.node) is None:
                 problems.append(f"no node ({self.node}); install nodejs or set NODE")
             else:
@@ -250,6 +267,74 @@ class Bench:
                               "(must be 0)")
         return rows
 
+    def graphs(self, directory):
+        """The graph row: per graph, REPS rounds of [ours timed, d3 timed, ours settling, d3
+        settling], the same seed for both engines in a round. None without networkx."""
+        graphs = write_graphs(directory)
+        if graphs is None:
+            return None
+        rows = []
+        for name, path, cells, links, ticks in graphs:
+            rounds = {"ours": [], "d3": [], "ours settle": [], "d3 settle": []}
+            for rep in range(self.args.reps):
+                seed = self.args.seed + rep
+                tag = f"{name}, round {rep + 1}/{self.args.reps}"
+                for kind, command, expect in self.graph_commands(path, cells, links, ticks, seed):
+                    label = f"{GRAPH_RUN_LABELS[kind]} {tag}"
+                    result = self.run(label, command, expect)
+                    if result is None:
+                        continue
+                    rounds[kind].append(result)
+                    if kind == "ours settle" and result["settled"] is not True:
+                        self.fail(label, " ".join(command),
+                                  f"did not settle within {SETTLE_CAP} steps "
+                                  f"(largest step at the end {result.get('lastRest', '?')})")
+            rows.append((name, cells, links, ticks, rounds))
+        return rows
+
+    def graph_commands(self, path, cells, links, ticks, seed):
+        """(kind, command, expected JSON) of one round on one graph, in running order."""
+        ticks = self.args.ticks or ticks
+        size = {"cells": cells, "links": links, "linkRatio": NUMBER}
+        ours = [self.bin, "bench", "--graph", path, "--theta", THETA, "--seed", seed]
+        d3 = [self.node, D3_GRAPH_SCRIPT, "--graph", path, "--theta", THETA, "--seed", seed]
+        commands = [
+            ("ours", ours + ["--ticks", ticks],
+             {"engine": "forcelayout", "ticks": ticks, "msPerTick": NUMBER, **size}),
+            ("d3", d3 + ["--ticks", ticks],
+             {"engine": "d3-force", "mode": "speed", "ticks": ticks, "msPerTick": NUMBER, **size}),
+            ("ours settle", ours + ["--settle", "--ticks", SETTLE_CAP],
+             {"engine": "forcelayout", "mode": "settle", "settled": BOOL, "settleSteps": NUMBER,
+              "settleSeconds": NUMBER, **size}),
+            ("d3 settle", d3 + ["--settle"],
+             {"engine": "d3-force", "mode": "settle", "settled": True, "settleTicks": NUMBER,
+              "settleSeconds": NUMBER, **size}),
+        ]
+        return [(kind, [str(part) for part in command], expect) for kind, command, expect in commands
+                if not (self.args.no_d3 and kind.startswith("d3"))]
+
+
+def write_graphs(directory):
+    """The graph row's graphs as node-link JSON files in `directory`: [(name, path, nodes,
+    links, ticks)], or None when networkx (Debian's python3-networkx) cannot be imported."""
+    try:
+        import networkx
+        from networkx.readwrite import json_graph
+    except ImportError:
+        return None
+    makers = {"les-miserables": networkx.les_miserables_graph,
+              "barabasi-albert-10k": lambda: networkx.barabasi_albert_graph(10000, 2, seed=1)}
+    graphs = []
+    for name, stem, ticks in GRAPHS:
+        graph = makers[stem]()
+        path = Path(directory) / f"{stem}.json"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # networkx 3.4+ warns that "links" becomes "edges"
+            data = json_graph.node_link_data(graph)
+        path.write_text(json.dumps(data))
+        graphs.append((name, path, graph.number_of_nodes(), graph.number_of_edges(), ticks))
+    return graphs
+
 
 def last_line(text):
     lines = [line for line in (text or "").strip().splitlines() if line.strip()]
@@ -374,6 +459,47 @@ def print_settle(rows):
           "overlapping pairs at rest must be 0.")
 
 
+def print_graphs(rows, reps):
+    print("| graph | cells | links | ticks | forcelayout ms/step | d3-force ms/tick | d3 / ours "
+          "| forcelayout steps to settle | s | d3-force ticks to settle | s "
+          "| linkRatio forcelayout | linkRatio d3 |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, cells, links, ticks, rounds in rows:
+        ours, d3 = rounds["ours"], rounds["d3"]
+        our_settle, d3_settle = rounds["ours settle"], rounds["d3 settle"]
+        our_ms, d3_ms = median_of(ours, "msPerTick"), median_of(d3, "msPerTick")
+        ratio = f"{d3_ms / our_ms:.2f}×" if our_ms and d3_ms else "—"
+        print(f"| {name} | {cells} | {links} | {ticks} | {ms(our_ms)} | {ms(d3_ms)} | {ratio} "
+              f"| {settle_steps(our_settle)} | {number(median_of(our_settle, 'settleSeconds'), 2)} "
+              f"| {number(median_of(d3_settle, 'settleTicks'), 0)} "
+              f"| {number(median_of(d3_settle, 'settleSeconds'), 2)} "
+              f"| {number(median_of(our_settle, 'linkRatio'), 2)} "
+              f"| {number(median_of(d3_settle, 'linkRatio'), 2)} |")
+    print()
+    print(f"Medians over {reps} interleaved round(s), the same seeded start for both engines in a "
+          "round. ms: median tick of `ticks` timed from the start. Settle: ours until no cell "
+          f"moves `threshold` (0.3) in a step, at most {SETTLE_CAP} steps; d3 until alpha < "
+          "alphaMin (300 ticks by default). linkRatio: mean distance of all pairs / mean link "
+          "length at the end of the settle run (higher: linked cells closer together).")
+    for name, _, _, _, rounds in rows:
+        spread = lambda kind, key: " ".join(str(r[key]) for r in rounds[kind]) or "—"
+        print(f"- {name}: forcelayout ms {spread('ours', 'msPerTick')}, "
+              f"steps {spread('ours settle', 'settleSteps')}, "
+              f"s {spread('ours settle', 'settleSeconds')}; d3-force ms {spread('d3', 'msPerTick')}, "
+              f"ticks {spread('d3 settle', 'settleTicks')}, s {spread('d3 settle', 'settleSeconds')}")
+
+
+def settle_steps(results):
+    """Median steps to settle; how many rounds hit the cap when some did."""
+    steps = median_of(results, "settleSteps")
+    if steps is None:
+        return "—"
+    unsettled = sum(1 for r in results if r.get("settled") is not True)
+    if unsettled:
+        return f"{steps:.0f} ({unsettled}/{len(results)} not settled, cap {SETTLE_CAP})"
+    return f"{steps:.0f}"
+
+
 def main(argv):
     args = parse_args(argv)
     bench = Bench(args)
@@ -390,6 +516,10 @@ def main(argv):
     started = time.monotonic()
     speed_rows = bench.speed() if args.sizes else []
     settle_rows = bench.settle() if args.settle_sizes else []
+    graph_rows = None
+    if not args.no_graphs:
+        with tempfile.TemporaryDirectory(prefix="forcelayout-bench-") as directory:
+            graph_rows = bench.graphs(directory)
 
     if speed_rows:
         print()
@@ -399,6 +529,12 @@ def main(argv):
     if settle_rows:
         print()
         print_settle(settle_rows)
+    if graph_rows:
+        print()
+        print_graphs(graph_rows, args.reps)
+    elif graph_rows is None and not args.no_graphs:
+        print()
+        print("graph row skipped: networkx is missing (install python3-networkx: make bench-deps)")
     print()
     for warning in dict.fromkeys(bench.warnings):
         print(f"warning: {warning}")

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createScene } from '../../Public/scene.js';
 import { createState, setDrag, setHover, setScheme } from '../../Public/state.js';
-import { applyFrame } from '../../Public/apply.js';
+import { applyFrame, applyMessage } from '../../Public/apply.js';
 
 function setup() {
   const state = createState();
@@ -44,5 +44,15 @@ test("paints are cached per membership, owners and the state's scheme", () => {
   applyFrame(state, { type: 'frame', tick: 2, v: 2, ids: [4, 7], owners: [['c1', 4, 7]], xy: [1, 2, 3, 4] });
   const merged = scene.paintOf(state.ids);
   assert.notEqual(merged, dark);
-  assert.deepEqual(merged.owners, [null, 'c1']);
+  assert.deepEqual(merged.legend.rows.map((r) => [r.client, r.count]), [['c1', 2]]);
+  // a change of the cells' data paints again: colour, then group (the legend goes by group)
+  applyMessage(state, { type: 'data', cells: { id: [4, 7], color: ['#ff0000', null], group: [null, 'g'] }, links: { source: [], target: [], distance: [] } });
+  const painted = scene.paintOf(state.ids);
+  assert.notEqual(painted, merged);
+  assert.equal(painted.palette.css[painted.slots[0]], '#ff0000');
+  assert.equal(painted.legend.by, 'group');
+  assert.deepEqual(painted.legend.rows.map((r) => [r.name, r.count]), [['g', 1], ['no group', 1]]);
+  assert.equal(painted.radii, null);
+  applyMessage(state, { type: 'event', seq: 99, kind: 'updated', by: 'c1', cells: [{ id: 7, radius: 30 }] });
+  assert.deepEqual([...scene.paintOf(state.ids).radii], [0, 30]);
 });

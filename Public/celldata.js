@@ -1,0 +1,109 @@
+// The cells' data and the links, as the server tells them: the `data` message a page gets
+// after hello (columns: cells.id, cells.label, …; links.source, links.target, …) replaces
+// everything; then the events `added` (its `cells`), `updated`, `linked`, `unlinked`,
+// `removed` and `cleared` change it. Pure, no DOM.
+//
+// `cells`: Map id -> {label, radius, color, group} (only the fields a cell has);
+// `links`: Map "low-high" -> {source, target}. Each change returns whether it changed
+// anything, so the state emits `data` only then.
+const FIELDS = ['label', 'radius', 'color', 'group'];
+const isId = (v) => Number.isSafeInteger(v) && v > 0;
+
+export function createCellData() {
+  return { cells: new Map(), links: new Map(), version: 0 };
+}
+
+export const linkKey = (a, b) => (a < b ? `${a}-${b}` : `${b}-${a}`);
+
+// A cell record's fields, checked: strings for label, color and group, a number for radius.
+function fieldsOf(record) {
+  const out = {};
+  for (const f of FIELDS) {
+    const v = record[f];
+    if (f === 'radius' ? Number.isFinite(v) : typeof v === 'string') out[f] = v;
+  }
+  return out;
+}
+
+function setCell(d, id, fields) {
+  if (Object.keys(fields).length === 0) d.cells.delete(id);
+  else d.cells.set(id, fields);
+}
+
+/** A `data` message: everything, replaced. */
+export function applyDataMessage(d, msg) {
+  d.cells = new Map();
+  d.links = new Map();
+  const c = msg && msg.cells;
+  if (c && Array.isArray(c.id)) {
+    for (let i = 0; i < c.id.length; i++) {
+      if (!isId(c.id[i])) continue;
+      const record = {};
+      for (const f of FIELDS) if (Array.isArray(c[f])) record[f] = c[f][i];
+      setCell(d, c.id[i], fieldsOf(record));
+    }
+  }
+  const l = msg && msg.links;
+  if (l && Array.isArray(l.source) && Array.isArray(l.target)) {
+    for (let i = 0; i < l.source.length; i++) addLink(d, l.source[i], l.target[i]);
+  }
+  d.version++;
+  return true;
+}
+
+function addLink(d, a, b) {
+  if (!isId(a) || !isId(b) || a === b) return false;
+  d.links.set(linkKey(a, b), { source: a, target: b });
+  return true;
+}
+
+/** An event; returns true when the data or the links changed. */
+export function applyDataEvent(d, ev) {
+  let changed = false;
+  switch (ev.kind) {
+    case 'added':
+    case 'updated':
+      if (Array.isArray(ev.cells)) {
+        for (const record of ev.cells) {
+          if (!record || !isId(record.id)) continue;
+          setCell(d, record.id, fieldsOf(record));
+          changed = true;
+        }
+      }
+      break;
+    case 'linked':
+      if (Array.isArray(ev.links)) for (const l of ev.links) changed = addLink(d, l?.source, l?.target) || changed;
+      break;
+    case 'unlinked':
+      if (Array.isArray(ev.links)) for (const l of ev.links) changed = d.links.delete(linkKey(l?.source, l?.target)) || changed;
+      break;
+    case 'removed':
+    case 'cleared':
+      changed = forget(d, Array.isArray(ev.ids) ? ev.ids : []);
+      break;
+    default:
+  }
+  if (changed) d.version++;
+  return changed;
+}
+
+// Removed cells lose their data and their links.
+function forget(d, ids) {
+  if (ids.length === 0 || (d.cells.size === 0 && d.links.size === 0)) return false;
+  const gone = new Set(ids);
+  let changed = false;
+  for (const id of gone) changed = d.cells.delete(id) || changed;
+  for (const [key, l] of d.links) {
+    if (gone.has(l.source) || gone.has(l.target)) {
+      d.links.delete(key);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/** "Valjean" for a cell with a label, else "Cell 12". */
+export function cellName(d, id) {
+  const label = d.cells.get(id)?.label;
+  return label ? label : `Cell ${id}`;
+}

@@ -1,0 +1,170 @@
+// A graph file read for import, as `forcelayout import` reads it (Sources/LayoutServer/Import):
+// node-link JSON (d3's examples, networkx's node_link_data: {"nodes":[{"id":…}],"links":
+// [{"source":…,"target":…}]}, "edges" for networkx 3.4) or a CSV/TSV edge list (two columns
+// a line, optional header such as source,target). What a room cannot hold is fixed or left
+// out and said in `notes`. Pure, no DOM.
+const LABEL_MAX = 80;
+const GROUP_MAX = 40;
+const HEADER = new Set(['source', 'target', 'from', 'to', 'node1', 'node2', 'id1', 'id2', 'u', 'v']);
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** {nodes: [{key, cell}], edges: [{source, target, distance?, strength?}] (by node position), notes: [string]}. */
+export function readGraph(text) {
+  const reader = createReader();
+  const start = text.replace(/^\uFEFF/, '').trimStart();
+  if (start.startsWith('{')) readNodeLink(reader, start);
+  else readEdgeList(reader, start);
+  return reader.finished();
+}
+
+function createReader() {
+  const nodes = [];
+  const edges = [];
+  const index = new Map();
+  const linked = new Set();
+  const problems = new Map();
+  const r = {
+    note(problem) {
+      problems.set(problem, (problems.get(problem) || 0) + 1);
+    },
+    fitted(text, limit, what) {
+      let out = text;
+      if (CONTROL.test(out)) {
+        r.note(`${what}(s) with control characters (made spaces)`);
+        out = out.replace(CONTROLS, ' ');
+      }
+      const points = Array.from(out);
+      if (points.length > limit) {
+        r.note(`${what}(s) cut to ${limit} characters`);
+        out = points.slice(0, limit).join('');
+      }
+      return out;
+    },
+    known: (key) => index.get(key),
+    node(key, cell = null) {
+      if (index.has(key)) return index.get(key);
+      const c = cell || {};
+      if (c.label === undefined) c.label = r.fitted(key, LABEL_MAX, 'label');
+      index.set(key, nodes.length);
+      nodes.push({ key, cell: c });
+      return nodes.length - 1;
+    },
+    edge(source, target, extra = {}) {
+      if (source === target) return r.note('self link(s) left out (a cell cannot link to itself)');
+      const k = source < target ? `${source} ${target}` : `${target} ${source}`;
+      if (linked.has(k)) return r.note('repeated link(s) left out (two cells link once)');
+      linked.add(k);
+      edges.push({ source, target, ...extra });
+    },
+    finished: () => ({ nodes, edges, notes: [...problems].map(([p, n]) => `${n} ${p}`) }),
+  };
+  return r;
+}
+
+const keyOf = (v) => (typeof v === 'string' ? v : Number.isFinite(v) ? String(v) : null);
+
+function numberIn(r, v, lo, hi, what) {
+  if (v === undefined) return undefined;
+  if (typeof v === 'number' && v >= lo && v <= hi) return v;
+  r.note(`${what}(s) left out: not a number in [${lo}, ${hi}]`);
+  return undefined;
+}
+
+function readNodeLink(r, text) {
+  let root;
+  try {
+    root = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`not valid JSON: ${e.message}`);
+  }
+  if (!root || !Array.isArray(root.nodes)) throw new Error('node-link JSON needs a "nodes" array');
+  root.nodes.forEach((n, position) => {
+    const key = n && n.id !== undefined ? keyOf(n.id) : String(position);
+    if (key === null) return r.note('node(s) left out: an id must be a string or a number');
+    if (r.known(key) !== undefined) return r.note("node(s) left out: their id repeats an earlier node's");
+    r.node(key, cellOf(r, n || {}));
+  });
+  const links = root.links ?? root.edges ?? [];
+  if (!Array.isArray(links)) throw new Error('"links" must be an array');
+  const count = root.nodes.length;
+  for (const l of links) {
+    const a = endOf(r, l?.source, count);
+    const b = endOf(r, l?.target, count);
+    if (a === undefined || b === undefined) {
+      r.note('link(s) left out: an end names no node');
+      continue;
+    }
+    const extra = {};
+    const distance = numberIn(r, l.distance, 0, 1e6, 'distance');
+    const strength = numberIn(r, l.strength, 0, 1, 'strength');
+    if (distance !== undefined) extra.distance = distance;
+    if (strength !== undefined) extra.strength = strength;
+    r.edge(a, b, extra);
+  }
+}
+
+function cellOf(r, n) {
+  const cell = {};
+  const label = typeof n.label === 'string' ? n.label : typeof n.name === 'string' ? n.name : keyOf(n.id);
+  if (label !== null && label !== undefined) cell.label = r.fitted(label, LABEL_MAX, 'label');
+  const group = keyOf(n.group);
+  if (group !== null) cell.group = r.fitted(group, GROUP_MAX, 'group');
+  if (n.color !== undefined) {
+    if (typeof n.color === 'string' && /^#[0-9a-f]{6}$/i.test(n.color)) cell.color = n.color.toLowerCase();
+    else r.note('colour(s) left out: not "#rrggbb"');
+  }
+  const radius = numberIn(r, n.radius ?? n.r, 1, 200, 'radius');
+  if (radius !== undefined) cell.radius = radius;
+  if (Number.isFinite(n.x) && Number.isFinite(n.y) && Math.abs(n.x) <= 1e9 && Math.abs(n.y) <= 1e9) {
+    cell.x = n.x;
+    cell.y = n.y;
+  }
+  return cell;
+}
+
+// A link's end: a node's id, or (d3 v3's examples) its position in `nodes`.
+function endOf(r, v, count) {
+  const key = keyOf(v);
+  if (key === null) return undefined;
+  const known = r.known(key);
+  if (known !== undefined) return known;
+  if (Number.isInteger(v) && v >= 0 && v < count) return v;
+  return undefined;
+}
+
+/** A line's fields: split by tabs if it has any, else commas, else runs of spaces; "quotes" kept together. */
+export function fieldsOf(line) {
+  const sep = line.includes('\t') ? '\t' : line.includes(',') ? ',' : ' ';
+  const out = [];
+  let current = '';
+  let quoted = false;
+  for (const ch of line) {
+    if (ch === '"') quoted = !quoted;
+    else if (ch === sep && !quoted) {
+      if (sep !== ' ' || current !== '') out.push(current.trim());
+      current = '';
+    } else current += ch;
+  }
+  out.push(current.trim());
+  return out;
+}
+
+function readEdgeList(r, text) {
+  let first = true;
+  for (const raw of text.split(/\r\n|\n|\r/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const f = fieldsOf(line);
+    const header = first && f.length >= 2 && HEADER.has(f[0].toLowerCase()) && HEADER.has(f[1].toLowerCase());
+    first = false;
+    if (header) continue;
+    if (f.length < 2 || !f[0] || !f[1]) {
+      r.note('line(s) left out: fewer than two columns');
+      continue;
+    }
+    r.edge(r.node(f[0]), r.node(f[1]));
+  }
+  if (r.finished().nodes.length === 0) throw new Error('no links found: expected node-link JSON or an edge list (two columns a line)');
+}

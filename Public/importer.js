@@ -1,0 +1,105 @@
+// Sending a graph (graphfile.js) into the room, as `forcelayout import` does: its nodes as
+// cells in batches within the server's limits (hello.limits: maxAddPerMessage,
+// maxMessageBytes), one message at a time, each answered by its `added` event (this page's,
+// in order: it gives the cells' ids) or its error (ref "import"); then its links by those
+// ids. Pure, no DOM: the page sends what `next` returns and hands back the answers.
+export const REF = 'import';
+const OVERHEAD = 64; // {"type":"add","cells":[…],"ref":"import"} around the items
+const utf8 = new TextEncoder();
+
+export function createImporter(graph, limits = {}) {
+  const maxItems = Math.max(1, Number(limits.maxAddPerMessage) || 1000);
+  const maxBytes = Math.max(256, Number(limits.maxMessageBytes) || 65536);
+  const ids = new Array(graph.nodes.length).fill(null);
+  const notes = [...graph.notes];
+  let nextNode = 0;
+  let nextEdge = 0;
+  let inFlight = null; // {kind: 'cells'|'links', from, count}
+  let cells = 0;
+  let links = 0;
+  let failed = null;
+  const nodeCells = graph.nodes.map((n) => n.cell);
+  let edgeLinks = null; // the links by cell id, once the cells have theirs
+
+  // As many items as fit a message: count and bytes.
+  function batch(items, from) {
+    const out = [];
+    let bytes = OVERHEAD;
+    for (let i = from; i < items.length && out.length < maxItems; i++) {
+      const item = items[i];
+      if (item === null) { out.push(null); continue; }
+      const size = utf8.encode(JSON.stringify(item)).length + 1;
+      if (bytes + size > maxBytes && out.length > 0) break;
+      bytes += size;
+      out.push(item);
+    }
+    return out;
+  }
+
+  const importer = {
+    get done() { return failed !== null || (inFlight === null && nextNode >= graph.nodes.length && nextEdge >= graph.edges.length); },
+    get failed() { return failed; },
+    get progress() { return { done: cells + links, total: graph.nodes.length + graph.edges.length, cells, links }; },
+    get notes() { return notes; },
+    get waiting() { return inFlight !== null; },
+
+    /** The next message to send, or null (waiting for an answer, or done). */
+    next() {
+      if (inFlight || failed) return null;
+      if (nextNode < graph.nodes.length) {
+        const items = batch(nodeCells, nextNode);
+        inFlight = { kind: 'cells', from: nextNode, count: items.length };
+        nextNode += items.length;
+        return { type: 'add', cells: items, ref: REF };
+      }
+      while (nextEdge < graph.edges.length) {
+        const chosen = [];
+        let skipped = 0;
+        const from = nextEdge;
+        edgeLinks ??= graph.edges.map((e) => {
+          const source = ids[e.source];
+          const target = ids[e.target];
+          if (source === null || target === null) return null;
+          const l = { source, target };
+          if (e.distance !== undefined) l.distance = e.distance;
+          if (e.strength !== undefined) l.strength = e.strength;
+          return l;
+        });
+        const items = batch(edgeLinks, from);
+        nextEdge += items.length;
+        for (const item of items) if (item === null) skipped++; else chosen.push(item);
+        if (skipped) notes.push(`${skipped} link(s) left out: an end was not imported`);
+        if (chosen.length === 0) continue;
+        inFlight = { kind: 'links', count: chosen.length };
+        return { type: 'link', links: chosen, ref: REF };
+      }
+      return null;
+    },
+
+    /** An event; true when it answered the message in flight (this page's `added` or `linked`). */
+    event(ev, me) {
+      if (!inFlight || ev.by !== me) return false;
+      if (inFlight.kind === 'cells' && ev.kind === 'added' && Array.isArray(ev.ids) && ev.ids.length === inFlight.count) {
+        ev.ids.forEach((id, k) => { ids[inFlight.from + k] = id; });
+        cells += inFlight.count;
+      } else if (inFlight.kind === 'links' && ev.kind === 'linked') {
+        links += inFlight.count;
+      } else {
+        return false;
+      }
+      inFlight = null;
+      return true;
+    },
+
+    /** An error with ref "import": cells refused end the import; links refused are noted. */
+    refused(err) {
+      if (!inFlight || err?.ref !== REF) return false;
+      const why = typeof err.message === 'string' ? err.message : 'refused';
+      if (inFlight.kind === 'cells') failed = `the server refused cells: ${why}`;
+      else notes.push(`${inFlight.count} link(s) refused by the server: ${why}`);
+      inFlight = null;
+      return true;
+    },
+  };
+  return importer;
+}

@@ -1,0 +1,123 @@
+// Import and export in the panel. Import: the button's file picker or a file dropped on the
+// page, read (graphfile.js) and sent into the room (importer.js) one message at a time,
+// paced under the server's rate limit, with a progress bar, then a line that says what came
+// in and what did not, and why. Export: a link that downloads the room as node-link JSON
+// with positions (GET /export/ROOM.json).
+import { readGraph } from './graphfile.js';
+import { createImporter } from './importer.js';
+
+export function createImportPanel({ button, input, progress, status, exportLink, dropTarget }, state, { send }) {
+  let job = null; // {importer, name, timer, lastSent}
+
+  function say(text, kind = '') {
+    status.textContent = text;
+    status.dataset.kind = kind;
+  }
+
+  function showProgress() {
+    const { done, total, cells, links } = job.importer.progress;
+    progress.hidden = false;
+    progress.max = Math.max(1, total);
+    progress.value = done;
+    say(`Importing ${job.name}: ${cells} of ${job.cells} cells, ${links} of ${job.links} links`);
+  }
+
+  function finish() {
+    const { importer, name } = job;
+    clearTimeout(job.timer);
+    job = null;
+    progress.hidden = true;
+    document.body.dataset.importing = '';
+    button.disabled = false;
+    const notes = importer.notes.length ? ` Not imported: ${importer.notes.join('; ')}.` : '';
+    if (importer.failed) return say(`Import of ${name} stopped: ${importer.failed}.${notes}`, 'error');
+    const { cells, links } = importer.progress;
+    say(`Imported ${cells} cells and ${links} links from ${name}.${notes}`, notes ? 'warning' : 'done');
+  }
+
+  // Sends the next message when the last one was answered and the pace allows.
+  function pump() {
+    if (!job) return;
+    if (job.importer.done) return finish();
+    if (job.importer.waiting) return;
+    const rate = Math.max(1, (Number(state.limits.messagesPerSecond) || 60) * 0.8);
+    const wait = job.lastSent + 1000 / rate - performance.now();
+    if (wait > 0) {
+      clearTimeout(job.timer);
+      job.timer = setTimeout(pump, wait);
+      return;
+    }
+    const message = job.importer.next();
+    if (message === null) return pump();
+    job.lastSent = performance.now();
+    // not sent (the connection dropped): the connection listener ends the import
+    if (send(message)) showProgress();
+  }
+
+  async function start(file) {
+    if (job) return say('An import is under way: wait for it to end', 'error');
+    if (state.connection !== 'connected') return say('Not connected: wait for the server, then import again', 'error');
+    let graph;
+    try {
+      graph = readGraph(await file.text());
+    } catch (e) {
+      return say(`Cannot import ${file.name}: ${e.message}`, 'error');
+    }
+    job = { importer: createImporter(graph, state.limits), name: file.name, cells: graph.nodes.length, links: graph.edges.length, timer: 0, lastSent: -Infinity };
+    button.disabled = true;
+    document.body.dataset.importing = 'true';
+    showProgress();
+    pump();
+  }
+
+  state.on('history', ({ events }) => {
+    if (!job) return;
+    let answered = false;
+    for (const ev of events) answered = job.importer.event(ev, state.client) || answered;
+    if (answered) pump();
+  });
+  state.on('rejected', () => {
+    if (job && job.importer.refused(state.rejected)) pump();
+  });
+  state.on('connection', () => {
+    if (!job || state.connection === 'connected') return;
+    const name = job.name;
+    clearTimeout(job.timer);
+    job = null;
+    progress.hidden = true;
+    button.disabled = false;
+    document.body.dataset.importing = '';
+    say(`Import of ${name} stopped: the connection was lost`, 'error');
+  });
+
+  button.addEventListener('click', () => input.click());
+  input.addEventListener('change', () => {
+    if (input.files && input.files[0]) start(input.files[0]);
+    input.value = '';
+  });
+  // a file dropped anywhere on the page
+  dropTarget.addEventListener('dragover', (e) => {
+    if (![...(e.dataTransfer?.types || [])].includes('Files')) return;
+    e.preventDefault();
+    document.body.dataset.dropping = 'true';
+  });
+  dropTarget.addEventListener('dragleave', (e) => {
+    if (e.relatedTarget === null) document.body.dataset.dropping = '';
+  });
+  dropTarget.addEventListener('drop', (e) => {
+    document.body.dataset.dropping = '';
+    const file = e.dataTransfer?.files?.[0];
+    if (!file) return;
+    e.preventDefault();
+    start(file);
+  });
+
+  function exportAddress() {
+    exportLink.href = `/export/${encodeURIComponent(state.room)}.json`;
+    exportLink.download = `${state.room}.json`;
+  }
+  state.on('room', exportAddress);
+  exportAddress();
+
+  return { start };
+}

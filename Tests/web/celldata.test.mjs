@@ -1,0 +1,82 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { applyDataEvent, applyDataMessage, cellName, createCellData } from '../../Public/celldata.js';
+import { readGraph, fieldsOf } from '../../Public/graphfile.js';
+import { createImporter } from '../../Public/importer.js';
+import { createLinkIndex, drawLinks } from '../../Public/linkdraw.js';
+import { createRadiusGroups } from '../../Public/radiusgroups.js';
+
+test('the data message replaces everything, events change it, removal takes data and links', () => {
+  const d = createCellData();
+  applyDataEvent(d, { kind: 'added', ids: [9], cells: [{ id: 9, label: 'old' }] });
+  applyDataMessage(d, { type: 'data', cells: { id: [1, 2, 3], label: ['Valjean', null, 'Javert'], radius: [null, 12, null] },
+    links: { source: [1, 2], target: [2, 3], distance: [30, 30] } });
+  assert.deepEqual([...d.cells], [[1, { label: 'Valjean' }], [2, { radius: 12 }], [3, { label: 'Javert' }]]);
+  assert.equal(d.links.size, 2);
+  assert.equal(cellName(d, 1), 'Valjean');
+  assert.equal(cellName(d, 2), 'Cell 2');
+  assert.ok(applyDataEvent(d, { kind: 'updated', cells: [{ id: 2, label: 'Fantine' }] }));
+  assert.deepEqual(d.cells.get(2), { label: 'Fantine' }); // whole: the radius went back to the default
+  assert.ok(applyDataEvent(d, { kind: 'unlinked', links: [{ source: 2, target: 1 }] }));
+  assert.ok(applyDataEvent(d, { kind: 'linked', links: [{ source: 3, target: 1, distance: 30 }] }));
+  assert.ok(applyDataEvent(d, { kind: 'removed', ids: [3] }));
+  assert.equal(d.links.size, 0);
+  assert.equal(d.cells.has(3), false);
+  assert.equal(applyDataEvent(d, { kind: 'removed', ids: [77] }), false);
+  assert.equal(applyDataEvent(d, { kind: 'linked', links: [{ source: 'x', target: 1 }] }), false);
+});
+
+test('graph files: node-link JSON as networkx and d3 write it, and edge lists', () => {
+  const g = readGraph(JSON.stringify({
+    nodes: [{ id: 'Myriel', group: 1 }, { id: 'Napoleon', color: '#AA0000', radius: 9 }, { id: 7, name: 'Seven' }, { id: 'Napoleon' }, { id: 8, color: 'red', radius: 500 }],
+    links: [{ source: 'Napoleon', target: 'Myriel' }, { source: 'Myriel', target: 'Napoleon' }, { source: 7, target: 7 }, { source: 2, target: 0, distance: 50 }],
+  }));
+  assert.deepEqual(g.nodes.map((n) => n.cell.label), ['Myriel', 'Napoleon', 'Seven', '8']);
+  assert.deepEqual(g.nodes[1].cell, { label: 'Napoleon', color: '#aa0000', radius: 9 });
+  assert.equal(g.nodes[0].cell.group, '1');
+  assert.deepEqual(g.edges, [{ source: 1, target: 0 }, { source: 2, target: 0, distance: 50 }]);
+  assert.equal(g.notes.length, 5);
+  const csv = readGraph('Source,Target\n"Valjean, Jean",Javert\nJavert\tFantine\n');
+  assert.deepEqual(csv.nodes.map((n) => n.key), ['Valjean, Jean', 'Javert', 'Fantine']);
+  assert.deepEqual(fieldsOf('a  b {}'), ['a', 'b', '{}']);
+  assert.throws(() => readGraph('alone\n'), /no links found/);
+  assert.throws(() => readGraph('{"nodes":'), /not valid JSON/);
+  assert.equal(readGraph(`${'é'.repeat(90)},b\n`).nodes[0].cell.label.length, 80);
+});
+
+test('the importer sends batches within the limits and links by the ids the server gave', () => {
+  const graph = readGraph(JSON.stringify({ nodes: [0, 1, 2, 3, 4].map((i) => ({ id: `n${i}`, label: 'x'.repeat(60) })),
+    links: [{ source: 'n0', target: 'n1' }, { source: 'n3', target: 'n4' }] }));
+  const im = createImporter(graph, { maxAddPerMessage: 2, maxMessageBytes: 400 });
+  const first = im.next();
+  assert.equal(first.cells.length, 2);
+  assert.equal(im.next(), null); // one at a time
+  assert.equal(im.event({ kind: 'added', by: 'c9', ids: [1, 2] }, 'c3'), false);
+  assert.ok(im.event({ kind: 'added', by: 'c3', ids: [10, 11] }, 'c3'));
+  im.next();
+  assert.ok(im.event({ kind: 'added', by: 'c3', ids: [12, 13] }, 'c3'));
+  im.next();
+  assert.ok(im.event({ kind: 'added', by: 'c3', ids: [14] }, 'c3'));
+  const links = im.next();
+  assert.deepEqual(links.links, [{ source: 10, target: 11 }, { source: 13, target: 14 }]);
+  assert.ok(im.refused({ ref: 'import', message: 'cells 10 and 11 are already linked' }));
+  assert.ok(im.done);
+  assert.deepEqual(im.progress, { done: 5, total: 7, cells: 5, links: 0 });
+  assert.deepEqual(im.notes, ['2 link(s) refused by the server: cells 10 and 11 are already linked']);
+});
+
+test('links are drawn under the cells, a quarter toward their colour, clipped', () => {
+  const buf = new Int32Array(10 * 10).fill(0xffffffff | 0);
+  const data = createCellData();
+  applyDataMessage(data, { cells: { id: [] }, links: { source: [1], target: [2] } });
+  const pairs = createLinkIndex()([1, 2], new Map([[1, 0], [2, 1]]), data);
+  assert.deepEqual([...pairs], [0, 1]);
+  assert.equal(drawLinks({ buf, w: 10, h: 10 }, pairs, [0, 5, 100, 5], 0, 0, 1, 0xff000000 | 0), 1);
+  assert.notEqual(buf[5 * 10 + 3], 0xffffffff | 0); // row 5 is darker
+  assert.equal(buf[4 * 10 + 3], 0xffffffff | 0);
+});
+
+test('cells are grouped by radius for stamping', () => {
+  const groups = createRadiusGroups()({ xy: [1, 2, 3, 4, 5, 6], count: 3, slots: [0, 1, 2], radii: new Float64Array([0, 30, 0]), cellSize: 20 });
+  assert.deepEqual(groups.map((g) => [g.r, [...g.xy], [...g.slots]]), [[30, [3, 4], [1]], [10, [1, 2, 5, 6], [0, 2]]]);
+});
