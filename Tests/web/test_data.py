@@ -1,0 +1,163 @@
+"""Cells that carry data (issue 13) in real headless Chromium against the real server.
+
+    /usr/bin/python3 -m pytest Tests/web/test_data.py
+
+Les Misérables (networkx's own copy) imported through the page's Import button: every window
+in the room gets the characters with their names and links; the strip and the tooltip name
+the selected cell by its label; dragging Valjean pins him for everyone; Export is the room's
+node-link JSON. A d3-style file with groups colours by group and the legend lists them; a file
+with problems says what it left out; drag-and-drop imports too.
+"""
+import json
+import math
+import time
+import urllib.request
+
+import networkx as nx
+import pytest
+from networkx.readwrite import json_graph
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+
+from control import Control
+from test_browser import Page, connected, start_server
+
+
+@pytest.fixture(scope="module")
+def server():
+    srv = start_server()
+    try:
+        yield srv
+    finally:
+        srv.close()
+
+
+@pytest.fixture
+def pages():
+    opened = []
+
+    def open_page(url, **options):
+        page = Page(url, **options)
+        opened.append(page)
+        return page
+
+    yield open_page
+    for page in opened:
+        page.quit()
+
+
+def import_file(page, path):
+    page.js("document.querySelector('#import-file').hidden = false")
+    page.find("#import-file").send_keys(str(path))
+    page.js("document.querySelector('#import-file').hidden = true")
+    page.wait(lambda: page.find("#import-status").get_attribute("data-kind") in ("done", "warning", "error"),
+              "the import to end", timeout=60)
+    return page.find("#import-status").text
+
+
+def data_sizes(page):
+    return page.js("const d = window.forcelayout.state.data; return [d.cells.size, d.links.size]")
+
+
+def test_les_miserables_imported_in_one_window_shows_in_both_and_valjean_drags_for_everyone(server, pages, tmp_path):
+    path = tmp_path / "lesmis.json"
+    path.write_text(json.dumps(json_graph.node_link_data(nx.les_miserables_graph())))
+    url = f"{server.http}/r/lesmis"
+    a, b = pages(url, size=(1280, 860)), pages(url, size=(1000, 700))
+    connected(a)
+    connected(b)
+    said = import_file(a, path)
+    assert said == "Imported 77 cells and 254 links from lesmis.json.", said
+    assert a.find("#import-progress").get_attribute("hidden") is not None
+    for page in (a, b):
+        page.wait(lambda: data_sizes(page) == [77, 254], "every label and link in both windows")
+        page.wait(lambda: page.cells() == 77, "77 cells")
+    time.sleep(4)  # let it spread out, then look
+    a.screenshot("lesmis.png")
+
+    # the strip names the selected cell by its label
+    valjean = a.js("for (const [id, d] of window.forcelayout.state.data.cells) if (d.label === 'Valjean') return id;")
+    a.js("window.forcelayout.state.selectedId = null")
+    index = a.js("return window.forcelayout.state.ids.indexOf(arguments[0])", valjean)
+    strip = a.find("#strip")
+    a.js("arguments[0].focus()", strip)
+    for _ in range(index + 1):
+        strip.send_keys("\ue014")  # arrow right
+        if a.js("return document.body.dataset.selected") == str(valjean):
+            break
+    a.wait(lambda: strip.get_attribute("aria-valuetext") == f"Valjean, {index + 1} of 77",
+           f"the strip saying Valjean, {index + 1} of 77 (it says {strip.get_attribute('aria-valuetext')})")
+
+    # drag Valjean: held where the pointer is, in every window, while the drag lasts
+    with Control(server.http, room="lesmis") as other:
+        x, y = a.js("return window.forcelayout.cellClientPosition(arguments[0])", valjean)
+        drag = ActionBuilder(a.driver, duration=40)
+        drag.pointer_action.move_to_location(int(x), int(y)).pointer_down()
+        for i in range(1, 6):
+            drag.pointer_action.move_to_location(int(x) + 12 * i, int(y) + 6 * i)
+        drag.perform()
+        try:
+            pinned = other.event("pinned")
+            assert pinned["id"] == valjean and pinned["by"] == a.js("return window.forcelayout.state.client")
+            b.wait(lambda: b.js("return window.forcelayout.state.pinned.has(arguments[0])", valjean),
+                   "Valjean held in the other window")
+            held = a.js("const s = window.forcelayout.state; const i = s.index.get(arguments[0]); return [s.xy[2*i], s.xy[2*i+1]]", valjean)
+            b.wait(lambda: math.dist(held, b.js("const s = window.forcelayout.state; const i = s.index.get(arguments[0]); return [s.xy[2*i], s.xy[2*i+1]]", valjean)) < 1,
+                   "Valjean where the pointer holds him, in the other window")
+        finally:
+            drop = ActionBuilder(a.driver)
+            drop.pointer_action.pointer_up()
+            drop.perform()
+
+    # the tooltip names him too
+    x, y = b.js("return window.forcelayout.cellClientPosition(arguments[0])", valjean)
+    hover = ActionBuilder(b.driver)
+    hover.pointer_action.move_to_location(int(x), int(y))
+    hover.perform()
+    b.wait(lambda: b.find("#tooltip").text.startswith("Valjean"), "the tooltip naming Valjean")
+
+    # Export: the room's node-link JSON, every character and link
+    href = a.find("#export-link").get_attribute("href")
+    assert href.endswith("/export/lesmis.json")
+    with urllib.request.urlopen(href) as response:
+        exported = json.load(response)
+    assert sorted(n["label"] for n in exported["nodes"]) == sorted(nx.les_miserables_graph().nodes)
+    assert len(exported["links"]) == 254
+    assert a.severe() == [] and b.severe() == []
+
+
+def test_groups_colour_the_cells_and_the_legend_lists_them(server, pages, tmp_path):
+    path = tmp_path / "groups.json"
+    path.write_text(json.dumps({"nodes": [{"id": f"n{i}", "group": i % 3} for i in range(12)] + [{"id": "red", "color": "#ff0000"}],
+                                "links": [{"source": f"n{i}", "target": f"n{(i + 1) % 12}"} for i in range(12)]}))
+    page = pages(f"{server.http}/r/groups")
+    connected(page)
+    assert import_file(page, path).startswith("Imported 13 cells and 12 links")
+    page.wait(lambda: page.js("return document.querySelector('#legend').dataset.by") == "group", "a legend by group")
+    rows = page.js("return [...document.querySelectorAll('#legend li')].map((li) => li.textContent)")
+    assert rows == ["04", "14", "24", "no group1"], rows
+    swatches = page.js("return [...document.querySelectorAll('#legend .swatch')].slice(0, 3).map((s) => s.style.background)")
+    assert len(set(swatches)) == 3, swatches
+
+
+def test_a_file_with_problems_says_what_it_left_out_and_drop_imports(server, pages, tmp_path):
+    page = pages(f"{server.http}/r/odd")
+    connected(page)
+    path = tmp_path / "odd.csv"
+    path.write_text("source,target\na,b\nb,a\nc,c\n" + "x" * 90 + ",a\n")
+    said = import_file(page, path)
+    assert said.startswith("Imported 4 cells and 2 links from odd.csv. Not imported:"), said
+    assert "1 repeated link(s)" in said and "1 self link(s)" in said and "cut to 80 characters" in said, said
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"nodes": 3')
+    assert import_file(page, bad).startswith("Cannot import bad.json: not valid JSON")
+
+    # a file dropped on the page
+    page.js("""
+        const file = new File(['p,q\\nq,r\\n'], 'dropped.csv', {type: 'text/csv'});
+        const data = new DataTransfer();
+        data.items.add(file);
+        document.body.dispatchEvent(new DragEvent('dragover', {dataTransfer: data, bubbles: true, cancelable: true}));
+        document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));
+    """)
+    page.wait(lambda: page.find("#import-status").text == "Imported 3 cells and 2 links from dropped.csv.", "the dropped file imported")
+    assert page.severe() == []
