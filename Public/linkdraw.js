@@ -32,28 +32,20 @@ export function drawLinks({ buf, w, h }, pairs, xy, ox, oy, k, color) {
   for (let p = 0; p < pairs.length; p += 2) {
     const a = pairs[p];
     const b = pairs[p + 1];
-    let x0 = ox + xy[2 * a] * k;
-    let y0 = oy + xy[2 * a + 1] * k;
-    let x1 = ox + xy[2 * b] * k;
-    let y1 = oy + xy[2 * b + 1] * k;
-    // both ends off the same side: nothing to draw (also drops NaN)
-    if (!(Math.max(x0, x1) >= 0 && Math.min(x0, x1) < w && Math.max(y0, y1) >= 0 && Math.min(y0, y1) < h)) continue;
-    const steps = Math.ceil(Math.max(Math.abs(x1 - x0), Math.abs(y1 - y0)));
-    if (!(steps > 0) || steps > 4 * (w + h)) {
-      if (!(steps > 0)) continue;
-      // a very long line: clip it to the buffer first
-      [x0, y0, x1, y1] = clip(x0, y0, x1, y1, w, h) || [];
-      if (x0 === undefined) continue;
-    }
+    // clipped to the buffer first (also drops NaN), so the loop below checks nothing
+    const seg = clip(ox + xy[2 * a] * k, oy + xy[2 * a + 1] * k, ox + xy[2 * b] * k, oy + xy[2 * b + 1] * k, w, h);
+    if (seg === null) continue;
+    const [x0, y0, x1, y1] = seg;
     const n = Math.ceil(Math.max(Math.abs(x1 - x0), Math.abs(y1 - y0)));
-    const dx = (x1 - x0) / n;
-    const dy = (y1 - y0) / n;
-    let x = x0 + 0.5;
-    let y = y0 + 0.5;
+    // 16.16 fixed point: a shift per pixel instead of a float to int conversion
+    let x = Math.round((x0 + 0.5) * 65536);
+    let y = Math.round((y0 + 0.5) * 65536);
+    const dx = n > 0 ? Math.round(((x1 - x0) / n) * 65536) : 0;
+    const dy = n > 0 ? Math.round(((y1 - y0) / n) * 65536) : 0;
     for (let t = 0; t <= n; t++, x += dx, y += dy) {
-      const ix = x | 0;
-      const iy = y | 0;
-      if (ix < 0 || iy < 0 || ix >= w || iy >= h || x < 0 || y < 0) continue;
+      const ix = x >> 16;
+      const iy = y >> 16;
+      if (ix >= w || iy >= h || ix < 0 || iy < 0) continue; // rounding at the very edge
       const q = iy * w + ix;
       const v = buf[q];
       buf[q] = (((v >> 1) & 0x7f7f7f) + ((v >> 2) & 0x3f3f3f) + c4) | 0xff000000;
@@ -63,8 +55,9 @@ export function drawLinks({ buf, w, h }, pairs, xy, ox, oy, k, color) {
   return drawn;
 }
 
-// Liang-Barsky: the part of the segment inside [0, w) x [0, h), or null.
+// Liang-Barsky: the part of the segment inside [0, w - 1] x [0, h - 1], or null (NaN: null).
 function clip(x0, y0, x1, y1, w, h) {
+  if (!(Math.max(x0, x1) >= 0 && Math.min(x0, x1) <= w - 1 && Math.max(y0, y1) >= 0 && Math.min(y0, y1) <= h - 1)) return null;
   let t0 = 0;
   let t1 = 1;
   const dx = x1 - x0;

@@ -37,6 +37,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import signal
 import statistics
 import subprocess
@@ -50,6 +51,10 @@ from common import RunningServer, ServerDidNotStart, int_list, positive_float, p
 CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
 DEFAULT_SIZES = (1000, 10000, 100000)
+# Sizes measured a second time with links (LINKS_PER_CELL per cell, random pairs, seeded):
+# issue 13's 10k cells with 20k links.
+DEFAULT_LINKED_SIZES = (10000,)
+LINKS_PER_CELL = 2
 ADD_CHUNK = 1000          # the server's maxAddPerMessage
 MESSAGES_PER_SECOND = 20  # our pace; the server allows 60/s with bursts of 120
 DASH = "–"
@@ -132,6 +137,8 @@ def parse_args(argv):
         description="Render rate of the page in headless Chromium (see bench/README.md).")
     parser.add_argument("--sizes", type=int_list, default=list(DEFAULT_SIZES),
                         help="cell counts (default 1000,10000,100000; at most 100000)")
+    parser.add_argument("--linked-sizes", type=int_list, default=list(DEFAULT_LINKED_SIZES),
+                        help=f"sizes measured again with {LINKS_PER_CELL} links a cell (default 10000; 0: none)")
     parser.add_argument("--warmup", type=positive_float, default=2.0,
                         help="seconds between the page showing N cells and the measurement (2)")
     parser.add_argument("--seconds", type=positive_float, default=8.0,
@@ -176,6 +183,7 @@ class Control:
         self.last_frame = ""
         self.stats = []    # (monotonic time, stats message)
         self.errors = []
+        self.added = []    # ids of the cells added since the last clear, from `added` events
         self.closed = None
         self.sent_at = []  # monotonic times of our sends, for pacing
         self.socket = self._run(self._connect(url), 15)
@@ -211,6 +219,10 @@ class Control:
                         del self.stats[:-600]
                     elif kind == "error":
                         self.errors.append(message)
+                    elif kind == "event" and message.get("kind") == "added":
+                        self.added.extend(message.get("ids") or [])
+                    elif kind == "event" and message.get("kind") == "cleared":
+                        self.added = []
         except self.websockets.ConnectionClosed:
             pass
         finally:
@@ -283,8 +295,9 @@ def wait_for(predicate, timeout, what):
     return value
 
 
-def fill(server, control, cells, log):
-    """Clears the layout and adds `cells` cells, paced; waits until the server holds them."""
+def fill(server, control, cells, log, links=0):
+    """Clears the layout and adds `cells` cells, paced; waits until the server holds them.
+    With `links`, then links that many random pairs of them (seeded), in messages of 1000."""
     if server.stats()["cells"]:
         control.send({"type": "clear"})
         wait_for(lambda: server.stats()["cells"] == 0, 30, "the layout to be cleared")
@@ -297,6 +310,21 @@ def fill(server, control, cells, log):
     wait_for(lambda: server.stats()["cells"] == cells, 60, f"{cells} cells on the server")
     control.check()
     log(f"[{cells} cells] added in {time.monotonic() - started:.1f} s")
+    if links:
+        wait_for(lambda: len(control.added) == cells, 30, f"the ids of {cells} cells")
+        ids = list(control.added)
+        rng = random.Random(1)
+        pairs = set()
+        while len(pairs) < links:
+            a, b = rng.randrange(cells), rng.randrange(cells)
+            if a != b:
+                pairs.add((min(a, b), max(a, b)))
+        pairs = sorted(pairs)
+        for at in range(0, len(pairs), ADD_CHUNK):
+            control.send({"type": "link", "links": [{"source": ids[a], "target": ids[b]} for a, b in pairs[at:at + ADD_CHUNK]]})
+        time.sleep(1)
+        control.check()
+        log(f"[{cells} cells] {links} links")
 
 
 def median(values):
@@ -304,8 +332,8 @@ def median(values):
     return statistics.median(values) if values else None
 
 
-def measure(server, control, args, cells, log):
-    fill(server, control, cells, log)
+def measure(server, control, args, cells, log, links=0):
+    fill(server, control, cells, log, links)
     driver = open_browser(args)
     try:
         started = time.monotonic()
@@ -364,6 +392,7 @@ def measure(server, control, args, cells, log):
     worst = max(gaps, default=None)
     return {
         "cells": cells,
+        "links": links,
         "seconds": round(seconds, 2),
         "loadSeconds": round(loaded, 2),
         "stirred": not args.calm,
@@ -409,7 +438,8 @@ def print_table(rows, args):
     print("|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for row in rows:
         perf = row.get("perf") or {}
-        cells = f"{row['cells']}" + ("" if row.get("moving") else " (not moving!)")
+        cells = f"{row['cells']}" + (f" + {row['links']} links" if row.get("links") else "") \
+            + ("" if row.get("moving") else " (not moving!)")
         protocol = (row.get("protocol") or DASH).replace("forcelayout.", "")
         print(f"| {cells} | {protocol} | {fmt(row['rafFps'])} | {fmt(perf.get('fps'))} "
               f"| {fmt(row['framesPerSecond'])} | {fmt(row['serverFramesPerSecond'])} "
@@ -472,9 +502,10 @@ def main(argv):
         server = start_server(binary)
         control = Control(f"ws://127.0.0.1:{server.port}/ws")
         control.send({"type": "params", "threshold": 0})
-        for cells in args.sizes:
+        runs = [(cells, 0) for cells in args.sizes] + [(cells, LINKS_PER_CELL * cells) for cells in args.linked_sizes if cells]
+        for cells, links in runs:
             try:
-                row = measure(server, control, args, cells, log)
+                row = measure(server, control, args, cells, log, links)
             except BenchError as error:
                 failures.append(f"{cells} cells: {error}")
                 print(f"FAILED {cells} cells: {error}", file=sys.stderr, flush=True)
