@@ -116,13 +116,16 @@ attack: deps
 shape:
 	$(PYTHON) bench/shape.py
 
-## docs/screenshot.png: the page (1280x800) with a few hundred cells from two clients, settled.
+## docs/screenshot.png: the page (1280x800) with a few hundred cells from two clients, settled;
+## docs/lesmis.png: Les Miserables imported through the page, its communities as groups.
 ## The release binary, so the status line shows a real step time.
 screenshot:
 	$(call ensure_packages,$(BUILD_PACKAGES) $(BROWSER_PACKAGES))
 	$(RELEASE_BUILD)
 	FORCELAYOUT_SCREENSHOT=$(CURDIR)/docs/screenshot.png FORCELAYOUT_BIN=$(CURDIR)/.build/release/forcelayout \
 		$(PYTHON) -m pytest -q Tests/web/test_browser.py -k test_screenshot
+	FORCELAYOUT_LESMIS_SCREENSHOT=$(CURDIR)/docs/lesmis.png FORCELAYOUT_BIN=$(CURDIR)/.build/release/forcelayout \
+		$(PYTHON) -m pytest -q Tests/web/test_data.py -k test_lesmis_screenshot
 
 ## libFuzzer (with AddressSanitizer) over what a client message goes through before it changes
 ## anything: JSON parser, MessageDecoder, error reply, the command on a small layout. Never part

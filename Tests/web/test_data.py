@@ -10,6 +10,7 @@ with problems says what it left out; drag-and-drop imports too.
 """
 import json
 import math
+import os
 import time
 import urllib.request
 
@@ -161,3 +162,21 @@ def test_a_file_with_problems_says_what_it_left_out_and_drop_imports(server, pag
     """)
     page.wait(lambda: page.find("#import-status").text == "Imported 3 cells and 2 links from dropped.csv.", "the dropped file imported")
     assert page.severe() == []
+
+
+@pytest.mark.skipif(not os.environ.get("FORCELAYOUT_LESMIS_SCREENSHOT"), reason="make screenshot only")
+def test_lesmis_screenshot(server, pages, tmp_path):
+    """docs/lesmis.png: Les Misérables imported through the page, its communities (networkx's
+    greedy modularity) as groups, settled, in a 1280x800 window."""
+    graph = nx.les_miserables_graph()
+    for group, members in enumerate(nx.algorithms.community.greedy_modularity_communities(graph), start=1):
+        for name in members:
+            graph.nodes[name]["group"] = group
+    path = tmp_path / "les-miserables.json"
+    path.write_text(json.dumps(json_graph.node_link_data(graph)))
+    page = pages(f"{server.http}/r/les-miserables", viewport=(1280, 800))
+    connected(page)
+    assert import_file(page, path).startswith("Imported 77 cells and 254 links")
+    page.wait(lambda: page.field("motion") == "settled", "the layout to settle", timeout=120)
+    time.sleep(1.5)
+    page.driver.save_screenshot(os.environ["FORCELAYOUT_LESMIS_SCREENSHOT"])
