@@ -470,9 +470,9 @@ def print_graphs(rows, reps):
         our_ms, d3_ms = median_of(ours, "msPerTick"), median_of(d3, "msPerTick")
         ratio = f"{d3_ms / our_ms:.2f}×" if our_ms and d3_ms else "—"
         print(f"| {name} | {cells} | {links} | {ticks} | {ms(our_ms)} | {ms(d3_ms)} | {ratio} "
-              f"| {settle_steps(our_settle)} | {number(median_of(our_settle, 'settleSeconds'), 2)} "
+              f"| {settle_steps(our_settle)} | {ms(median_of(our_settle, 'settleSeconds'))} "
               f"| {number(median_of(d3_settle, 'settleTicks'), 0)} "
-              f"| {number(median_of(d3_settle, 'settleSeconds'), 2)} "
+              f"| {ms(median_of(d3_settle, 'settleSeconds'))} "
               f"| {number(median_of(our_settle, 'linkRatio'), 2)} "
               f"| {number(median_of(d3_settle, 'linkRatio'), 2)} |")
     print()

@@ -8,14 +8,8 @@ extension LayoutState {
         switch command {
         case .add(let count, let spawn):
             return try add(count, spawn: spawn, by: client, reserveIDs: reserveIDs)
-        case .addCells(let cells, let spawn):
-            return try addCells(cells, spawn: spawn, by: client, reserveIDs: reserveIDs)
-        case .update(let edits):
-            return try update(edits, by: client)
-        case .link(let links):
-            return try link(links, by: client)
-        case .unlink(let ends):
-            return try unlink(ends, by: client)
+        case .addCells, .update, .link, .unlink:
+            return try changeData(command, by: client, reserveIDs: reserveIDs)
         case .remove(let ids):
             let removed = try Self.checked { () throws(LayoutError) in try simulation.remove(ids: ids) }
             forget(removed)

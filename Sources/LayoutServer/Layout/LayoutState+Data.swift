@@ -17,6 +17,18 @@ extension LayoutState {
         return ids.sorted().map { record(of: $0) }
     }
 
+    /// `add` with cells, `update`, `link`, `unlink` (`change` hands them here).
+    mutating func changeData(_ command: LayoutCommand, by client: String,
+                             reserveIDs: IDReserver) throws(ProtocolError) -> (LayoutEvent, Changes)? {
+        switch command {
+        case .addCells(let cells, let spawn): try addCells(cells, spawn: spawn, by: client, reserveIDs: reserveIDs)
+        case .update(let edits): try update(edits, by: client)
+        case .link(let links): try link(links, by: client)
+        case .unlink(let ends): try unlink(ends, by: client)
+        default: nil
+        }
+    }
+
     mutating func addCells(_ cells: [NewCell], spawn: Spawn, by client: String,
                            reserveIDs: IDReserver) throws(ProtocolError) -> (LayoutEvent, Changes)? {
         try admit(cells.count)

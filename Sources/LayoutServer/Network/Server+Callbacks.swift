@@ -31,18 +31,26 @@ extension Server {
         case LWS_CALLBACK_HTTP:
             return serveHTTP(wsi, rest: Self.string(input))
         case LWS_CALLBACK_HTTP_WRITEABLE:
-            if let body = pendingHTTP.removeValue(forKey: wsi) { return writeHTTPBody(wsi, body) }
-            if let written = writeExportHeaders(wsi) { return written }
-            return lws_callback_http_dummy(wsi, reason, user, input, length)
+            return httpWritable(wsi) ?? lws_callback_http_dummy(wsi, reason, user, input, length)
         case LWS_CALLBACK_CLOSED_HTTP:
-            pendingHTTP.removeValue(forKey: wsi)
-            forgetExport(wsi)
+            httpClosed(wsi)
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         default:
             // Connection events reach whichever protocol the connection is bound to at the
             // time; what is not one of them goes on to lws's HTTP handler from there.
             return handleConnection(wsi: wsi, reason: reason, user: user, input: input, length: length)
         }
+    }
+
+    /// The body of an answer waiting, or an export's headers; nil: nothing of ours to write.
+    private func httpWritable(_ wsi: OpaquePointer) -> Int32? {
+        if let body = pendingHTTP.removeValue(forKey: wsi) { return writeHTTPBody(wsi, body) }
+        return writeExportHeaders(wsi)
+    }
+
+    private func httpClosed(_ wsi: OpaquePointer) {
+        pendingHTTP.removeValue(forKey: wsi)
+        forgetExport(wsi)
     }
 
     /// A frame waited for its reader to catch up (`PeerPacing`): see whether it may go. 0.

@@ -9,32 +9,9 @@ extension StateFile {
         writer.raw("{\"format\":")
         writer.string(format)
         writer.raw(",\"layout\":{\"cells\":")
-        let catalog = state.catalog
-        writer.array(state.layout.cells) { writer, cell in
-            let data = catalog[cell.id]
-            writer.raw("{")
-            if let color = data.color { writer.key("color"); writer.string(color); writer.raw(",") }
-            if let group = data.group { writer.key("group"); writer.string(group); writer.raw(",") }
-            writer.key("id")
-            writer.integer(cell.id)
-            if let label = data.label { writer.member("label", label) }
-            writer.member("pinned", cell.pinned)
-            if let radius = cell.radius { writer.member("radius", radius) }
-            writer.raw(",\"x\":")
-            writer.number(cell.x)
-            writer.raw(",\"y\":")
-            writer.number(cell.y)
-            writer.raw("}")
-        }
+        writer.array(state.layout.cells) { $0.stateCell($1, data: state.catalog[$1.id]) }
         writer.raw(",\"links\":")
-        writer.array(state.layout.links) { writer, link in
-            writer.raw("{\"distance\":")
-            writer.number(link.distance)
-            writer.member("source", link.source)
-            if let strength = link.strength { writer.member("strength", strength) }
-            writer.member("target", link.target)
-            writer.raw("}")
-        }
+        writer.array(state.layout.links) { $0.stateLink($1) }
         writer.member("nextID", state.layout.nextID)
         writer.raw(",\"parameters\":{")
         for (offset, spec) in sortedParameters.enumerated() {
@@ -52,4 +29,32 @@ extension StateFile {
     }
 
     private static let sortedParameters = Parameters.table.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+}
+
+/// A cell and a link as a state file holds them, keys sorted, each optional field only when set.
+extension JSONWriter {
+    fileprivate mutating func stateCell(_ cell: CellRecord, data: CellData) {
+        raw("{")
+        if let color = data.color { key("color"); string(color); raw(",") }
+        if let group = data.group { key("group"); string(group); raw(",") }
+        key("id")
+        integer(cell.id)
+        if let label = data.label { member("label", label) }
+        member("pinned", cell.pinned)
+        if let radius = cell.radius { member("radius", radius) }
+        raw(",\"x\":")
+        number(cell.x)
+        raw(",\"y\":")
+        number(cell.y)
+        raw("}")
+    }
+
+    fileprivate mutating func stateLink(_ link: Link) {
+        raw("{\"distance\":")
+        number(link.distance)
+        member("source", link.source)
+        if let strength = link.strength { member("strength", strength) }
+        member("target", link.target)
+        raw("}")
+    }
 }

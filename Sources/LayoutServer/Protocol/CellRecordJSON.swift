@@ -26,4 +26,12 @@ extension JSONWriter {
         if let strength = link.strength { member("strength", strength) }
         raw("}")
     }
+
+    /// `{"source":…,"target":…}`: the ends of a link, as `unlink` names them.
+    mutating func linkEnds(_ ends: LinkEnds) {
+        raw("{\"source\":")
+        integer(ends.source)
+        member("target", ends.target)
+        raw("}")
+    }
 }

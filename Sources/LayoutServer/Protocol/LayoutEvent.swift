@@ -50,6 +50,13 @@ public struct LayoutEvent: BusEvent, Equatable {
         }
         writer.member("tick", tick)
         writer.member("at", at)
+        Self.write(detail, into: &writer)
+        writer.raw("}")
+        encodedTail = writer.bytes
+    }
+
+    /// The detail's members (`,"ids":[…]` and so on).
+    private static func write(_ detail: Detail, into writer: inout JSONWriter) {
         switch detail {
         case .cells(let ids):
             writer.raw(",\"ids\":")
@@ -69,12 +76,7 @@ public struct LayoutEvent: BusEvent, Equatable {
             writer.array(links) { $0.link($1) }
         case .unlinked(let ends):
             writer.raw(",\"links\":")
-            writer.array(ends) { writer, ends in
-                writer.raw("{\"source\":")
-                writer.integer(ends.source)
-                writer.member("target", ends.target)
-                writer.raw("}")
-            }
+            writer.array(ends) { $0.linkEnds($1) }
         case .params(let parameters, let changed):
             writer.raw(",\"params\":")
             ServerMessages.writeParameters(parameters, into: &writer)
@@ -92,8 +94,6 @@ public struct LayoutEvent: BusEvent, Equatable {
             writer.member("client", client)
             writer.member("clients", clients)
         }
-        writer.raw("}")
-        encodedTail = writer.bytes
     }
 
     public static func == (lhs: LayoutEvent, rhs: LayoutEvent) -> Bool {

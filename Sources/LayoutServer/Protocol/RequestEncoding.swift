@@ -27,33 +27,8 @@ extension ClientRequest {
             writer.integer(count)
             writer.raw(",\"spawn\":")
             writeSpawn(spawn, into: &writer)
-        case .layout(.addCells(let cells, let spawn)):
-            writer.raw("{\"type\":\"add\",\"cells\":")
-            writer.array(cells) { writer, cell in
-                // Each member after a comma; the first one's comma dropped.
-                var members = JSONWriter()
-                members.cellFields(cell.data, radius: cell.seed.radius)
-                if let x = cell.seed.x, let y = cell.seed.y { writePoint(x, y, into: &members, open: ",") }
-                writer.raw("{")
-                writer.raw(Array(members.bytes.dropFirst()))
-                writer.raw("}")
-            }
-            writer.raw(",\"spawn\":")
-            writeSpawn(spawn, into: &writer)
-        case .layout(.update(let edits)):
-            writer.raw("{\"type\":\"update\",\"cells\":")
-            writer.array(edits) { writeEdit($1, into: &$0) }
-        case .layout(.link(let links)):
-            writer.raw("{\"type\":\"link\",\"links\":")
-            writer.array(links) { $0.link($1) }
-        case .layout(.unlink(let ends)):
-            writer.raw("{\"type\":\"unlink\",\"links\":")
-            writer.array(ends) { writer, ends in
-                writer.raw("{\"source\":")
-                writer.integer(ends.source)
-                writer.member("target", ends.target)
-                writer.raw("}")
-            }
+        case .layout(.addCells), .layout(.update), .layout(.link), .layout(.unlink):
+            writeDataMessage(message, into: &writer)
         case .layout(.remove(let ids)):
             writer.raw("{\"type\":\"remove\",\"ids\":")
             writer.integers(ids)
@@ -85,6 +60,36 @@ extension ClientRequest {
             writer.integer(count)
             writer.raw(",\"kinds\":")
             writeKinds(selection, into: &writer)
+        }
+    }
+
+    /// `add` with cells, `update`, `link`, `unlink`: their members but the closing brace.
+    private static func writeDataMessage(_ message: ClientMessage, into writer: inout JSONWriter) {
+        switch message {
+        case .layout(.addCells(let cells, let spawn)):
+            writer.raw("{\"type\":\"add\",\"cells\":")
+            writer.array(cells) { writer, cell in
+                // Each member after a comma; the first one's comma dropped.
+                var members = JSONWriter()
+                members.cellFields(cell.data, radius: cell.seed.radius)
+                if let x = cell.seed.x, let y = cell.seed.y { writePoint(x, y, into: &members, open: ",") }
+                writer.raw("{")
+                writer.raw(Array(members.bytes.dropFirst()))
+                writer.raw("}")
+            }
+            writer.raw(",\"spawn\":")
+            writeSpawn(spawn, into: &writer)
+        case .layout(.update(let edits)):
+            writer.raw("{\"type\":\"update\",\"cells\":")
+            writer.array(edits) { writeEdit($1, into: &$0) }
+        case .layout(.link(let links)):
+            writer.raw("{\"type\":\"link\",\"links\":")
+            writer.array(links) { $0.link($1) }
+        case .layout(.unlink(let ends)):
+            writer.raw("{\"type\":\"unlink\",\"links\":")
+            writer.array(ends) { $0.linkEnds($1) }
+        default:
+            break
         }
     }
 
