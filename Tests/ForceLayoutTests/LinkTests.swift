@@ -138,3 +138,21 @@ final class LinkTests: XCTestCase {
         XCTAssertLessThan(2 * linked, all, "linked \(linked), all pairs \(all)")
     }
 }
+
+final class LinkSettlingTests: XCTestCase {
+    /// A star: one hub linked to 80 leaves, each link pulling the hub with strength 1 (the
+    /// leaf's degree): the hub's pulls sum to 80 times a leaf's, and its damping (`Damping`)
+    /// must still bring it to rest.
+    func testAHubLinkedToManyLeavesSettles() throws {
+        let sim = Simulation(seed: 5)
+        let ids = sim.add(count: 81)
+        try sim.link(ids.dropFirst().map { Link(source: ids[0], target: $0) })
+        var steps = 0
+        while steps < 3000, !sim.step().settled { steps += 1 }
+        XCTAssertTrue(sim.lastReport.settled, "not settled after \(steps) steps (last step \(sim.lastReport.maxRestStep))")
+        let hub = try XCTUnwrap(sim.position(of: ids[0]))
+        let leaves = ids.dropFirst().map { sim.position(of: $0)! }
+        let mean = leaves.map { (($0.x - hub.x) * ($0.x - hub.x) + ($0.y - hub.y) * ($0.y - hub.y)).squareRoot() }.reduce(0, +) / 80
+        XCTAssertLessThan(mean, 200, "the leaves hang around the hub")
+    }
+}
