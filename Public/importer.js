@@ -1,10 +1,10 @@
 // Sending a graph (graphfile.js) into the room, as `forcelayout import` does: its nodes as
 // cells in batches within the server's limits (hello.limits: maxAddPerMessage,
 // maxMessageBytes), one message at a time, each answered by its `added` event (this page's,
-// in order: it gives the cells' ids) or its error (ref "import"); then its links by those
+// in order: it gives the cells' ids) or its error (with the ref REF); then its links by those
 // ids. Pure, no DOM: the page sends what `next` returns and hands back the answers.
 export const REF = 'import';
-const OVERHEAD = 64; // {"type":"add","cells":[…],"ref":"import"} around the items
+const OVERHEAD = 64; // the message around the items: {"type":"add","cells":[…],"ref":…}
 const utf8 = new TextEncoder();
 
 export function createImporter(graph, limits = {}) {
@@ -91,7 +91,7 @@ export function createImporter(graph, limits = {}) {
       return true;
     },
 
-    /** An error with ref "import": cells refused end the import; links refused are noted. */
+    /** An error with the ref REF: cells refused end the import; links refused are noted. */
     refused(err) {
       if (!inFlight || err?.ref !== REF) return false;
       const why = typeof err.message === 'string' ? err.message : 'refused';

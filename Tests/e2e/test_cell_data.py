@@ -29,7 +29,7 @@ async def refused(client, message, code="bad_request", says=None):
     if says:
         assert says in error["message"], error
     await client.quiet(0.2)
-    events = [m for m in client.since(start, "event") if m["kind"] not in ("settled", "joined", "left")]
+    events = [m for m in client.since(start, "event") if m["kind"] not in ("settled", "woke", "joined", "left")]
     assert events == [], events
     return error
 

@@ -113,6 +113,7 @@ def test_the_pages_relative_assets_resolve_under_r(server):
             assert "javascript" in headers["content-type"], (under, headers)
             text = body.decode()
             targets = re.findall(r'''(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]''', text)
-            targets += re.findall(r'''import\s*\(?\s*['"]([^'"]+)['"]''', text)
+            # `import './x.js'` statements and `import('./x.js')` calls (not the word in a string)
+            targets += re.findall(r'''(?:^\s*import\s+|\bimport\s*\(\s*)['"]([^'"\n]+)['"]''', text, re.MULTILINE)
             pending += [(urllib.parse.urljoin(under, target), urllib.parse.urljoin(root, target)) for target in targets]
     assert "/r/main.js" in seen, seen

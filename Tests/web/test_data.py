@@ -126,6 +126,21 @@ def test_les_miserables_imported_in_one_window_shows_in_both_and_valjean_drags_f
     assert a.severe() == [] and b.severe() == []
 
 
+def test_the_karate_club_as_an_edge_list_through_the_page_comes_back_whole(server, pages, tmp_path):
+    karate = nx.karate_club_graph()
+    path = tmp_path / "karate.tsv"
+    nx.write_edgelist(karate, path, delimiter="\t", data=False)
+    page = pages(f"{server.http}/r/karate")
+    connected(page)
+    assert import_file(page, path) == "Imported 34 cells and 78 links from karate.tsv."
+    with urllib.request.urlopen(f"{server.http}/export/karate.json") as response:
+        exported = json.load(response)
+    labels = {n["id"]: n["label"] for n in exported["nodes"]}
+    assert sorted(labels.values()) == sorted(str(n) for n in karate.nodes)
+    assert {frozenset((labels[l["source"]], labels[l["target"]])) for l in exported["links"]} \
+        == {frozenset((str(a), str(b))) for a, b in karate.edges}
+
+
 def test_groups_colour_the_cells_and_the_legend_lists_them(server, pages, tmp_path):
     path = tmp_path / "groups.json"
     path.write_text(json.dumps({"nodes": [{"id": f"n{i}", "group": i % 3} for i in range(12)] + [{"id": "red", "color": "#ff0000"}],

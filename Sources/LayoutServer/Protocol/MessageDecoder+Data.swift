@@ -61,7 +61,6 @@ extension MessageDecoder {
         guard elements.count <= limits.maxAddPerMessage else {
             throw ProtocolError(.limit, "\(name) holds \(elements.count) items, over maxAddPerMessage (\(limits.maxAddPerMessage))")
         }
-        var read = read
         var items: [T] = []
         items.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {

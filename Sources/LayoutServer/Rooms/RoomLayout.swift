@@ -51,9 +51,11 @@ struct RoomLayout {
     }
 
     /// Answers the requests waiting (`TurnRequest`): joiners get the room's data, exports
-    /// their document.
+    /// their document. Exports of one turn share one document per format, so however many
+    /// ask at once, a turn writes at most two.
     private mutating func answerRequests(of room: Room) {
         var joined = false
+        var written: [LayoutExport.Format: [UInt8]] = [:]
         for request in room.requests.drain() {
             switch request {
             case .data(let mailbox):
@@ -61,7 +63,9 @@ struct RoomLayout {
                 mailbox.pushOpening(message)
                 joined = true
             case .export(let format, let deliver):
-                deliver(state.export(room: room.name.description).encoded(as: format))
+                let bytes = written[format] ?? state.export(room: room.name.description).encoded(as: format)
+                written[format] = bytes
+                deliver(bytes)
             }
         }
         if joined { room.announce() }
