@@ -20,30 +20,8 @@ from networkx.readwrite import json_graph
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 
 from control import Control
-from test_browser import Page, connected, start_server
-
-
-@pytest.fixture(scope="module")
-def server():
-    srv = start_server()
-    try:
-        yield srv
-    finally:
-        srv.close()
-
-
-@pytest.fixture
-def pages():
-    opened = []
-
-    def open_page(url, **options):
-        page = Page(url, **options)
-        opened.append(page)
-        return page
-
-    yield open_page
-    for page in opened:
-        page.quit()
+from test_browser import connected
+from test_rooms import pages, server  # noqa: F401 (fixtures: a server of this module's own, browser windows)
 
 
 def import_file(page, path):
