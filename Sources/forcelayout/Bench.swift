@@ -51,7 +51,6 @@ struct Bench: ParsableCommand {
         var line = settle ? settleFigures(simulation) : speedFigures(simulation)
         if let graph {
             line["graph"] = graph
-            line["cells"] = simulation.count
             line["links"] = simulation.links.count
             line["linkRatio"] = rounded(LayoutQuality.linkRatio(simulation))
         }
@@ -81,12 +80,12 @@ struct Bench: ParsableCommand {
             (frameBytes, binaryBytes) = (frame.withoutIDs.count, binary.withoutIDs.count)
         }
         return [
-            "engine": "forcelayout", "cells": cells, "theta": theta, "collide": collide, "ticks": ticks,
+            "engine": "forcelayout", "cells": simulation.count, "theta": theta, "collide": collide, "ticks": ticks,
             "msPerTick": rounded(median(stepTimes)), "msPerTickMean": rounded(stepTimes.reduce(0, +) / Double(ticks)),
             "encodeMs": rounded(median(encodeTimes)), "frameBytes": frameBytes,
-            "bytesPerCell": rounded(Double(frameBytes) / Double(cells)), "rssMB": rounded(ProcessMemory.peakResidentMB),
+            "bytesPerCell": rounded(Double(frameBytes) / Double(simulation.count)), "rssMB": rounded(ProcessMemory.peakResidentMB),
             "v2EncodeMs": rounded(median(binaryTimes)), "v2FrameBytes": binaryBytes,
-            "v2BytesPerCell": rounded(Double(binaryBytes) / Double(cells)), "maxMove": rounded(simulation.lastReport.maxMove),
+            "v2BytesPerCell": rounded(Double(binaryBytes) / Double(simulation.count)), "maxMove": rounded(simulation.lastReport.maxMove),
         ]
     }
 
@@ -103,8 +102,8 @@ struct Bench: ParsableCommand {
         var encoder = FrameEncoder()
         let frameBytes = encoder.encode(simulation).withoutIDs.count
         return [
-            "frameBytes": frameBytes, "bytesPerCell": rounded(Double(frameBytes) / Double(cells)),
-            "engine": "forcelayout", "mode": "settle", "cells": cells, "theta": theta, "collide": collide,
+            "frameBytes": frameBytes, "bytesPerCell": rounded(Double(frameBytes) / Double(simulation.count)),
+            "engine": "forcelayout", "mode": "settle", "cells": simulation.count, "theta": theta, "collide": collide,
             "settled": settled, "settleSteps": steps, "settleSeconds": rounded(seconds),
             "overlaps": overlaps, "minDistance": rounded(closest), "maxMove": rounded(simulation.lastReport.maxMove),
             "lastRest": rounded(simulation.lastReport.maxRestStep),
