@@ -29,6 +29,7 @@ final class GraphImportTests: XCTestCase {
         XCTAssertEqual(csv.nodes.map(\.key), ["Valjean, Jean", "Javert", "Fantine"])
         XCTAssertEqual(csv.edges.count, 2)
         XCTAssertEqual(csv.notes, ["1 line(s) left out: fewer than two columns"])
+        XCTAssertEqual(try GraphFile.read([0xef, 0xbb, 0xbf] + Array("ａ,b\n".utf8)).nodes.map(\.key), ["ａ", "b"])
         let tsv = try read("0\t1\n1\t2\r\n")
         XCTAssertEqual(tsv.nodes.map(\.cell.data.label), ["0", "1", "2"])
         let spaces = try read("a  b {}\nb c {'weight': 3}\n")

@@ -158,16 +158,13 @@ struct Collision {
     /// search as far as the largest one.
     private func candidatePairs(tree: QuadTree, xs: [Double], ys: [Double]) -> [Int32] {
         let n = xs.count
-        let radius = size * Self.reach
         let radii = self.radii
         let chunks = (n + Self.chunkSize - 1) / Self.chunkSize
         let collected = Mutex([[Int32]](repeating: [], count: chunks))
         let work: @Sendable (Int) -> Void = { chunk in
             let start = chunk * Self.chunkSize
             let range = start..<Swift.min(start + Self.chunkSize, n)
-            let local = radii.isEmpty
-                ? neighbours(range, tree: tree, xs: xs, ys: ys, radius: radius)
-                : neighbours(range, tree: tree, xs: xs, ys: ys, radii: radii)
+            let local = neighbours(range, tree: tree, xs: xs, ys: ys, radii: radii)
             collected.withLock { $0[chunk] = local }
         }
         if n >= 2048 {
@@ -178,47 +175,18 @@ struct Collision {
         return collected.withLock { $0.flatMap { $0 } }
     }
 
-    private func neighbours(_ range: Range<Int>, tree: QuadTree, xs: [Double], ys: [Double], radius: Double) -> [Int32] {
-        var found: [Int32] = []
-        found.reserveCapacity(range.count * 16)
-        let radius2 = radius * radius
-        var stack: [Int32] = []
-        stack.reserveCapacity(4 * QuadTree.maxDepth + 8)
-        for slot in range {
-            let i = Int(tree.order[slot])
-            let xi = xs[i], yi = ys[i]
-            stack.removeAll(keepingCapacity: true)
-            stack.append(0)
-            while let last = stack.popLast() {
-                let node = tree.nodes[Int(last)]
-                let h = node.half + radius
-                guard Swift.abs(xi - node.centerX) <= h, Swift.abs(yi - node.centerY) <= h else { continue }
-                if !node.isLeaf {
-                    stack.append(contentsOf: node.occupiedChildren)
-                    continue
-                }
-                for k in Int(node.start)..<Int(node.start + node.count) {
-                    let j = Int(tree.order[k])
-                    guard j > i else { continue }
-                    let dx = xi - xs[j], dy = yi - ys[j]
-                    if dx * dx + dy * dy < radius2 {
-                        found.append(Int32(i))
-                        found.append(Int32(j))
-                    }
-                }
-            }
-        }
-        return found
-    }
-
+    /// The candidate pairs of the cells at `range` in tree order. With no radii every cell's is
+    /// `size / 2`: the search is then `size * reach` and a pair is kept from its lower index,
+    /// the same numbers as before radii.
     private func neighbours(_ range: Range<Int>, tree: QuadTree, xs: [Double], ys: [Double], radii: [Double]) -> [Int32] {
+        let standard = size / 2
         var found: [Int32] = []
         found.reserveCapacity(range.count * 16)
         var stack: [Int32] = []
         stack.reserveCapacity(4 * QuadTree.maxDepth + 8)
         for slot in range {
             let i = Int(tree.order[slot])
-            let xi = xs[i], yi = ys[i], ri = radii[i]
+            let xi = xs[i], yi = ys[i], ri = radii.isEmpty ? standard : radii[i]
             let search = 2 * ri * Self.reach
             stack.removeAll(keepingCapacity: true)
             stack.append(0)
@@ -232,7 +200,7 @@ struct Collision {
                 }
                 for k in Int(node.start)..<Int(node.start + node.count) {
                     let j = Int(tree.order[k])
-                    let rj = radii[j]
+                    let rj = radii.isEmpty ? standard : radii[j]
                     guard rj < ri || (rj == ri && j > i) else { continue }
                     let dx = xi - xs[j], dy = yi - ys[j]
                     let reach = Self.reach * (ri + rj)

@@ -29,7 +29,8 @@ public struct GraphFile: Sendable {
 
     /// Reads `bytes` as node-link JSON when they start with `{`, else as an edge list.
     public static func read(_ bytes: [UInt8]) throws(Unreadable) -> GraphFile {
-        let start = bytes.drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 || $0 == 0xef || $0 == 0xbb || $0 == 0xbf }
+        let unmarked = bytes.starts(with: [0xef, 0xbb, 0xbf]) ? bytes.dropFirst(3) : bytes[...]  // a UTF-8 byte order mark
+        let start = unmarked.drop { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
         var reader = GraphReader()
         if start.first == UInt8(ascii: "{") {
             try reader.readNodeLink(Array(start))

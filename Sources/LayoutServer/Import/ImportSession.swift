@@ -135,29 +135,34 @@ public struct ImportSession: Sendable {
         var links: [Link] = []
         private var bytes = 0
 
-        init(limits: Limits) { self.limits = limits }
+        /// The bytes of a message with no items (the larger, `add`'s).
+        private let overhead: Int
+
+        init(limits: Limits) {
+            self.limits = limits
+            overhead = Self.size(.addCells([], spawn: .random))
+        }
 
         mutating func admit(_ cell: NewCell) -> Bool {
-            guard admit(size(.addCells([cell], spawn: .random)) - size(.addCells([], spawn: .random))) else { return false }
+            guard admit(Self.size(.addCells([cell], spawn: .random)) - overhead) else { return false }
             cells.append(cell)
             return true
         }
 
         mutating func admit(_ link: Link) -> Bool {
-            guard admit(size(.link([link])) - size(.link([]))) else { return false }
+            guard admit(Self.size(.link([link])) - Self.size(.link([]))) else { return false }
             links.append(link)
             return true
         }
 
         private mutating func admit(_ itemBytes: Int) -> Bool {
             let count = cells.count + links.count
-            let overhead = size(.addCells([], spawn: .random)) + 1
-            guard count < limits.maxAddPerMessage, overhead + bytes + itemBytes + 1 <= limits.maxMessageBytes else { return false }
+            guard count < limits.maxAddPerMessage, overhead + 1 + bytes + itemBytes + 1 <= limits.maxMessageBytes else { return false }
             bytes += itemBytes + 1
             return true
         }
 
-        private func size(_ command: LayoutCommand) -> Int {
+        private static func size(_ command: LayoutCommand) -> Int {
             ClientRequest(.layout(command), ref: "import").encoded.count
         }
     }

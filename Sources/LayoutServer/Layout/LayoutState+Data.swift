@@ -59,7 +59,7 @@ extension LayoutState {
         for edit in edits {
             guard simulation.contains(edit.id) else { throw ProtocolError(.badRequest, Self.describe(.unknownCell(edit.id))) }
         }
-        var order: [CellID] = []
+        var order: [CellID] = [], seen = Set<CellID>()
         var changed: Changes = .data
         for edit in edits {
             var data = catalog[edit.id]
@@ -76,7 +76,7 @@ extension LayoutState {
                 try Self.checked { () throws(LayoutError) in try simulation.move(edit.id, x: x, y: y) }
                 changed.insert(.positions)
             }
-            if !order.contains(edit.id) { order.append(edit.id) }
+            if seen.insert(edit.id).inserted { order.append(edit.id) }
         }
         dataVersion += 1
         return event(.updated, by: client, .updated(order.map { record(of: $0) }), changed)
