@@ -1,11 +1,13 @@
 // Cells' labels on the canvas (render.js): drawn on cells at least MIN_RADIUS CSS px across
 // on screen (zoom in and more appear), centred on the cell, never overlapping each other:
 // larger cells first, then a label is placed only where no placed label is (a grid of
-// boxes keeps the test near constant). At most MAX labels a frame. With the 2D context.
+// boxes keeps the test near constant). At most MAX labels a frame; each label's width is
+// measured once. With the 2D context.
 const MIN_RADIUS = 7; // CSS px
 const MAX = 400;
 const FONT_PX = 12;
 const CELL = 64; // grid cell of the overlap test, CSS px
+const widths = new Map(); // label -> its width in the labels' font (measured once)
 
 /**
  * Draws the labels of `scene` ({xy, count, ids, radii, cellSize, data}); r is the default
@@ -39,7 +41,12 @@ export function drawLabels({ ctx, dpr, cssW, cssH, colors }, scene, ox, oy, k, r
   let drawn = 0;
   for (const c of candidates) {
     if (drawn >= MAX) break;
-    const w = ctx.measureText(c.label).width + 4;
+    let w = widths.get(c.label);
+    if (w === undefined) {
+      if (widths.size > 20000) widths.clear();
+      w = ctx.measureText(c.label).width + 4;
+      widths.set(c.label, w);
+    }
     const box = { x0: c.x - w / 2, x1: c.x + w / 2, y0: c.y - FONT_PX / 2 - 1, y1: c.y + FONT_PX / 2 + 1 };
     if (overlaps(grid, box)) continue;
     place(grid, box);
