@@ -168,6 +168,8 @@ class RunningServer:
         if self.process and self.process.poll() is None:
             self._kill()
             self.process.wait(10)
+        if self.process:
+            self.reader.join(5)  # so `log` holds everything the process printed
 
     def shutdown(self, timeout=10):
         """SIGTERM (clients closed with 1001, state saved), SIGKILL after `timeout` seconds."""

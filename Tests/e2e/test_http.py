@@ -3,7 +3,7 @@ import http.client
 import json
 import subprocess
 
-from server import REPO, RunningServer
+from server import REPO, RunningServer, wait_until
 
 
 def get(server, path):
@@ -61,7 +61,7 @@ def test_no_symbolic_link_leads_outside_public(tmp_path):
             assert status == 404 and b"secret" not in body, path
         assert get(server, "/inside.txt")[2] == b"inner"
         assert get(server, "/sub/a.txt")[2] == b"inner"
-        assert "refused GET /leak.txt: it resolves outside" in server.log
+        assert wait_until(lambda: "refused GET /leak.txt: it resolves outside" in server.log), server.log
 
 
 def test_stats_endpoint(server):
