@@ -15,10 +15,10 @@ FORCELAYOUT_NATIVE ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -q
 export FORCELAYOUT_NATIVE
 RELEASE_BUILD := swift build -c release --product forcelayout
 
-BUILD_PACKAGES := libwebsockets-dev pkg-config
+BUILD_PACKAGES := libwebsockets-dev libhiredis-dev pkg-config
 # what the browser test (and make bench-page, make screenshot) need
 BROWSER_PACKAGES := python3-websockets python3-selenium python3-pytest chromium chromium-driver
-TEST_PACKAGES := $(BUILD_PACKAGES) $(BROWSER_PACKAGES) node-d3-force python3-networkx
+TEST_PACKAGES := $(BUILD_PACKAGES) $(BROWSER_PACKAGES) node-d3-force python3-networkx redis-server
 
 # Installs the named Debian packages that are missing (apt-get update only then).
 define ensure_packages
@@ -33,7 +33,7 @@ define ensure_packages
 endef
 
 .PHONY: run build deps test-deps test test-swift test-node test-e2e test-browser clean \
-	bench bench-deps bench-page screenshot fuzz load load-rooms attack shape
+	bench bench-deps bench-page screenshot fuzz load load-rooms attack shape cluster cluster-deps load-cluster
 
 ## Install what is missing, build in release, serve on http://$(HOST):$(PORT)/
 run: deps
@@ -44,6 +44,15 @@ run: deps
 
 build: deps
 	$(RELEASE_BUILD)
+
+## A local Redis (free port, no persistence, in .state/redis) and three servers sharing it on
+## http://127.0.0.1:8080/, :8081/ and :8082/ (nodes a, b, c); Ctrl-C stops all of them.
+cluster: deps cluster-deps
+	$(RELEASE_BUILD)
+	@$(PYTHON) bench/cluster.py
+
+cluster-deps:
+	$(call ensure_packages,redis-server)
 
 deps:
 	$(call ensure_packages,$(BUILD_PACKAGES))
@@ -95,6 +104,15 @@ bench-page:
 load: deps
 	$(RELEASE_BUILD)
 	$(PYTHON) bench/load.py $(LOAD_ARGS)
+
+## A cluster on this machine: Redis + 3 servers, one room of 2k moving cells, readers dealt out over
+## all three, against the same readers on one server (the most readers with 95% of the frames and
+## p99 < 150 ms), Redis's CPU and bytes; then the time a failover takes (median of 10 kill -9s).
+## Never part of `make test`. About eight minutes.
+## Subsets: make load-cluster LOAD_CLUSTER_ARGS="--readers 300 --seconds 10 --kills 3"
+load-cluster: deps cluster-deps
+	$(RELEASE_BUILD)
+	$(PYTHON) bench/load_cluster.py $(LOAD_CLUSTER_ARGS)
 
 ## Rooms under load: 200 rooms x 500 moving cells (tickRate 10, a reader each; with and without
 ## --state-dir), 1,000 settled rooms nobody is in, start-up on 10,000 room files; against the

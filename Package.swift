@@ -27,6 +27,11 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
+        .systemLibrary(
+            name: "CHiredis",
+            pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"])]
+        ),
         // A whole-mask test for the force loops, which Swift's SIMD types do not inline.
         .target(name: "CVectorMath", cSettings: vectorC),
         .target(name: "ForceLayout", dependencies: ["CVectorMath"], swiftSettings: vectorSwift),
@@ -34,7 +39,7 @@ let package = Package(
         .target(
             name: "LayoutServer",
             dependencies: [
-                "CLibWebSockets", "ForceLayout", "EventBus",
+                "CLibWebSockets", "CHiredis", "ForceLayout", "EventBus",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

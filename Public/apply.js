@@ -116,6 +116,13 @@ function trackPins(s, ev) {
     case 'cleared':
       s.pinned.clear();
       break;
+    case 'failover': {
+      // another server went on from the room's last saved state: its pins are these
+      const pins = new Set((Array.isArray(ev.pinned) ? ev.pinned : []).filter(isId));
+      const same = pins.size === s.pinned.size && [...pins].every((id) => s.pinned.has(id));
+      s.pinned = pins;
+      return !same;
+    }
     default:
   }
   return s.pinned.size !== before;

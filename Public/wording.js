@@ -46,6 +46,11 @@ export function describeEvent(ev) {
       return 'layout settled';
     case 'woke':
       return 'layout woke';
+    case 'failover': {
+      const node = typeof ev.node === 'string' ? ev.node : 'another server';
+      const gone = typeof ev.previous === 'string' ? ` (${ev.previous} stopped)` : '';
+      return `room moved to server ${node}${gone}`;
+    }
     case 'joined':
     case 'left': {
       const client = typeof ev.client === 'string' ? ev.client : who;

@@ -48,6 +48,40 @@ public final class EventBus<Event: BusEvent>: Sendable {
         }
     }
 
+    /// Publishes an event another bus stamped (a relay mirroring its room's owner): it keeps
+    /// `envelope.seq`, and the next event published here follows it. An envelope at or below
+    /// the last sequence number is dropped (returns false): each is delivered once.
+    @discardableResult
+    public func mirror(_ envelope: Envelope<Event>) -> Bool {
+        publishing.withLock { _ in
+            let targets = state.withLock { state -> [Handler]? in
+                guard envelope.seq >= state.nextSeq else { return nil }
+                state.nextSeq = envelope.seq + 1
+                state.buffer.append(envelope)
+                return state.subscribers.sorted { $0.key < $1.key }
+                    .filter { $0.value.filter.admits(envelope.event.kind) }
+                    .map(\.value.handler)
+            }
+            guard let targets else { return false }
+            for handler in targets { handler(envelope) }
+            return true
+        }
+    }
+
+    /// Numbering goes on after `seq` (a relay that missed events up to it): the next event
+    /// mirrored or published carries a higher number. Nothing is delivered.
+    public func skip(through seq: UInt64) {
+        publishing.withLock { _ in
+            state.withLock { $0.nextSeq = Swift.max($0.nextSeq, seq + 1) }
+        }
+    }
+
+    /// Runs `body` with publishing held back, given the sequence number of the last event
+    /// published (0: none yet): what `body` does comes after that event and before the next.
+    public func withPublishingHeld<Result>(_ body: (UInt64) -> Result) -> Result {
+        publishing.withLock { _ in body(state.withLock { $0.nextSeq } - 1) }
+    }
+
     /// Subscribes and, atomically with it, returns the last `replayLast` matching events, so a
     /// new subscriber sees every event exactly once: either in the replay or delivered later.
     public func subscribe(

@@ -83,3 +83,13 @@ extension Simulation {
         return LayoutSnapshot(parameters: parameters, nextID: nextID, cells: cells, links: links)
     }
 }
+
+extension Simulation {
+    /// Takes up the counters of a layout another process stepped before this one restored it
+    /// (a cluster's failover): `tick` goes on from `tick`, and the membership `version` lies
+    /// above `version`, so a client that saw the old ones is never misled by a repeat.
+    public func resume(tick: Int, after version: Int) {
+        self.tick = Swift.max(self.tick, tick)
+        self.version = Swift.max(self.version, version + 1)
+    }
+}

@@ -16,7 +16,8 @@ extension LoadClients {
     var usesRawClients: Bool { options.rooms == nil }
 
     func connectRaw(slot: Int) {
-        let url = options.url
+        // Readers by their run-wide index, the others by slot: every server gets its share.
+        let url = options.url(ofClient: slot < part.readers.count ? part.readers[slot] : part.index + slot)
         guard let socket = RawSocket.connect(host: url.host, port: url.port,
                                              receiveBuffer: tallies[slot].slow ? options.slowReceiveBuffer : nil) else {
             tallies[slot].connectFailed = true

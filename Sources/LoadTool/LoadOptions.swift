@@ -1,6 +1,10 @@
 /// What a load run is asked to do (`forcelayout load`'s options).
 public struct LoadOptions: Sendable {
-    public var url: WebSocketURL
+    /// Where the control connection goes (the set-up), and the first of `urls`.
+    public var url: WebSocketURL { urls[0] }
+    /// The servers (a cluster's, all serving the same room): clients are dealt out over them
+    /// in turn.
+    public var urls: [WebSocketURL]
     public var clients = 200
     public var stalled = 0
     /// Slow readers: each reads `slowFraction` of the stream's bandwidth (`SlowPace`) through a
@@ -28,7 +32,16 @@ public struct LoadOptions: Sendable {
     /// Longest wait for every client to connect and the set-up to be sent, in seconds.
     public var connectSeconds = 30.0
 
-    public init(url: WebSocketURL) { self.url = url }
+    public init(url: WebSocketURL) { urls = [url] }
+
+    /// `urls` must not be empty.
+    public init(urls: [WebSocketURL]) {
+        precondition(!urls.isEmpty, "at least one URL")
+        self.urls = urls
+    }
+
+    /// The server of the client with run-wide index `index`.
+    func url(ofClient index: Int) -> WebSocketURL { urls[index % urls.count] }
 
     var setUp: SetUp { SetUp(cells: cells ?? 0, keepMoving: !settle, tickRate: tickRate) }
     var readers: Int { rooms?.count ?? clients }

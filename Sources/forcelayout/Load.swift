@@ -19,8 +19,11 @@ struct Load: ParsableCommand {
         """
     )
 
-    @Option(help: "The server's WebSocket address.")
-    var url = "ws://127.0.0.1:8080/ws"
+    @Option(name: .customLong("url"), parsing: .singleValue,
+            help: "The server's WebSocket address; repeat it for several servers of a cluster (the clients are dealt out over them in turn, the set-up goes to the first).")
+    var urls: [String] = []
+
+    private var allURLs: [String] { urls.isEmpty ? ["ws://127.0.0.1:8080/ws"] : urls }
 
     @Option(name: .customLong("protocol"), help: "1: JSON frames (forcelayout.v1); 2: binary frames (forcelayout.v2).")
     var wireProtocol = 1
@@ -93,7 +96,8 @@ struct Load: ParsableCommand {
         if let cells, cells < 1 { throw ValidationError("--cells must be at least 1") }
         if let tickRate, !(tickRate > 0 && tickRate.isFinite) { throw ValidationError("--tick-rate must be positive") }
         do {
-            _ = try WebSocketURL(url)
+            for url in allURLs { _ = try WebSocketURL(url) }
+            if rooms != nil, allURLs.count > 1 { throw ValidationError("--rooms takes one --url") }
             if let rooms { _ = try RoomPlan(rooms: rooms, prefix: roomPrefix) }
         } catch let error as CustomStringConvertible {
             throw ValidationError(error.description)
@@ -112,7 +116,7 @@ struct Load: ParsableCommand {
     }
 
     private func loadOptions() throws -> LoadOptions {
-        var options = LoadOptions(url: try WebSocketURL(url))
+        var options = LoadOptions(urls: try allURLs.map { try WebSocketURL($0) })
         options.clients = clients ?? 200
         options.stalled = stalled ?? 0
         options.slow = slow

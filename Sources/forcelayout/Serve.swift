@@ -92,6 +92,13 @@ struct Serve: ParsableCommand {
     @Option(help: "Seed for the random source (default: random).")
     var seed: UInt64?
 
+    @Option(help: ArgumentHelp("Join the cluster of servers sharing this Redis (redis://[:PASSWORD@]HOST[:PORT][/DB]): rooms are stepped by one server and watched from any; their state lives in Redis.",
+                               valueName: "url"))
+    var redis: String?
+
+    @Option(help: "This server's name in the cluster (1 to 32 of a-z, 0-9, -, _; unique among the servers; default: HOSTNAME-PORT).")
+    var node: String?
+
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be in 1...65535") }
         guard maxCells >= 1 else { throw ValidationError("--max-cells must be at least 1") }
@@ -118,6 +125,22 @@ struct Serve: ParsableCommand {
         guard roomIdleSeconds >= 1 else { throw ValidationError("--room-idle-seconds must be at least 1") }
         guard roomForgetSeconds >= 1 else { throw ValidationError("--room-forget-seconds must be at least 1") }
         if let stepThreads, !(1...64).contains(stepThreads) { throw ValidationError("--step-threads must be in 1...64") }
+        if let redis {
+            do {
+                _ = try RedisAddress(parsing: redis)
+            } catch {
+                throw ValidationError(error.description)
+            }
+            guard state == nil, stateDir == nil else {
+                throw ValidationError("--state and --state-dir do not go with --redis: in a cluster, rooms are kept in Redis")
+            }
+        }
+        if let node {
+            guard redis != nil else { throw ValidationError("--node names a server of a cluster: it needs --redis") }
+            guard ClusterConfig.validNodeName(node) else {
+                throw ValidationError("--node must be 1 to 32 of a-z, 0-9, - and _")
+            }
+        }
         do {
             _ = try OriginPolicy(allowing: allowOrigins)
         } catch {
@@ -136,6 +159,10 @@ struct Serve: ParsableCommand {
         }
         let logger = Logger(label: "forcelayout")
         let config = try serverConfig()
+        if let problem = config.cluster?.joinProblem() {
+            FileHandle.standardError.write(Data("forcelayout: \(problem)\n".utf8))
+            throw ExitCode(2)
+        }
         let server: Server
         let url: String
         do {
@@ -171,6 +198,9 @@ struct Serve: ParsableCommand {
         config.roomForgetSeconds = roomForgetSeconds
         config.stepThreads = stepThreads
         config.seed = seed
+        if let redis {
+            config.cluster = ClusterConfig(redis: try RedisAddress(parsing: redis), node: node ?? Self.defaultNodeName(port: port))
+        }
         return config
     }
 
@@ -194,6 +224,13 @@ struct Serve: ParsableCommand {
         limits.maxTotalCells = maxTotalCells
         limits.roomIdleSeconds = roomIdleSeconds
         return limits
+    }
+
+    /// `HOSTNAME-PORT`, lowercased, with what a node name cannot hold dropped.
+    private static func defaultNodeName(port: Int) -> String {
+        let host = ProcessInfo.processInfo.hostName.lowercased().split(separator: ".").first.map(String.init) ?? "node"
+        let kept = host.filter { ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") && $0.isASCII }
+        return String("\(kept.isEmpty ? "node" : kept)".prefix(25)) + "-\(port)"
     }
 
     /// The checkout's Public/ folder, found from this source file's location, else ./Public.

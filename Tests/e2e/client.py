@@ -17,6 +17,7 @@ class Client:
         self.subprotocols = list(subprotocols) if subprotocols else None
         self.source = source
         self.messages = []      # everything received, in order
+        self.raw = []           # the same, as the bytes or text that came
         self.cursor = 0         # where `next` continues from
         self.closed = None      # (code, reason) once the connection ended
         self.arrived = asyncio.Event()
@@ -37,6 +38,7 @@ class Client:
     async def _read(self):
         try:
             async for raw in self.socket:
+                self.raw.append(raw)
                 # v2 frames are binary: decoded to the shape of a v1 frame (see frame_v2).
                 self.messages.append(decode_binary_frame(raw) if isinstance(raw, bytes) else json.loads(raw))
                 self.arrived.set()

@@ -237,15 +237,23 @@ test('events: params, settled/woke, clients, pins; shown once by seq; one event 
   applyEvent(s, ev(12, 'cleared', { ids: [1, 2] }));
   assert.equal(s.pinned.size, 0);
   r.take();
+  // a failover: the room's pins are those of the state another server went on from
+  applyEvent(s, ev(13, 'failover', { node: 'b', previous: 'a', pinned: [4, 'x', 5] }));
+  assert.deepEqual([...s.pinned].sort(), [4, 5]);
+  assert.deepEqual(r.types(), ['pins', 'history']);
+  applyEvent(s, ev(14, 'failover', { node: 'c', previous: 'b', pinned: [5, 4] }));
+  assert.deepEqual(r.types(), ['history']);
+  s.pinned.clear();
+  r.take();
   // what changes nothing of the state is only shown: added (the frame brings the cells),
   // settled while settled, unknown kinds and odd shapes
-  applyEvent(s, ev(13, 'added', { by: 'c1', ids: [4] }));
-  applyEvent(s, ev(14, 'settled'));
-  applyEvent(s, ev(15, 'teleported', { whatever: [1] }));
+  applyEvent(s, ev(15, 'added', { by: 'c1', ids: [4] }));
+  applyEvent(s, ev(16, 'settled'));
+  applyEvent(s, ev(17, 'teleported', { whatever: [1] }));
   assert.deepEqual(r.types(), ['history', 'history', 'history']);
   assert.doesNotThrow(() => applyEvent(s, { type: 'event' }));
-  assert.doesNotThrow(() => applyEvent(s, { type: 'event', seq: 16, kind: 'params', params: 'nope' }));
-  assert.equal(s.lastSeq, 16);
+  assert.doesNotThrow(() => applyEvent(s, { type: 'event', seq: 18, kind: 'params', params: 'nope' }));
+  assert.equal(s.lastSeq, 18);
 });
 
 test('reconnect: replayed events already shown are skipped, a restarted server starts over', () => {

@@ -25,6 +25,8 @@ test('events read as short sentences', () => {
     [{ kind: 'unpinned' }, 'server unpinned a cell'],
     [{ kind: 'settled' }, 'layout settled'],
     [{ kind: 'woke' }, 'layout woke'],
+    [{ kind: 'failover', node: 'b', previous: 'a', pinned: [] }, 'room moved to server b (a stopped)'],
+    [{ kind: 'failover', node: 'c' }, 'room moved to server c'],
     [{ kind: 'joined', client: 'c4', clients: 3 }, 'c4 joined (3 clients)'],
     [{ kind: 'left', client: 'c4', clients: 2 }, 'c4 left (2 clients)'],
     [{ kind: 'joined', client: 'c4', clients: 1 }, 'c4 joined (1 client)'],

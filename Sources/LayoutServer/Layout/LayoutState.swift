@@ -85,6 +85,12 @@ public struct LayoutState {
     }
 
     /// What changed since the last call, and the pinned set if it changed.
+    /// Everything is due again, as at first (a cluster's owner whose copy in Redis was lost
+    /// publishes it all anew).
+    mutating func republishAll() {
+        changes = [.membership, .positions, .pins, .other]
+    }
+
     public mutating func takeChanges() -> (changes: Changes, pinned: [CellID]?) {
         defer { changes = [] }
         return (changes, changes.contains(.pins) ? simulation.pinnedIDs : nil)

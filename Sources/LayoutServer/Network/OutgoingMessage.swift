@@ -48,7 +48,7 @@ public final class OutgoingMessage: @unchecked Sendable {
         storage.baseAddress!.advanced(by: OutgoingMessage.reserved).assumingMemoryBound(to: UInt8.self)
     }
 
-    /// A copy of the payload (tests, the fuzzer).
+    /// A copy of the payload (tests, the fuzzer, a frame replicated to the cluster).
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: payload, count: count)) }
 
     public var text: String {

@@ -64,6 +64,7 @@ extension Server {
         if overflowAlarm.take() { closeSessionsTooFarBehind() }
         for name in host.changed.take() { wakeMembers(of: name) }
         exportsReady()
+        clusterNoticesArrived()
         return 0
     }
 

@@ -98,6 +98,8 @@ extension Server {
     func scheduleSweepTimer() {
         let timer = ServiceTimer { [unowned self] in
             self.sweepConnections()
+            self.closeLongWaits(now: Self.seconds())
+            self.reportToCluster()
             self.host.sweep(now: Self.seconds())
             if let context = self.context { self.sweepTimer?.schedule(on: context, after: 1_000_000) }
         }

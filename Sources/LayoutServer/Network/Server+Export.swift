@@ -9,6 +9,8 @@ extension Server {
     enum PendingExport {
         case waiting(format: LayoutExport.Format, name: RoomName)
         case headersDue(OutgoingMessage, format: LayoutExport.Format, name: RoomName)
+        /// No such room after all (a cluster's room with no state in Redis): 404 when writable.
+        case missing
     }
 
     func serveExport(_ wsi: OpaquePointer, rest: String) -> Int32 {
@@ -18,13 +20,27 @@ extension Server {
             logger.info("refused export of \(name) to \(peerAddress(wsi)): \(why)")
             return lws_return_http_status(wsi, UInt32(HTTP_STATUS_FORBIDDEN.rawValue), nil) != 0 ? -1 : 1
         }
-        if let room = host.rooms[name] {
+        if let room = host.rooms[name], room.role.hasLayout {
             nextExportToken += 1
             let token = nextExportToken
             exportTokens[token] = wsi
             pendingExports[wsi] = .waiting(format: format, name: name)
             let ready = readyExports
-            host.request(.export(format, deliver: { ready.deliver($0, token: token) }), of: room)
+            host.request(.export(format, deliver: { ready.post((token, $0)) }), of: room)
+            return 0
+        }
+        if let cluster = host.cluster {
+            // Stepped on another server, or nowhere: as its state in Redis has it.
+            nextExportToken += 1
+            let token = nextExportToken
+            exportTokens[token] = wsi
+            pendingExports[wsi] = .waiting(format: format, name: name)
+            let ready = readyExports
+            cluster.readState(of: name) { saved in
+                ready.post((token, saved.map {
+                    LayoutExport(room: name.description, tick: 0, snapshot: $0.layout, catalog: $0.catalog).encoded(as: format)
+                }))
+            }
             return 0
         }
         switch host.savedExport(of: name) {
@@ -45,6 +61,11 @@ extension Server {
         for (token, body) in readyExports.take() {
             guard let wsi = exportTokens.removeValue(forKey: token),
                   case .waiting(let format, let name)? = pendingExports[wsi] else { continue }
+            guard let body else {
+                pendingExports[wsi] = .missing
+                lws_callback_on_writable(wsi)
+                continue
+            }
             pendingExports[wsi] = .headersDue(OutgoingMessage(body), format: format, name: name)
             lws_callback_on_writable(wsi)
         }
@@ -54,6 +75,10 @@ extension Server {
     /// writable, as `pendingHTTP`). nil: no export waits on this connection.
     func writeExportHeaders(_ wsi: OpaquePointer) -> Int32? {
         guard let pending = pendingExports[wsi] else { return nil }
+        if case .missing = pending {
+            pendingExports[wsi] = nil
+            return notFound(wsi)
+        }
         guard case .headersDue(let body, let format, let name) = pending else { return 0 }
         pendingExports[wsi] = nil
         let disposition = "attachment; filename=\"\(name).\(format.rawValue)\""

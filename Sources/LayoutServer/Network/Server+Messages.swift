@@ -44,6 +44,16 @@ extension Server {
             reject(session, error)
         case .success(let request):
             switch request.message {
+            case .layout where session.awaitingSince != nil:
+                // A cluster's room still being claimed or mirrored: where it is stepped is not known yet.
+                reject(session, ProtocolError(.unavailable, "room \(session.room.name) is not ready yet: wait for hello", ref: request.ref))
+            case .layout where session.room.mirror != nil:
+                // Stepped by another server: the message goes to it as it came.
+                guard clusterLinked else {
+                    reject(session, ProtocolError(.clusterUnavailable, "room \(session.room.name) is stepped by another server and Redis cannot be reached from this one: not delivered", ref: request.ref))
+                    return
+                }
+                host.cluster?.forward(session.received, from: session.client, in: session.room.name)
             case .layout(let command):
                 let mailbox = session.mailbox
                 let room = session.room
@@ -78,6 +88,8 @@ extension Server {
         // for the client's; closing again then would hang up at once, and the kernel would
         // throw away the close frame if the client had not read it yet.
         guard !session.closeSent else { return 0 }
+        // Not greeted yet: nothing may go before hello (a close may).
+        if session.awaitingSince != nil, session.closeRequest == nil { return 0 }
         let queuedFirst = session.closeRequest?.afterQueued ?? true
         if let request = session.closeRequest, !request.afterQueued || session.mailbox.isEmpty {
             return close(session, request.status, request.reason)

@@ -8,30 +8,49 @@ extension Server {
         upgraded(wsi)
         guard let room = joining.removeValue(forKey: wsi) else { return -1 }
         clientCounter += 1
-        let client = "c\(clientCounter)"
+        // In a cluster the server's name makes the id unique across servers.
+        let client = host.cluster.map { "c\(clientCounter)@\($0.name)" } ?? "c\(clientCounter)"
         let mailbox = Mailbox(maxEventBacklog: config.limits.maxEventBacklog, maxBytes: config.limits.maxQueuedBytes,
                               encoder: room.eventMessages, alarm: overflowAlarm)
+        let binary = Subprotocol(wsi: wsi) == .v2
+        let session = Session(wsi: wsi, client: client, room: room, binaryFrames: binary, peer: peerAddress(wsi),
+                              mailbox: mailbox,
+                              bucket: TokenBucket(rate: config.limits.messagesPerSecond,
+                                                  burst: config.limits.messageBurst, now: Self.seconds()))
+        sessions[wsi] = session
+        sessionsByClient[client] = session
+        members[room.name, default: [:]][wsi] = session
+        SocketQueue.reportWritableWhenSent(lws_get_socket_fd(wsi))
+        fitSendBuffer(session, to: 0)
+        if room.isReady {
+            greet(session)
+        } else {
+            // A room of the cluster whose owner is being found, or whose mirror is catching up.
+            session.awaitingSince = Self.seconds()
+            logger.info("\(client) connected from \(session.peer) to room \(room.name): waiting for the room")
+        }
+        return 0
+    }
+
+    /// The opening of a connection whose room is ready: hello, the first frame, the room's data,
+    /// and its `joined` event for everyone.
+    func greet(_ session: Session) {
+        let room = session.room, mailbox = session.mailbox, client = session.client
+        session.awaitingSince = nil
         // Read before subscribing: every event this frame depends on was published before it
         // was stored, so it is in the replay below, and the frame may follow hello at once.
         let initialFrame = room.frames.current
         let (subscription, replayed) = room.bus.subscribe(.all, replayLast: config.limits.replayBuffer) { envelope in
             mailbox.pushEvent(envelope)
         }
+        let openedThrough = room.bus.nextSeq - 1
         mailbox.skipEvents(through: replayed.last?.seq ?? 0)
-        let binary = Subprotocol(wsi: wsi) == .v2
-        let session = Session(wsi: wsi, client: client, room: room, binaryFrames: binary, peer: peerAddress(wsi),
-                              mailbox: mailbox,
-                              bucket: TokenBucket(rate: config.limits.messagesPerSecond,
-                                                  burst: config.limits.messageBurst, now: Self.seconds()))
         session.subscription = subscription
-        sessions[wsi] = session
-        members[room.name, default: [:]][wsi] = session
-        let clients = host.clients(of: room.name)
         let current = room.status.current
-        SocketQueue.reportWritableWhenSent(lws_get_socket_fd(wsi))
-        fitSendBuffer(session, to: 0)
+        // A relay counts its joiner before the owner does.
+        let clients = room.mirror == nil ? host.clients(of: room.name) : room.clients + 1
         if let initialFrame {
-            let frame = initialFrame.message(binary: binary, membership: true)
+            let frame = initialFrame.message(binary: session.binaryFrames, membership: true)
             fitSendBuffer(session, to: frame.count)
             mailbox.pushFront(frame)
             session.sentFrameSerial = initialFrame.serial
@@ -39,18 +58,24 @@ extension Server {
         }
         mailbox.pushFront(OutgoingMessage(ServerMessages.hello(
             client: client, room: room.name, clients: clients, status: current, limits: config.limits, events: replayed)))
-        host.request(.data(mailbox), of: room)
         logger.info("\(client) connected from \(session.peer) to room \(room.name) (\(Self.clientCount(clients)) there, \(sessions.count) in all)")
-        room.bus.publish(LayoutEvent(kind: .joined, by: client, tick: current.tick,
-                                     detail: .membership(client: client, clients: clients)))
+        if let mirror = room.mirror {
+            mirror.attach(mailbox)
+            mirror.waitForData(mailbox, through: openedThrough)
+            host.cluster?.joined(client, room.name)
+        } else {
+            host.request(.data(mailbox), of: room)
+            if let node = host.cluster?.name { _ = room.replicator?.joined(client, on: node, local: true) }
+            room.presence(.joined, of: client)
+        }
         wakeMembers(of: room.name)
-        return 0
     }
 
-    /// The connection is gone: forget it, and tell its room. 0, for lws.
+    /// The connection is gone: forget it, and tell its room.
     func closed(_ wsi: OpaquePointer) -> Int32 {
         guard let session = sessions.removeValue(forKey: wsi) else { return 0 }
         let room = session.room
+        sessionsByClient[session.client] = nil
         members[room.name]?[wsi] = nil
         if members[room.name]?.isEmpty == true { members[room.name] = nil }
         session.subscription?.cancel()
@@ -58,8 +83,14 @@ extension Server {
         host.left(room, now: Self.seconds())
         let clients = host.clients(of: room.name)
         logger.info("\(session.client) disconnected from room \(room.name) (\(Self.clientCount(clients)) there, \(sessions.count) in all)")
-        room.bus.publish(LayoutEvent(kind: .left, by: session.client, tick: room.status.current.tick,
-                                     detail: .membership(client: session.client, clients: clients)))
+        guard session.awaitingSince == nil else { return 0 }  // never greeted: nobody heard of it
+        if let mirror = room.mirror {
+            mirror.detach(session.mailbox)
+            host.cluster?.left(session.client, room.name)
+        } else if !room.isGone.load(ordering: .acquiring) {
+            _ = room.replicator?.left(session.client, local: true)
+            room.presence(.left, of: session.client)
+        }
         wakeMembers(of: room.name)
         return 0
     }

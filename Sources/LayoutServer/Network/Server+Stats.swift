@@ -20,15 +20,27 @@ extension Server {
     /// be) and of the whole server.
     func statsJSON(for room: Room?) -> [UInt8] {
         let room = room ?? host.rooms[.main]
-        let uptime = Int((DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1_000_000_000)
         let server = ServerMessages.ServerFigures(
             clients: sessions.count, connections: connections.openCount, rooms: host.rooms.count,
-            cells: host.budget.total, uptimeSeconds: uptime)
+            cells: host.budget.total, uptimeSeconds: uptimeSeconds)
         return ServerMessages.stats(room?.status.current ?? LayoutStatus(), room: room?.name ?? .main,
-                                    clients: host.clients(of: room?.name ?? .main), server: server)
+                                    clients: host.clients(of: room?.name ?? .main), server: server,
+                                    cluster: host.cluster.map { ($0.name, $0.view) })
     }
 
+    /// The rooms in memory here; in a cluster, every room stepped anywhere, with its server.
     func roomsJSON() -> [UInt8] {
-        ServerMessages.rooms(host.listing().map { ($0.room.name, $0.clients, $0.room.status.current) })
+        if let cluster = host.cluster, !cluster.view.nodes.isEmpty {
+            return ServerMessages.rooms(cluster: cluster.view)
+        }
+        return ServerMessages.rooms(host.listing().map { ($0.room.name, $0.clients, $0.room.status.current) })
+    }
+
+    var uptimeSeconds: Int { Int((DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1_000_000_000) }
+
+    /// Once a second: what this server steps and serves, for the others.
+    func reportToCluster() {
+        guard let cluster = host.cluster else { return }
+        cluster.report(host.summary(node: cluster.name, clients: sessions.count, uptimeSeconds: uptimeSeconds))
     }
 }

@@ -49,6 +49,8 @@ public final class Server {
     let host: RoomHost
 
     var sessions: [OpaquePointer: Session] = [:]
+    /// The same sessions by client id (answers from a room's owner in a cluster find theirs).
+    var sessionsByClient: [String: Session] = [:]
     /// The connections of each room, to wake when it publishes.
     var members: [RoomName: [OpaquePointer: Session]] = [:]
     /// Handshakes admitted to a room (and counted in it) that are not WebSockets yet.
@@ -71,6 +73,8 @@ public final class Server {
     /// The mount of `Public/`, whose MIME table `/r/FILE` uses too.
     var filesMount: UnsafePointer<lws_http_mount>?
     var clientCounter = 0
+    /// In a cluster: whether Redis was reachable when last heard of.
+    var clusterLinked = true
     var shutdownDeadline: DispatchTime?
 
     /// Lists the rooms on disk (after removing the temporary files crashed writes left) and

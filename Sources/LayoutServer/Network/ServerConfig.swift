@@ -16,6 +16,8 @@ public struct ServerConfig: Sendable {
     /// Which pages' WebSocket handshakes are served (see `OriginPolicy`).
     public var originPolicy = OriginPolicy.sameSite
     public var seed: UInt64?
+    /// The cluster this server joins (`--redis`, `--node`); nil: on its own.
+    public var cluster: ClusterConfig?
     /// Seconds of silence before a ping, and before a connection is dropped.
     public var pingAfterSeconds: UInt16 = 30
     public var hangUpAfterSeconds: UInt16 = 60

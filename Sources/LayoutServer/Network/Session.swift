@@ -13,6 +13,9 @@ final class Session {
     let mailbox: Mailbox
     var subscription: Subscription<LayoutEvent>?
     var bucket: TokenBucket
+    /// When it connected to a room not ready yet (a cluster's room being claimed or mirrored);
+    /// nil once greeted (`Server.greet`).
+    var awaitingSince: Double?
 
     /// The message being received, possibly over several fragments and callbacks.
     var receiving = false

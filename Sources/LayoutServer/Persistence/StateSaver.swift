@@ -4,20 +4,44 @@ import ForceLayout
 import Logging
 import Synchronization
 
+/// Where a room's state goes: its file, or (in a cluster) its key in Redis.
+protocol StateDestination: Sendable {
+    /// Writes `state` durably (a file: fsynced and renamed into place); false on failure,
+    /// having logged why.
+    func write(_ state: SavedState) -> Bool
+    func remove()
+}
+
+/// A room's state file (`StateFile.save`).
+struct StateFileDestination: StateDestination {
+    let path: String
+    let logger: Logger
+
+    func write(_ state: SavedState) -> Bool {
+        do {
+            try StateFile.save(state, to: path)
+            return true
+        } catch {
+            logger.error("saving state failed: \(error)")
+            return false
+        }
+    }
+
+    func remove() { unlink(path) }
+}
+
 /// Writes the state off the simulation thread, newest wins: while one write runs, further
 /// offers replace each other and only the last is written next. Writes run one at a time,
 /// in the order they were offered.
 final class StateSaver: Sendable {
-    private let path: String
-    private let logger: Logger
+    private let destination: any StateDestination
     private let queue = DispatchQueue(label: "forcelayout.state")
     private let pending = Mutex<SavedState?>(nil)
     /// The reservation of the last write this run completed (fsync and rename); 0 before it.
     private let durable = Atomic<CellID>(0)
 
-    init(path: String, logger: Logger) {
-        self.path = path
-        self.logger = logger
+    init(_ destination: any StateDestination) {
+        self.destination = destination
     }
 
     /// The highest reservation on disk from this run's writes (0 before the first one).
@@ -46,7 +70,7 @@ final class StateSaver: Sendable {
     func remove() {
         queue.sync {
             pending.withLock { $0 = nil }
-            unlink(path)
+            destination.remove()
         }
     }
 
@@ -60,12 +84,7 @@ final class StateSaver: Sendable {
 
     @discardableResult
     private func write(_ state: SavedState) -> Bool {
-        do {
-            try StateFile.save(state, to: path)
-        } catch {
-            logger.error("saving state failed: \(error)")
-            return false
-        }
+        guard destination.write(state) else { return false }
         _ = durable.max(state.reservation, ordering: .releasing)
         return true
     }

@@ -17,6 +17,9 @@ public struct BinaryFrameEncoder {
 
     private var membership: (version: Int, section: [UInt8]) = (-1, [])
 
+    /// The membership section of the last frame encoded.
+    var membershipSection: [UInt8] { membership.section }
+
     public init() {}
 
     /// `at`: wall-clock ms since 1970.

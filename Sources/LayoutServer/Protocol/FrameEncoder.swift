@@ -19,6 +19,9 @@ public struct FrameEncoder {
 
     private var membership: (version: Int, part: [UInt8]) = (-1, [])
 
+    /// The membership part of the last frame encoded (`,"ids":[…],"owners":[…]`).
+    var membershipPart: [UInt8] { membership.part }
+
     public init() {}
 
     /// The frame of `simulation` now; `owners` says who added which cells (asked for only when

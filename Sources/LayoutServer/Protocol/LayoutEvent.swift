@@ -5,6 +5,8 @@ import ForceLayout
 public enum EventKind: String, CaseIterable, Sendable {
     case added, removed, cleared, params, pinned, unpinned, settled, woke, joined, left
     case updated, linked, unlinked
+    /// In a cluster: another server took the room over (its owner stopped renewing its lease).
+    case failover
 }
 
 /// Something that happened to the shared layout. Its wire form (all but the sequence number,
@@ -23,6 +25,11 @@ public struct LayoutEvent: BusEvent, Equatable {
         case unpinned(id: CellID)
         case none
         case membership(client: String, clients: Int)
+        /// An event a relay got from its room's owner: only its wire form is known.
+        case relayed
+        /// The server that steps the room now, the one before it (nil: unknown), and the cells
+        /// pinned as of the state it went on from.
+        case failover(node: String, previous: String?, pinned: [CellID])
     }
 
     public let kind: EventKind
@@ -53,6 +60,16 @@ public struct LayoutEvent: BusEvent, Equatable {
         Self.write(detail, into: &writer)
         writer.raw("}")
         encodedTail = writer.bytes
+    }
+
+    /// An event as its room's owner encoded it (`encodedTail`), mirrored by a relay.
+    init(relayedKind kind: EventKind, by: String?, tick: Int, at: Int, encodedTail: [UInt8]) {
+        self.kind = kind
+        self.by = by
+        self.tick = tick
+        self.at = at
+        detail = .relayed
+        self.encodedTail = encodedTail
     }
 
     /// The detail's members (`,"ids":[…]` and so on).
@@ -88,8 +105,13 @@ public struct LayoutEvent: BusEvent, Equatable {
             writer.member("y", y)
         case .unpinned(let id):
             writer.member("id", id)
-        case .none:
+        case .none, .relayed:
             break
+        case .failover(let node, let previous, let pinned):
+            writer.member("node", node)
+            if let previous { writer.member("previous", previous) }
+            writer.raw(",\"pinned\":")
+            writer.integers(pinned)
         case .membership(let client, let clients):
             writer.member("client", client)
             writer.member("clients", clients)

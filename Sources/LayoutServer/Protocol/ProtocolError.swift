@@ -9,6 +9,9 @@ public struct ProtocolError: Error, Equatable, Sendable {
         /// The server cannot do it now (an add needs ids reserved in the state file, and
         /// writing it failed).
         case unavailable = "unavailable"
+        /// In a cluster: the room is stepped by another server, and this one cannot reach
+        /// Redis; the message was not delivered.
+        case clusterUnavailable = "cluster_unavailable"
     }
 
     public var code: Code

@@ -2,7 +2,7 @@ import EventBus
 import ForceLayout
 
 /// What the simulation reports about itself, for `hello` and `stats`.
-public struct LayoutStatus: Sendable, Equatable {
+public struct LayoutStatus: Sendable, Equatable, Codable {
     public var parameters = Parameters.defaults
     public var tick = 0
     public var settled = true
@@ -102,7 +102,9 @@ public enum ServerMessages {
     }
 
     /// `status` and `clients` are `room`'s; `server` the whole server's.
-    static func stats(_ status: LayoutStatus, room: RoomName, clients: Int, server: ServerFigures) -> [UInt8] {
+    /// `cluster`: this server's name and the cluster's view, in a cluster.
+    static func stats(_ status: LayoutStatus, room: RoomName, clients: Int, server: ServerFigures,
+                      cluster: (node: String, view: ClusterView)? = nil) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 320)
         writer.raw("{\"type\":\"stats\",\"room\":")
         writer.string(room.description)
@@ -124,6 +126,43 @@ public enum ServerMessages {
         writer.member("paused", status.parameters.paused)
         writer.member("v", status.version)
         writer.member("rssMB", rounded(ProcessMemory.residentMB, places: 1))
+        if let cluster {
+            writer.member("node", cluster.node)
+            writer.raw(",\"cluster\":{\"nodes\":")
+            writer.array(cluster.view.nodes.sorted { $0.node < $1.node }) { writer, node in
+                writer.raw("{\"node\":")
+                writer.string(node.node)
+                writer.member("clients", node.clients)
+                writer.member("rooms", node.rooms.count)
+                writer.member("relayed", node.relayed)
+                writer.member("uptimeS", node.uptimeSeconds)
+                writer.raw("}")
+            }
+            writer.member("clients", cluster.view.nodes.reduce(0) { $0 + $1.clients })
+            writer.member("rooms", cluster.view.rooms.count)
+            writer.raw("}")
+        }
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    /// `GET /rooms` in a cluster: every room stepped anywhere, most clients first, at most 100.
+    static func rooms(cluster view: ClusterView) -> [UInt8] {
+        let rooms = view.rooms.sorted {
+            ($0.room.clients, $0.room.cells, $1.room.name) > ($1.room.clients, $1.room.cells, $0.room.name)
+        }.prefix(100)
+        var writer = JSONWriter(reservingCapacity: 16 + rooms.count * 96)
+        writer.raw("{\"rooms\":")
+        writer.array(Array(rooms)) { writer, entry in
+            writer.raw("{\"name\":")
+            writer.string(entry.room.name)
+            writer.member("clients", entry.room.clients)
+            writer.member("cells", entry.room.cells)
+            writer.member("settled", entry.room.settled)
+            writer.member("tick", entry.room.tick)
+            writer.member("node", entry.node)
+            writer.raw("}")
+        }
         writer.raw("}")
         return writer.bytes
     }

@@ -5,6 +5,11 @@ import Synchronization
 /// One room: a layout of its own, with its event bus, command queue, newest frame and status.
 /// The shared parts are `Sendable`; the layout itself (`RoomLayout`) sits behind a lock and is
 /// stepped by one thread of the pool at a time (`StepSchedule` hands a room to one thread).
+///
+/// In a cluster (`--redis`) a room on this server may have no layout: its owner, another
+/// server, steps it, and this server mirrors it (`RoomRole.relay`); the bus, frames and status
+/// are then filled from what the owner broadcasts, and the connections are served from them
+/// exactly as from a layout stepped here.
 final class Room: Sendable {
     let name: RoomName
     let bus: EventBus<LayoutEvent>
@@ -15,23 +20,87 @@ final class Room: Sendable {
     let requests = TurnRequests()
     let frames = FrameBoard()
     let status = StatusBoard()
+    /// Its WebSocket clients on this server (the registry's count, for other threads).
+    let localClients = Atomic<Int>(0)
+    /// The room left this server (forgotten or unloaded): what the cluster learns of it late
+    /// (a lease taken, a mirror made) is given back.
+    let isGone = Atomic<Bool>(false)
     /// Told when this room published something its connections should see.
     private let changed: ChangedRooms
-    private let layout: Mutex<RoomLayout>
+    private let layout: Mutex<RoomLayout?>
+    private let roleBox: Mutex<RoomRole>
 
     init(name: RoomName, layout: consuming sending RoomLayout, replayCapacity: Int, changed: ChangedRooms) {
         self.name = name
         bus = EventBus(replayCapacity: replayCapacity)
         self.changed = changed
         self.layout = Mutex(layout)
+        roleBox = Mutex(.local)
         // The first frame and status, before any client is served from them.
-        self.layout.withLock { $0.publishChanges(to: self) }
+        self.layout.withLock { $0?.publishChanges(to: self) }
+    }
+
+    /// A room of the cluster whose owner is not known yet: no layout, no frame, until this
+    /// server takes its lease (`install`) or mirrors its owner (`relay`).
+    init(pendingName name: RoomName, replayCapacity: Int, changed: ChangedRooms) {
+        self.name = name
+        bus = EventBus(replayCapacity: replayCapacity)
+        self.changed = changed
+        layout = Mutex(nil)
+        roleBox = Mutex(.pending)
+    }
+
+    var role: RoomRole { roleBox.withLock { $0 } }
+
+    /// This server steps the room now (it took the lease): `make` builds its layout (inside the
+    /// lock, so the layout never leaves it), and `replicator` tells the cluster.
+    func install(replicator: RoomReplicator, _ make: @Sendable () -> RoomLayout) {
+        roleBox.withLock { $0 = .owner(replicator) }
+        replicator.attach(to: self)
+        layout.withLock { layout in
+            layout = make()
+            layout?.publishChanges(to: self)
+        }
+    }
+
+    /// Another server steps the room; `mirror` fills it from what that server broadcasts
+    /// (nil: the room leaves this server, and the mirror lets go of it).
+    func relay(_ mirror: RoomMirror?) {
+        roleBox.withLock { $0 = mirror.map { .relay($0) } ?? .pending }
+    }
+
+    /// Whether connections can be served: the room has a layout here or a mirror in step.
+    var isReady: Bool {
+        switch role {
+        case .local, .owner: true
+        case .pending: false
+        case .relay(let mirror): mirror.isLive
+        }
+    }
+
+    var replicator: RoomReplicator? {
+        if case .owner(let replicator) = role { return replicator }
+        return nil
+    }
+
+    var mirror: RoomMirror? {
+        if case .relay(let mirror) = role { return mirror }
+        return nil
+    }
+
+    /// Clients of the room on every server (only this one's without a cluster).
+    var clients: Int {
+        switch role {
+        case .local, .pending: localClients.load(ordering: .relaxed)
+        case .owner(let replicator): localClients.load(ordering: .relaxed) + replicator.remoteClients
+        case .relay(let mirror): max(mirror.clients, localClients.load(ordering: .relaxed))
+        }
     }
 
     /// One turn of the pool (commands, a step, publishing, a save when due). Returns whether
     /// the room wants another turn: it moves, or a save is still to come.
     func turn() -> Bool {
-        layout.withLock { $0.turn(of: self) }
+        layout.withLock { $0?.turn(of: self) ?? false }
     }
 
     /// The interval between steps at the room's `tickRate`, in seconds.
@@ -40,18 +109,65 @@ final class Room: Sendable {
     /// Writes the room's file one last time (unloading, or the server stopping). Waits for a
     /// turn under way on another thread.
     func close() {
-        layout.withLock { $0.close() }
+        layout.withLock { $0?.close() }
     }
 
     /// Deletes the room's file (a forgotten room), after any write under way.
     func discard() {
-        layout.withLock { $0.keeper?.discard() }
+        layout.withLock { $0?.keeper?.discard() }
+    }
+
+    /// The room's `data` message now (nil: no data, or no layout here).
+    func dataMessage() -> OutgoingMessage? {
+        layout.withLock { $0?.currentDataMessage() }
+    }
+
+    /// The room stops being stepped here (its lease went to another server): no layout, no
+    /// role, nothing written.
+    func abandon() {
+        roleBox.withLock { $0 = .pending }
+        _ = layout.withLock { layout in layout = nil }
     }
 
     /// Cells it holds, for the total (`CellBudget`) when it leaves memory.
-    var cellCount: Int { layout.withLock { $0.state.simulation.count } }
+    var cellCount: Int { layout.withLock { $0?.state.simulation.count ?? 0 } }
 
     func announce() { changed.insert(name) }
+
+    /// A client of the room joined or left (here, or in a cluster on any server): everyone
+    /// hears it with the count now, and the cluster learns the new count.
+    func presence(_ kind: EventKind, of client: String) {
+        let status = status.current
+        bus.publish(LayoutEvent(kind: kind, by: client, tick: status.tick,
+                                detail: .membership(client: client, clients: clients)))
+        replicator?.statusChanged(ReplicatedStatus(layout: status, clients: clients))
+        announce()
+    }
+}
+
+/// How a room is kept on this server.
+enum RoomRole: Sendable {
+    /// No cluster: stepped here.
+    case local
+    /// In a cluster, before its owner is known.
+    case pending
+    /// This server holds its lease and steps it; the replicator tells the other servers.
+    case owner(RoomReplicator)
+    /// Another server steps it; the mirror fills it from Redis.
+    case relay(RoomMirror)
+
+    var isPending: Bool {
+        if case .pending = self { return true }
+        return false
+    }
+
+    /// Stepped here (alone or for the cluster).
+    var hasLayout: Bool {
+        switch self {
+        case .local, .owner: true
+        case .pending, .relay: false
+        }
+    }
 }
 
 /// The rooms that published something since the service thread last looked, and the wake-up

@@ -16,6 +16,8 @@ final class RoomHost {
     let files: RoomFiles
     let budget: CellBudget
     let changed = ChangedRooms()
+    /// This server's part in the cluster (`--redis`); nil: a server on its own.
+    let cluster: ClusterNode?
     private let pool: StepPool
     private let logger: Logger
     private let seed: UInt64
@@ -31,6 +33,7 @@ final class RoomHost {
         files = RoomFiles(directory: config.stateDirectory, mainFile: config.statePath)
         budget = CellBudget(limit: config.limits.maxTotalCells)
         pool = StepPool(threads: config.stepThreads ?? ProcessInfo.processInfo.activeProcessorCount)
+        cluster = config.cluster.map { ClusterNode(config: $0, limits: config.limits, logger: logger) }
         self.logger = logger
         seed = config.seed ?? UInt64.random(in: 1...UInt64.max)
         for name in files.removeStaleTemporaries() {
@@ -48,6 +51,8 @@ final class RoomHost {
     func start(waker: ServiceWaker) {
         changed.attach(waker)
         pool.start()
+        let pool = pool
+        cluster?.start(waker: waker) { pool.wake($0) }
     }
 
     /// Loads `main` now when it has a file, so a bad one stops the server at start (as a
@@ -68,6 +73,14 @@ final class RoomHost {
     /// A client wants room `name`: the room (made or loaded if need be, the client counted),
     /// or why not.
     func admit(_ name: RoomName, from address: PeerAddress, now: Double) -> Admission {
+        let admission = join(name, from: address, now: now)
+        if case .room(let room) = admission {
+            room.localClients.store(registry.loaded[name]?.clients ?? 0, ordering: .relaxed)
+        }
+        return admission
+    }
+
+    private func join(_ name: RoomName, from address: PeerAddress, now: Double) -> Admission {
         switch registry.join(name, from: address, now: now) {
         case .join(let name):
             // The registry and `rooms` change together; a room it has must be here.
@@ -75,6 +88,12 @@ final class RoomHost {
                 registry.failed(name)
                 return .refused(status: 503, why: "room \(name): not in memory after all (a bug: see the log)")
             }
+            return .room(room)
+        case .create(let name) where cluster != nil, .load(let name) where cluster != nil:
+            // Whether it is stepped here or relayed is for the cluster to find out (`won`,
+            // `RoomMirror`); the joiners wait for it.
+            let room = openPending(name)
+            cluster?.claim(room)
             return .room(room)
         case .create(let name):
             return .room(open(name, saved: nil))
@@ -92,9 +111,137 @@ final class RoomHost {
         }
     }
 
+    /// This server took the lease of `name` (`ClusterNotice.won`): it steps the room from the
+    /// state Redis holds (none: a new room). A room it relayed until now (a failover) goes on
+    /// from what its clients saw: the same event numbering, ticks and frame serials on, a
+    /// membership version above theirs, then a `failover` event and the room's data for every
+    /// client (the state may lack the last second's changes). False when the state is unusable
+    /// (the room's clients are then turned away).
+    /// `members`: the ids of the room's clients here; `deliver` hands a message to each.
+    func won(_ name: RoomName, _ claim: Claim, members: [String], deliver: (OutgoingMessage) -> Void) -> Bool {
+        guard let cluster else { return false }
+        guard let room = rooms[name], room.role.isPending || room.mirror != nil else {
+            cluster.drop(name)  // the room left meanwhile: its lease goes back
+            return false
+        }
+        var saved: SavedState?
+        if let bytes = claim.saved {
+            do {
+                let state = try StateFile.read(bytes, path: "Redis \(ClusterKeys.state(name))")
+                if let problem = StateFile.validate(state) { throw StateFile.Failure(description: problem) }
+                saved = state
+            } catch {
+                logger.error("room \(name): its state in Redis is unusable (\(error)); the room is not served")
+                cluster.drop(name)
+                return false
+            }
+        }
+        let mirror = room.mirror
+        let seen = room.status.current
+        let lastSerial = mirror?.lastSerial ?? 0
+        let replicator = cluster.replicator(for: name)
+        let destination = RedisStateDestination(room: name, node: cluster.name, redis: cluster.redis, logger: logger)
+        let parts = layoutParts(name, saved: saved)
+        let limits = limits, budget = budget
+        room.install(replicator: replicator) {
+            let keeper = StateKeeper(saver: StateSaver(destination), ids: parts.ids, closed: nil)
+            let simulation = parts.simulation()
+            simulation.resume(tick: seen.tick, after: seen.version)
+            let state = LayoutState(simulation: simulation, limits: limits, budget: budget,
+                                    settled: parts.saved?.settled, catalog: parts.saved?.catalog ?? CellCatalog())
+            var layout = RoomLayout(state: state, keeper: keeper)
+            layout.continueFrames(after: lastSerial)
+            return layout
+        }
+        budget.force(room.cellCount)
+        let gone = replicator.adopt(roster: claim.roster, node: cluster.name, gone: claim.previous)
+        for client in members { _ = replicator.joined(client, on: cluster.name, local: true) }
+        if claim.previous != nil {
+            announceFailover(of: room, previous: claim.previous, leftBehind: gone, replicator: replicator, deliver: deliver)
+        }
+        pool.add(room)
+        cluster.own(room, replicator: replicator)
+        logger.info("room \(name) \(claim.previous != nil ? "taken over" : saved == nil ? "created" : "loaded from Redis"): stepped here (\(rooms.count) in memory)")
+        return true
+    }
+
+    /// After a failover, before the room's first turn here: the clients of the dead server
+    /// left, the room moved, and everyone gets its data as of now.
+    private func announceFailover(of room: Room, previous: String?, leftBehind: [String], replicator: RoomReplicator,
+                                  deliver: (OutgoingMessage) -> Void) {
+        for client in leftBehind { room.presence(.left, of: client) }
+        room.bus.publish(LayoutEvent(kind: .failover, by: nil, tick: room.status.current.tick,
+                                     detail: .failover(node: cluster?.name ?? "", previous: previous,
+                                                       pinned: room.status.current.pinned)))
+        let data = room.dataMessage()
+        let through = room.bus.nextSeq - 1
+        replicator.answerData(through: through, message: data?.bytes, everyone: true)
+        if let data { deliver(data) }
+        room.announce()
+    }
+
+    /// Another server placed new room `name` here (`NodeMessage.adopt`): it is made and
+    /// claimed, with no client here yet (within `--max-rooms`).
+    func adopt(_ name: RoomName, now: Double) {
+        guard let cluster, rooms[name] == nil, registry.adopt(name, now: now) else { return }
+        cluster.claimHere(openPending(name))
+    }
+
+    /// A cluster's room in memory with no layout yet, after an unload of it under way here
+    /// ended (its last state written, its lease given back).
+    private func openPending(_ name: RoomName) -> Room {
+        closing.removeValue(forKey: name)?.wait()
+        let room = Room(pendingName: name, replayCapacity: limits.replayBuffer, changed: changed)
+        rooms[name] = room
+        return room
+    }
+
+    /// What this server says of itself to the cluster (`NodeSummary`).
+    func summary(node: String, clients: Int, uptimeSeconds: Int) -> NodeSummary {
+        var owned: [NodeSummary.OwnedRoom] = []
+        var relayed = 0
+        for (name, room) in rooms {
+            switch room.role {
+            case .owner:
+                let status = room.status.current
+                owned.append(.init(name: name.description, clients: room.clients, cells: status.cells,
+                                   settled: status.settled, tick: status.tick))
+            case .relay:
+                relayed += 1
+            case .local, .pending:
+                break
+            }
+        }
+        return NodeSummary(node: node, clients: clients, rooms: owned.sorted { $0.name < $1.name }, relayed: relayed,
+                           uptimeSeconds: uptimeSeconds)
+    }
+
+    /// Redis restarted empty and this server took its room's lease again: the room's state,
+    /// its frame's copy and its status go to Redis anew.
+    func reacquired(_ name: RoomName) {
+        guard let room = rooms[name], room.replicator != nil else { return }
+        request(.republish, of: room)
+    }
+
+    /// Another server holds the lease of a room stepped here: the room stops here (nothing
+    /// is written: the lease fences the state in Redis). Returns the room, whose clients must
+    /// start again.
+    func lost(_ name: RoomName) -> Room? {
+        guard let room = rooms[name], room.replicator != nil else { return nil }
+        rooms[name] = nil
+        registry.failed(name)
+        room.isGone.store(true, ordering: .releasing)
+        pool.remove(room)
+        budget.give(room.cellCount)
+        cluster?.disown(name)
+        room.abandon()
+        return room
+    }
+
     /// A client of `room` left (or its handshake did not complete).
     func left(_ room: Room, now: Double) {
         registry.left(room.name, now: now)
+        room.localClients.store(registry.loaded[room.name]?.clients ?? 0, ordering: .relaxed)
     }
 
     /// Hands a command to its room's next turn.
@@ -124,24 +271,40 @@ final class RoomHost {
     func sweep(now: Double) {
         for (name, room) in rooms {
             let status = room.status.current
-            registry.update(name, cells: status.cells, settled: status.settled,
-                            unloadable: files.path(for: name) != nil)
+            switch room.role {
+            case .local:
+                registry.update(name, cells: status.cells, settled: status.settled,
+                                unloadable: files.path(for: name) != nil)
+            case .owner(let replicator):
+                registry.update(name, cells: status.cells, settled: status.settled,
+                                watchedElsewhere: replicator.remoteClients > 0, now: now)
+            case .relay, .pending:
+                // Nothing to keep: a relay lets go of an idle room whatever its layout does.
+                registry.update(name, cells: status.cells, settled: true)
+            }
         }
         closing = closing.filter { $0.value.wait(timeout: .now()) == .timedOut }
         for action in registry.sweep(now: now) {
             switch action {
             case .forget(let name):
                 guard let room = rooms.removeValue(forKey: name) else { continue }
+                room.isGone.store(true, ordering: .releasing)
                 pool.remove(room)
                 room.discard()
                 budget.give(room.cellCount)
+                cluster?.drop(name)
                 logger.info("room \(name) forgotten: empty since its last client left")
             case .unload(let name):
                 guard let room = rooms.removeValue(forKey: name) else { continue }
+                room.isGone.store(true, ordering: .releasing)
                 pool.remove(room)
                 budget.give(room.cellCount)
                 let group = DispatchGroup()
-                closer.async(group: group) { room.close() }
+                let cluster = cluster
+                closer.async(group: group) {
+                    room.close()
+                    cluster?.drop(name)
+                }
                 closing[name] = group
                 logger.info("room \(name) saved and unloaded: settled, no clients")
             }
@@ -153,14 +316,22 @@ final class RoomHost {
         registry.listing().compactMap { entry in rooms[entry.name].map { ($0, entry.room.clients) } }
     }
 
-    func clients(of name: RoomName) -> Int { registry.loaded[name]?.clients ?? 0 }
+    func room(_ name: RoomName) -> Room? { rooms[name] }
 
-    /// Stops stepping and writes every room's file one last time (in parallel: one fsync each).
+    /// Clients of the room here (and, in a cluster, on every server).
+    func clients(of name: RoomName) -> Int {
+        guard let room = rooms[name], cluster != nil else { return registry.loaded[name]?.clients ?? 0 }
+        return room.clients
+    }
+
+    /// Stops stepping and writes every room's file one last time (in parallel: one fsync each);
+    /// in a cluster, then gives the leases back.
     func stop() {
         pool.stop()
         for group in closing.values { group.wait() }
         let open = Array(rooms.values)
         DispatchQueue.concurrentPerform(iterations: open.count) { open[$0].close() }
+        cluster?.stop()
     }
 
     private func load(_ name: RoomName) throws(StateFile.Failure) -> SavedState? {
@@ -178,23 +349,11 @@ final class RoomHost {
 
     /// The room's layout (restored from `saved`, or empty) in memory and in the pool.
     private func open(_ name: RoomName, saved: SavedState?) -> Room {
-        let seed = Self.seed(seed, for: name)
-        var simulation = Simulation(parameters: .defaults, seed: seed)
-        // Numbering resumes above every id that may have been handed out.
-        let ids = IDReservation(nextID: saved?.layout.nextID ?? 1, reservation: saved?.reservation ?? 1)
-        if let saved {
-            var layout = saved.layout
-            layout.nextID = ids.firstID
-            do {
-                simulation = try Simulation(snapshot: layout, seed: seed)
-            } catch {
-                // Already validated when the file was read; this cannot fail in practice.
-                logger.error("room \(name): restored layout rejected (\(error)); starting empty")
-            }
-        }
+        let parts = layoutParts(name, saved: saved)
+        let simulation = parts.simulation()
         budget.force(simulation.count)
         let keeper = files.path(for: name).map { path in
-            StateKeeper(saver: StateSaver(path: path, logger: logger), ids: ids,
+            StateKeeper(saver: StateSaver(StateFileDestination(path: path, logger: logger)), ids: parts.ids,
                         closed: saved.flatMap { $0.reservation == $0.layout.nextID ? $0.reservation : nil })
         }
         let state = LayoutState(simulation: simulation, limits: limits, budget: budget, settled: saved?.settled,
@@ -207,10 +366,39 @@ final class RoomHost {
         return room
     }
 
+    private func layoutParts(_ name: RoomName, saved: SavedState?) -> LayoutParts {
+        // Numbering resumes above every id that may have been handed out.
+        LayoutParts(name: name, seed: Self.seed(seed, for: name), saved: saved, logger: logger,
+                    ids: IDReservation(nextID: saved?.layout.nextID ?? 1, reservation: saved?.reservation ?? 1))
+    }
+
     /// Each room its own random stream, reproducible under `--seed`.
     private static func seed(_ seed: UInt64, for name: RoomName) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in name.description.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return name == .main ? seed : (seed ^ hash) | 1
+    }
+}
+
+/// What a room's layout is made from (its saved state, or nothing for a new room): `Sendable`,
+/// so the simulation itself can be built where it will live (`Room.install`).
+private struct LayoutParts: Sendable {
+    let name: RoomName
+    let seed: UInt64
+    let saved: SavedState?
+    let logger: Logger
+    let ids: IDReservation
+
+    func simulation() -> Simulation {
+        guard let saved else { return Simulation(parameters: .defaults, seed: seed) }
+        var layout = saved.layout
+        layout.nextID = ids.firstID
+        do {
+            return try Simulation(snapshot: layout, seed: seed)
+        } catch {
+            // Already validated when the state was read; this cannot fail in practice.
+            logger.error("room \(name): restored layout rejected (\(error)); starting empty")
+            return Simulation(parameters: .defaults, seed: seed)
+        }
     }
 }

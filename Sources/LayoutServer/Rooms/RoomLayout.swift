@@ -62,6 +62,16 @@ struct RoomLayout {
                 guard let message = currentDataMessage() else { continue }
                 mailbox.pushOpening(message)
                 joined = true
+            case .relayData:
+                guard let replicator = room.replicator else { continue }
+                let message = currentDataMessage()?.bytes
+                room.bus.withPublishingHeld { through in
+                    replicator.answerData(through: through, message: message, everyone: false)
+                }
+            case .republish:
+                room.replicator?.forgetSent()
+                state.republishAll()
+                keeper?.changed()
             case .export(let format, let deliver):
                 let bytes = written[format] ?? state.export(room: room.name.description).encoded(as: format)
                 written[format] = bytes
@@ -72,7 +82,7 @@ struct RoomLayout {
     }
 
     /// The room's `data` message (nil: it has no data), encoded again only after a change.
-    private mutating func currentDataMessage() -> OutgoingMessage? {
+    mutating func currentDataMessage() -> OutgoingMessage? {
         if dataMessage?.version != state.dataVersion {
             let records = state.records
             let links = state.simulation.links
@@ -108,9 +118,26 @@ struct RoomLayout {
             let interval = UInt64(1e9 / simulation.parameters.tickRate)
             room.frames.publish(PublishedFrame(serial: frameSerial, text: text, binary: binary, publishedAt: now,
                                                nextDue: state.isStepping ? now + interval : nil))
+            publishStatus(to: room, pinned: pinned)
+            room.replicator?.published(
+                ReplicatedFrame(serial: frameSerial, version: simulation.version, nextDueIn: state.isStepping ? interval : 0,
+                                text: text.withoutIDs.bytes,
+                                textHead: FrameEncoder.head(tick: simulation.tick, version: simulation.version, at: at).count,
+                                binary: binary.withoutIDs.bytes, membership: nil),
+                membership: .init(version: simulation.version, text: encoder.membershipPart,
+                                  binary: binaryEncoder.membershipSection),
+                status: ReplicatedStatus(layout: room.status.current, clients: room.clients))
+        } else {
+            publishStatus(to: room, pinned: pinned)
+            room.replicator?.statusChanged(ReplicatedStatus(layout: room.status.current, clients: room.clients))
         }
-        publishStatus(to: room, pinned: pinned)
         room.announce()
+    }
+
+    /// Continues the numbering of a room another server stepped before (a failover): frames
+    /// go on from the last one relays had.
+    mutating func continueFrames(after serial: Int) {
+        frameSerial = max(frameSerial, serial)
     }
 
     mutating func close() {

@@ -87,6 +87,14 @@ struct RoomRegistry {
         return .create(name)
     }
 
+    /// A room another server placed here, with no client here yet (in a cluster); false when
+    /// it is here already or `maxRooms` are.
+    mutating func adopt(_ name: RoomName, now: Double) -> Bool {
+        guard loaded[name] == nil, loaded.count < policy.maxRooms else { return false }
+        loaded[name] = Room(emptySince: now)
+        return true
+    }
+
     /// A client of `name` left (or its join failed: the room could not be made or loaded).
     mutating func left(_ name: RoomName, now: Double) {
         guard var room = loaded[name], room.clients > 0 else { return }
@@ -95,12 +103,20 @@ struct RoomRegistry {
         loaded[name] = room
     }
 
-    /// What the room's layout says of itself now.
-    mutating func update(_ name: RoomName, cells: Int, settled: Bool, unloadable: Bool = true) {
+    /// What the room's layout says of itself now. `watchedElsewhere`: in a cluster, the room
+    /// stepped here has clients on other servers, so it stays as if it had clients here; once
+    /// they are gone it counts as empty from `now`.
+    mutating func update(_ name: RoomName, cells: Int, settled: Bool, unloadable: Bool = true,
+                         watchedElsewhere: Bool = false, now: Double = 0) {
         guard var room = loaded[name] else { return }
         room.cells = cells
         room.settled = settled
         room.unloadable = unloadable
+        if watchedElsewhere {
+            room.emptySince = nil
+        } else if room.clients == 0, room.emptySince == nil {
+            room.emptySince = now
+        }
         loaded[name] = room
     }
 

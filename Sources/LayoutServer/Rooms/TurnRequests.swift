@@ -6,8 +6,14 @@ import Synchronization
 ///   published before it is already in the mailbox, every later one comes after it, so the
 ///   message and the events a client gets never disagree.
 /// - `export`: the room as node-link JSON or GEXF, handed to `deliver` (`GET /export/…`).
+/// - `relayData`: relays have joiners waiting for the `data` message (`RelayRequest.data`);
+///   it goes to them through Redis, in the same place among the events.
+/// - `republish`: a cluster's owner whose room Redis forgot (it restarted empty): the state,
+///   the frame's copy with its membership, and the status are written anew.
 enum TurnRequest: Sendable {
     case data(Mailbox)
+    case relayData
+    case republish
     case export(LayoutExport.Format, deliver: @Sendable ([UInt8]) -> Void)
 }
 

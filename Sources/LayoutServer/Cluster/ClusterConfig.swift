@@ -1,0 +1,33 @@
+/// `serve --redis URL [--node NAME]`: this server joins the cluster sharing that Redis.
+public struct ClusterConfig: Sendable, Equatable {
+    public var redis: RedisAddress
+    /// Unique in the cluster; it ends every client id handed out here (`c12@NAME`).
+    public var node: String
+
+    public init(redis: RedisAddress, node: String) {
+        self.redis = redis
+        self.node = node
+    }
+
+    /// Why this server cannot join the cluster (nil: it can): Redis unreachable, or `node`
+    /// taken by a running server. A server that cannot join at start-up does not start.
+    public func joinProblem() -> String? { ClusterNode.check(redis, node: node) }
+
+    /// 1 to 32 of `a-z`, `0-9`, `-`, `_`, as room names (it appears in keys and client ids).
+    public static func validNodeName(_ name: String) -> Bool {
+        (1...32).contains(name.utf8.count) && name.utf8.allSatisfy {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+        }
+    }
+}
+
+/// The lease numbers: an owner renews every second a lease that lasts three, so two renewals
+/// may fail (a slow Redis, a long pause) before another server may take the room; servers
+/// relaying the room try to take it every half second, so a dead owner's room goes on
+/// elsewhere 3 to 3.5 s after its last renewal, plus the time to load its state.
+enum LeasePolicy {
+    static let milliseconds = 3000
+    static let renewEvery = 1.0
+    static let takeoverEvery = 0.5
+}

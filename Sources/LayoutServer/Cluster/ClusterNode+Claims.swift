@@ -1,0 +1,96 @@
+import Dispatch
+
+/// Where a room a client asks for is stepped: claimed here, placed on the server stepping the
+/// fewest rooms, or taken over from an owner that stopped renewing its lease.
+extension ClusterNode {
+    /// A client here wants `room`, which has no owner known here. A room with an owner is
+    /// relayed; a new one goes to the server stepping the fewest rooms (`ClusterView.placement`):
+    /// this one takes its lease, another is asked to (`NodeMessage.adopt`) and relayed, and if
+    /// that server has not taken it within 2 s, this one does.
+    func claim(_ room: Room) {
+        let target = viewBox.withLock { box in
+            let target = box.view.placement(for: name)
+            box.view.assume(room.name, at: target)
+            box.placed.append((room.name, target, Self.now() + 5))
+            return target
+        }
+        guard target != name else { return claimHere(room) }
+        let keys = ClusterKeys(room.name)
+        redis.submit(.init([
+            RedisCommand.words("GET", keys.lease),
+            RedisCommand.words("PUBLISH", ClusterKeys.node(target)) + [NodeMessage.adopt(room.name).encoded],
+        ]) { [self] result in
+            guard case .success(let replies) = result, replies.count == 2 else { return claimHere(room) }
+            if let owner = replies[0].text {
+                // It had an owner after all (and the adopt message is ignored there).
+                if !room.isGone.load(ordering: .acquiring) { relay(room, owner: owner) }
+            } else if replies[1] == .integer(0) {
+                claimHere(room)  // nobody listens on that server's channel: it is gone
+            } else {
+                if !room.isGone.load(ordering: .acquiring) { relay(room, owner: target) }
+                queue.asyncAfter(deadline: .now() + 2) { [self] in
+                    guard room.mirror?.isLive == false, !room.isGone.load(ordering: .acquiring) else { return }
+                    logger.warning("room \(room.name): \(target) did not take it in 2 s; stepping it here")
+                    claimHere(room)
+                }
+            }
+        })
+    }
+
+    /// Takes the lease of `room` if it is free, else relays its owner.
+    func claimHere(_ room: Room) {
+        let keys = ClusterKeys(room.name)
+        redis.submit(.init([
+            RedisCommand.words("SET", keys.lease, name, "NX", "PX", String(LeasePolicy.milliseconds)),
+            RedisCommand.words("GET", keys.lease),
+            RedisCommand.words("GET", ClusterKeys.state(room.name)),
+            RedisCommand.words("HGETALL", keys.clients),
+        ]) { [self] result in
+            guard case .success(let replies) = result, replies.count == 4 else {
+                // Redis is away: try again shortly (the joiners wait, up to their deadline).
+                queue.asyncAfter(deadline: .now() + 0.5) { [self] in
+                    if !room.isGone.load(ordering: .acquiring) { claimHere(room) }
+                }
+                return
+            }
+            if replies[0].isOK || replies[1].text == name {
+                state.withLock { $0.leases.acquired(room.name, now: Self.now()) }
+                notices.post(.won(room.name, Claim(saved: replies[2].bytes, previous: nil, roster: Self.roster(replies[3]))))
+            } else if !room.isGone.load(ordering: .acquiring), room.mirror == nil {
+                relay(room, owner: replies[1].text ?? "?")
+            }
+        })
+    }
+
+    /// The owner of a relayed room stopped renewing its lease: take it, if Redis holds the
+    /// room's state (a Redis that restarted empty has none, and the owner, if alive, takes
+    /// its lease again and writes it: see `renew`).
+    func tryTakeover(_ room: RoomName) {
+        let keys = ClusterKeys(room)
+        redis.submit(.init([
+            RedisCommand.eval(Self.takeoverScript, keys: [keys.lease, ClusterKeys.state(room)],
+                              arguments: RedisCommand.words(name, String(LeasePolicy.milliseconds))),
+            RedisCommand.words("GET", ClusterKeys.state(room)),
+            RedisCommand.words("HGETALL", keys.clients),
+        ]) { [self] result in
+            guard case .success(let replies) = result, replies.count == 3, replies[0] == .integer(1) else { return }
+            let previous = state.withLock { state -> String?? in
+                guard case .relay(let mirror)? = state.routes[room] else { return nil }
+                state.leases.acquired(room, now: Self.now())
+                return .some(mirror.owner.isEmpty ? nil : mirror.owner)
+            }
+            guard let previous else {
+                // The room left this server meanwhile: the lease goes back.
+                redis.submit(.init([Self.releaseScript(keys, node: name)]))
+                return
+            }
+            logger.warning("room \(room): \(previous ?? "its owner") stopped renewing its lease; stepping it here")
+            notices.post(.won(room, Claim(saved: replies[1].bytes, previous: previous, roster: Self.roster(replies[2]))))
+        })
+    }
+
+    /// The room's clients everywhere (`ClusterKeys.clients`): client → server.
+    static func roster(_ reply: RedisReply) -> [String: String] {
+        reply.fields.mapValues { String(decoding: $0, as: UTF8.self) }
+    }
+}

@@ -1,0 +1,73 @@
+import Dispatch
+
+/// The leases held and watched (`LeaseBook`): renewals, and the scripts that take, keep and give
+/// them back in one step.
+extension ClusterNode {
+    /// Every 0.25 s until the node stops: what the lease book says is due.
+    func scheduleLeaseTick() {
+        queue.asyncAfter(deadline: .now() + 0.25) { [self] in
+            guard !state.withLock({ $0.stopped }) else { return }
+            leaseTick()
+            scheduleLeaseTick()
+        }
+    }
+
+    func leaseTick() {
+        let due = state.withLock { $0.leases.due(now: Self.now()) }
+        for action in due {
+            switch action {
+            case .renew(let room): renew(room)
+            case .tryTakeover(let room): tryTakeover(room)
+            }
+        }
+    }
+
+    func renew(_ room: RoomName) {
+        let keys = ClusterKeys(room)
+        redis.submit(.init([RedisCommand.eval(Self.renewScript, keys: [keys.lease],
+                                              arguments: RedisCommand.words(name, String(LeasePolicy.milliseconds)))]) { [self] result in
+            guard case .success(let replies) = result else { return }  // tried again next time
+            switch replies.first {
+            case .integer(1)?:
+                // Requests whose nudge was lost are taken at least once a second.
+                let owned = state.withLock { state -> Room? in
+                    state.leases.renewed(room, now: Self.now())
+                    if case .owner(let owned, _)? = state.routes[room] { return owned }
+                    return nil
+                }
+                if let owned { takeRequests(of: owned) }
+            case .integer(2)?:
+                state.withLock { $0.leases.renewed(room, now: Self.now()) }
+                logger.warning("room \(room): Redis had forgotten its lease (restarted?); taken again, its state written anew")
+                notices.post(.reacquired(room))
+            default:
+                logger.error("room \(room): another server holds its lease (this one was cut off from Redis too long); the room stops here")
+                notices.post(.lost(room))
+            }
+        })
+    }
+
+    /// 1: renewed; 2: the lease was gone (Redis restarted empty) and is ours again; 0: another
+    /// server holds it.
+    static let renewScript = """
+        local holder = redis.call('GET', KEYS[1])
+        if holder == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+        if not holder then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 2 end
+        return 0
+        """
+
+    /// 1: the lease is ours; 0: it is held, or Redis has no state of the room to go on from.
+    static let takeoverScript = """
+        if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+        if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+        return 0
+        """
+
+    static let releaseScriptText = """
+        if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end
+        """
+
+    static func releaseScript(_ keys: ClusterKeys, node: String) -> [[UInt8]] {
+        RedisCommand.eval(releaseScriptText, keys: [keys.lease], arguments: RedisCommand.words(node))
+    }
+}

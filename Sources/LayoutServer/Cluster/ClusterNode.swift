@@ -1,0 +1,223 @@
+import Dispatch
+import Foundation
+import EventBus
+import Logging
+import Synchronization
+
+/// This server's part in the cluster: the Redis threads, which rooms it owns (their
+/// replicators, their leases) and which it relays (their mirrors), and the messages between
+/// servers. The service thread calls it for rooms coming and going and for its clients'
+/// commands in relayed rooms; what the cluster's threads learn comes back as `ClusterNotice`s.
+final class ClusterNode: Sendable {
+    let name: String
+    let notices = ClusterNotices()
+    let redis: RedisCommands
+    let subscriber: Mutex<RedisSubscriber?> = Mutex(nil)
+    private let address: RedisAddress
+    private let limits: Limits
+    let decoder: MessageDecoder
+    let logger: Logger
+    enum Route {
+        case owner(Room, RoomReplicator)
+        case relay(RoomMirror)
+    }
+    struct State {
+        var routes: [RoomName: Route] = [:]
+        var leases = LeaseBook()
+        var stopped = false
+    }
+    let state = Mutex(State())
+    /// The view, and the rooms placed lately, counted on their servers until those servers'
+    /// own summaries (up to 2 s old) include them.
+    let viewBox = Mutex((view: ClusterView(), placed: [(room: RoomName, node: String, until: Double)]()))
+    /// Wakes an owned room's turn (`StepPool.wake`).
+    let wakeRoom = Mutex<(@Sendable (Room) -> Void)?>(nil)
+    let queue = DispatchQueue(label: "forcelayout.cluster")
+
+    init(config: ClusterConfig, limits: Limits, logger: Logger) {
+        name = config.node
+        address = config.redis
+        self.limits = limits
+        decoder = MessageDecoder(limits: limits)
+        self.logger = logger
+        let notices = notices
+        redis = RedisCommands(address: config.redis, logger: logger) { up in
+            if !up { notices.post(.link(false)) }
+        }
+    }
+
+    /// Why this server cannot join (nil: it can): Redis does not answer at `address`, or
+    /// another running server reports under the name `node` (a server killed a moment ago
+    /// stops reporting within the lease period, so a restart waits up to 4 s for its name).
+    static func check(_ address: RedisAddress, node: String) -> String? {
+        do {
+            let connection = try RedisConnection(address, timeout: 2)
+            let reply = try connection.command(["PING"])
+            if let error = reply.errorMessage { return "cannot reach Redis: \(address): \(error)" }
+            let deadline = now() + 4
+            while try connection.command(["EXISTS", ClusterKeys.nodeSummary(node)]) == .integer(1) {
+                guard now() < deadline else {
+                    return "another running server is named \(node) in this cluster: give this one another --node"
+                }
+                usleep(250_000)
+            }
+            return nil
+        } catch {
+            return "cannot reach Redis: \(error.description)"
+        }
+    }
+
+    func start(waker: ServiceWaker, wake: @escaping @Sendable (Room) -> Void) {
+        notices.attach(waker)
+        wakeRoom.withLock { $0 = wake }
+        let subscriber = RedisSubscriber(address: address, logger: logger, handlers: .init(
+            received: { [self] channel, payload in received(channel, payload) },
+            subscribed: { [self] channel in subscribed(channel) },
+            linkChanged: { [self] up in linkChanged(up) }))
+        self.subscriber.withLock { $0 = subscriber }
+        subscriber.subscribe(ClusterKeys.node(name))
+        redis.start()
+        subscriber.start()
+        scheduleLeaseTick()
+    }
+
+    func stop() {
+        let owned = state.withLock { state in
+            state.stopped = true
+            return state.routes.compactMap { name, route -> RoomName? in
+                if case .owner = route { return name } else { return nil }
+            }
+        }
+        // Leases go back at once, so another server need not wait for them to expire.
+        for room in owned { _ = redis.call([Self.releaseScript(ClusterKeys(room), node: name)]) }
+        // The name is free again at once (a restart need not wait for it).
+        _ = redis.call([RedisCommand.words("DEL", ClusterKeys.nodeSummary(name)),
+                        RedisCommand.words("ZREM", ClusterKeys.nodes, name)])
+        subscriber.withLock { $0 }?.stop()
+        redis.stop()
+    }
+
+    // MARK: Rooms coming and going (service thread)
+
+    /// Steps `room` here from now on (after `won`): its commands come from Redis too. A room
+    /// relayed until now stops listening to its old owner.
+    func own(_ room: Room, replicator: RoomReplicator) {
+        let wasRelayed = state.withLock { state -> Bool in
+            defer { state.routes[room.name] = .owner(room, replicator) }
+            if case .relay? = state.routes[room.name] { return true }
+            return false
+        }
+        let subscriber = subscriber.withLock { $0 }
+        if wasRelayed { subscriber?.unsubscribe(replicator.keys.broadcast) }
+        subscriber?.subscribe(replicator.keys.nudge)
+        takeRequests(of: room)
+    }
+
+    /// Redis has another owner for a room stepped here: it stops being ours (`lost`).
+    func disown(_ room: RoomName) {
+        let route = state.withLock { state -> Route? in
+            state.leases.released(room)
+            return state.routes.removeValue(forKey: room)
+        }
+        guard case .owner(_, let replicator)? = route else { return }
+        replicator.detach()
+        subscriber.withLock { $0 }?.unsubscribe(replicator.keys.nudge)
+    }
+
+    func replicator(for room: RoomName) -> RoomReplicator {
+        RoomReplicator(room: room, node: name, redis: redis, replayCapacity: limits.replayBuffer)
+    }
+
+    func relay(_ room: Room, owner: String) {
+        let roomName = room.name
+        let mirror = RoomMirror(room: room, owner: owner, link: .init(
+            read: { [self] commands, completion in redis.submit(.init(commands, completion: completion)) },
+            askForData: { [self] in send(.data(node: name), to: roomName) },
+            live: { [self] in notices.post(.live(roomName)) },
+            gap: { [self] in notices.post(.gap(roomName)) }))
+        room.relay(mirror)
+        state.withLock { state in
+            state.routes[room.name] = .relay(mirror)
+            state.leases.watching(room.name, now: Self.now())
+        }
+        logger.info("room \(room.name): relayed from \(owner)")
+        subscriber.withLock { $0 }?.subscribe(ClusterKeys(room.name).broadcast)
+    }
+
+    /// The room leaves this server: its lease goes back (owner, or a lease won too late), its
+    /// channel is dropped.
+    func drop(_ room: RoomName) {
+        let (route, held) = state.withLock { state -> (Route?, Bool) in
+            let held = state.leases.held.contains(room)
+            state.leases.released(room)
+            return (state.routes.removeValue(forKey: room), held)
+        }
+        let keys = ClusterKeys(room)
+        switch route {
+        case .owner(_, let replicator):
+            replicator.detach()
+            subscriber.withLock { $0 }?.unsubscribe(keys.nudge)
+        case .relay(let mirror):
+            subscriber.withLock { $0 }?.unsubscribe(keys.broadcast)
+            mirror.room.relay(nil)
+        case nil:
+            break
+        }
+        if held { redis.submit(.init([Self.releaseScript(keys, node: name)])) }
+    }
+
+    /// The state of `room` in Redis, read, validated and handed to `deliver` (nil: none, or
+    /// unusable), on the command thread.
+    func readState(of room: RoomName, deliver: @escaping @Sendable (SavedState?) -> Void) {
+        redis.submit(.init([RedisCommand.words("GET", ClusterKeys.state(room))]) { result in
+            guard case .success(let replies) = result, let bytes = replies.first?.bytes,
+                  let saved = try? StateFile.read(bytes, path: ClusterKeys.state(room)),
+                  StateFile.validate(saved) == nil else { return deliver(nil) }
+            deliver(saved)
+        })
+    }
+
+    // MARK: What arrives from Redis (cluster threads)
+
+    func received(_ channel: String, _ payload: [UInt8]) {
+        if channel == ClusterKeys.node(name) {
+            switch try? NodeMessage(decoding: payload) {
+            case .reply(let client, let message)?: notices.post(.reply(client: client, message: message))
+            case .adopt(let room)?: notices.post(.adopt(room))
+            case nil: break
+            }
+            return
+        }
+        guard let (room, isBroadcast) = ClusterKeys.room(ofChannel: channel),
+              let route = state.withLock({ $0.routes[room] }) else { return }
+        switch (route, isBroadcast) {
+        case (.relay(let mirror), true): mirror.received(payload)
+        case (.owner(let room, _), false): takeRequests(of: room)
+        default: break
+        }
+    }
+
+    /// A subscription (re)started: a relay catches up; an owner takes the requests that came
+    /// while it was not listening.
+    func subscribed(_ channel: String) {
+        guard let (room, isBroadcast) = ClusterKeys.room(ofChannel: channel),
+              let route = state.withLock({ $0.routes[room] }) else { return }
+        switch (route, isBroadcast) {
+        case (.relay(let mirror), true): mirror.subscribed()
+        case (.owner(let room, _), false): takeRequests(of: room)
+        default: break
+        }
+    }
+
+    func linkChanged(_ up: Bool) {
+        if !up {
+            let mirrors = state.withLock { $0.routes.values.compactMap { route -> RoomMirror? in
+                if case .relay(let mirror) = route { return mirror } else { return nil }
+            } }
+            for mirror in mirrors { mirror.lost() }
+        }
+        notices.post(.link(up))
+    }
+
+    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+}

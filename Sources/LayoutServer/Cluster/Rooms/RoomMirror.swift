@@ -1,0 +1,238 @@
+import Dispatch
+import Synchronization
+
+/// A relay's side of a room another server steps: fills the room's bus, frames and status from
+/// what the owner broadcasts, so this server's connections get the same events (same sequence
+/// numbers, same bytes) and the same frames as the owner's own.
+///
+/// Catching up: once the subscription to the room's channel starts, it reads what Redis keeps
+/// of the room (`ClusterKeys.mirror`: status, membership, a recent frame; `events`), then
+/// applies what arrived meanwhile (an event or frame already in the read is dropped by its
+/// sequence number or serial). It is live once it has a frame. Used on the subscriber thread
+/// (broadcasts), the command thread (the read) and the service thread (joiners).
+final class RoomMirror: Sendable {
+    /// What the mirror asks of the cluster (`ClusterNode`).
+    struct Link: Sendable {
+        /// Read `commands` in one round trip; the replies go to the completion.
+        let read: @Sendable ([[[UInt8]]], @escaping RedisCommands.Completion) -> Void
+        /// Send the owner a request (`RelayRequest.data`).
+        let askForData: @Sendable () -> Void
+        /// The mirror has its first frame: the room's joiners can be greeted.
+        let live: @Sendable () -> Void
+        /// Events were missed (Redis was lost, or dropped the subscription): the room's clients
+        /// here must start again from a new hello.
+        let gap: @Sendable () -> Void
+    }
+
+    private enum Phase { case subscribing, catchingUp([RoomBroadcast]), live }
+
+    private struct State {
+        var phase = Phase.subscribing
+        var lastSerial = 0
+        var localSerial = 0
+        var membership: ReplicatedFrame.Membership?
+        var clients = 0
+        /// The server that steps the room, as it last said.
+        var owner = ""
+        /// Joiners waiting for the room's `data` message, with the last event their opening had.
+        var waiting: [(through: UInt64, mailbox: Mailbox)] = []
+        var askedForData = false
+        var announcedLive = false
+        var readingMembership = false
+        /// The mailboxes of the room's clients here (a `data` for everyone goes to each).
+        var mailboxes: [ObjectIdentifier: Mailbox] = [:]
+    }
+
+    let room: Room
+    private let keys: ClusterKeys
+    private let link: Link
+    private let state = Mutex(State())
+
+    init(room: Room, owner: String, link: Link) {
+        self.room = room
+        keys = ClusterKeys(room.name)
+        self.link = link
+        state.withLock { $0.owner = owner }
+    }
+
+    var isLive: Bool {
+        state.withLock { state in
+            if case .live = state.phase { return room.frames.current != nil }
+            return false
+        }
+    }
+
+    /// The server that steps the room, as it last said.
+    var owner: String { state.withLock { $0.owner } }
+
+    /// Clients of the room on every server, as the owner last said.
+    var clients: Int { state.withLock { $0.clients } }
+
+    /// The subscription (re)started: read what Redis holds, then go on from there.
+    func subscribed() {
+        state.withLock { $0.phase = .catchingUp([]) }
+        catchUp()
+    }
+
+    private func catchUp() {
+        link.read([
+            RedisCommand.words("MULTI"),
+            RedisCommand.words("HGETALL", keys.mirror),
+            RedisCommand.words("LRANGE", keys.events, "0", "-1"),
+            RedisCommand.words("EXEC"),
+        ]) { [self] result in
+            guard case .success(let replies) = result, replies.count == 4, case .array(let read) = replies[3],
+                  read.count == 2 else {
+                // Redis went away between the subscription and the read: the subscription
+                // restarts when it is back, and with it the catching up.
+                return
+            }
+            caughtUp(hash: read[0], events: read[1])
+        }
+    }
+
+    private func caughtUp(hash: RedisReply, events: RedisReply) {
+        let fields = hash.fields
+        var stored: [RoomBroadcast] = []
+        if let bytes = fields["membership"], let membership = try? ReplicatedFrame.Membership(decoding: bytes) {
+            state.withLock { $0.membership = membership }
+        }
+        if let bytes = fields["frame"], let frame = try? RoomBroadcast(decoding: bytes) { stored.append(frame) }
+        if let bytes = fields["status"], let status = try? ReplicatedStatus(decoding: bytes) { stored.append(.status(status)) }
+        if case .array(let items) = events {
+            var list: [ReplicatedEvent] = []
+            for item in items {
+                guard let bytes = item.bytes else { continue }
+                var reader = WireReader(bytes)
+                if let event = try? ReplicatedEvent(from: &reader) { list.append(event) }
+            }
+            stored.insert(.events(list), at: 0)
+        }
+        let becameLive = state.withLock { state -> Bool in
+            guard case .catchingUp(let buffered) = state.phase else { return false }
+            state.phase = .live
+            for broadcast in stored + buffered { apply(broadcast, &state) }
+            return markLive(&state)
+        }
+        if becameLive { link.live() }
+    }
+
+    private func readMembership() {
+        link.read([RedisCommand.words("HGET", keys.mirror, "membership")]) { [self] result in
+            let membership: ReplicatedFrame.Membership? = {
+                guard case .success(let replies) = result, let bytes = replies.first?.bytes else { return nil }
+                return try? ReplicatedFrame.Membership(decoding: bytes)
+            }()
+            state.withLock { state in
+                state.readingMembership = false
+                if let membership, membership.version > (state.membership?.version ?? -1) { state.membership = membership }
+            }
+        }
+    }
+
+    /// A broadcast from the owner (subscriber thread).
+    func received(_ payload: [UInt8]) {
+        guard let broadcast = try? RoomBroadcast(decoding: payload) else { return }
+        let becameLive = state.withLock { state -> Bool in
+            switch state.phase {
+            case .subscribing:
+                return false
+            case .catchingUp(var buffered):
+                buffered.append(broadcast)
+                state.phase = .catchingUp(buffered)
+                return false
+            case .live:
+                apply(broadcast, &state)
+                return markLive(&state)
+            }
+        }
+        if becameLive { link.live() }
+    }
+
+    /// Redis was lost: whatever comes after the next subscription starts from a new read.
+    func lost() {
+        state.withLock { $0.phase = .subscribing }
+    }
+
+    /// The owner's serial of the last frame mirrored (a server taking the room over goes on
+    /// from it).
+    var lastSerial: Int { state.withLock { $0.lastSerial } }
+
+    /// A client of the room here, greeted, or gone.
+    func attach(_ mailbox: Mailbox) { state.withLock { $0.mailboxes[ObjectIdentifier(mailbox)] = mailbox } }
+
+    func detach(_ mailbox: Mailbox) { state.withLock { $0.mailboxes[ObjectIdentifier(mailbox)] = nil } }
+
+    /// A joiner whose opening ended with event `through` waits for the room's `data` message.
+    func waitForData(_ mailbox: Mailbox, through: UInt64) {
+        let ask = state.withLock { state -> Bool in
+            state.waiting.append((through, mailbox))
+            defer { state.askedForData = true }
+            return !state.askedForData
+        }
+        if ask { link.askForData() }
+    }
+
+    private func markLive(_ state: inout State) -> Bool {
+        guard !state.announcedLive, room.frames.current != nil else { return false }
+        state.announcedLive = true
+        return true
+    }
+
+    private func apply(_ broadcast: RoomBroadcast, _ state: inout State) {
+        switch broadcast {
+        case .frame(let frame, let status):
+            apply(status, &state)
+            guard frame.serial > state.lastSerial else { return }
+            if let membership = frame.membership { state.membership = membership }
+            guard let membership = state.membership, membership.version == frame.version else {
+                // Its membership never came (lost with Redis): Redis keeps the current one.
+                if !state.readingMembership {
+                    state.readingMembership = true
+                    readMembership()
+                }
+                return
+            }
+            state.localSerial += 1
+            guard let published = frame.published(serial: state.localSerial, membership: membership,
+                                                  now: DispatchTime.now().uptimeNanoseconds) else { return }
+            state.lastSerial = frame.serial
+            room.frames.publish(published)
+        case .events(let events):
+            var missed = false
+            for event in events {
+                let last = room.bus.nextSeq - 1
+                if last > 0, event.seq > last + 1 { missed = true }
+                room.bus.mirror(event.envelope)
+            }
+            if missed, !state.mailboxes.isEmpty || !state.waiting.isEmpty { link.gap() }
+        case .status(let status):
+            apply(status, &state)
+        case .data(let through, let message, let everyone):
+            let ready = everyone ? state.waiting : state.waiting.filter { $0.through <= through }
+            state.waiting.removeAll { everyone || $0.through <= through }
+            if let message {
+                let outgoing = OutgoingMessage(message)
+                var targets = Dictionary(ready.map { (ObjectIdentifier($0.mailbox), $0.mailbox) }) { first, _ in first }
+                if everyone { targets.merge(state.mailboxes) { first, _ in first } }
+                for mailbox in targets.values { mailbox.pushOpening(outgoing) }
+            }
+            state.askedForData = !state.waiting.isEmpty
+            if state.askedForData { link.askForData() }
+        }
+        room.announce()
+    }
+
+    private func apply(_ status: ReplicatedStatus, _ state: inout State) {
+        // Events the owner published before this status that never came (Redis lost them, or
+        // the owner could not send them): clients here who were to see them start again; a
+        // mirror nobody watches yet just numbers on from there.
+        if status.lastSeq > room.bus.nextSeq - 1 {
+            if !state.mailboxes.isEmpty || !state.waiting.isEmpty { link.gap() }
+            room.bus.skip(through: status.lastSeq)
+        }
+        state.clients = status.clients
+        if !status.owner.isEmpty { state.owner = status.owner }
+        room.status.update { $0 = status.layout }
+    }
+}

@@ -1,0 +1,174 @@
+import Dispatch
+import EventBus
+import Synchronization
+
+/// The owner's side of a room in the cluster: everything its own clients get (events, frames,
+/// status, `data` answers) goes to Redis once, for every relay, in the same order; what a
+/// joiner on another server needs is kept there too (`ClusterKeys.mirror`, `events`). Called
+/// on whichever thread publishes (the room's stepping thread, the service thread for
+/// `joined`/`left`); the batches keep that order on the way to Redis (`RedisCommands`).
+final class RoomReplicator: Sendable {
+    let keys: ClusterKeys
+    private let node: String
+    private let redis: RedisCommands
+    private let replayCapacity: Int
+    private struct State {
+        /// The membership version relays last got the parts of (-1: none yet).
+        var sentMembership = -1
+        var lastFrameCopy: UInt64 = 0
+        /// The relays' clients of the room: client → its server.
+        var remote: [String: String] = [:]
+        var subscription: Subscription<LayoutEvent>?
+        var bus: EventBus<LayoutEvent>?
+    }
+    private let state = Mutex(State())
+
+    /// How often the copy of the newest frame in Redis is refreshed while the room moves.
+    static let frameCopyInterval: UInt64 = 750_000_000
+
+    init(room: RoomName, node: String, redis: RedisCommands, replayCapacity: Int) {
+        keys = ClusterKeys(room)
+        self.node = node
+        self.redis = redis
+        self.replayCapacity = replayCapacity
+    }
+
+    /// Every event of `room` from now on goes to Redis as it is published.
+    func attach(to room: Room) {
+        let (subscription, _) = room.bus.subscribe { [self] envelope in event(envelope) }
+        state.withLock { state in
+            state.subscription = subscription
+            state.bus = room.bus
+        }
+    }
+
+    /// The room leaves this server (unloaded, or its lease lost).
+    func detach() {
+        state.withLock { state in
+            state.subscription?.cancel()
+            state.subscription = nil
+            state.bus = nil
+        }
+    }
+
+    var remoteClients: Int { state.withLock { $0.remote.count } }
+
+    /// The room's clients on other servers as Redis lists them (`ClusterKeys.clients`), taken
+    /// over with the room: those of `gone` (the previous owner, dead) are dropped and returned,
+    /// this server's own are counted here as local ones.
+    func adopt(roster: [String: String], node: String, gone: String?) -> [String] {
+        let dropped = roster.filter { $0.value == gone }.map(\.key).sorted()
+        state.withLock { state in
+            state.remote = roster.filter { $0.value != node && $0.value != gone }
+        }
+        if !dropped.isEmpty { redis.submit(.init([RedisCommand.words("HDEL", keys.clients) + dropped.map { Array($0.utf8) }])) }
+        return dropped
+    }
+
+    /// A client joined or left the room, on server `node` (this one or a relay); false for a
+    /// relay's client when that changes nothing (a repeat).
+    func joined(_ client: String, on node: String, local: Bool) -> Bool {
+        let new = local || state.withLock { $0.remote.updateValue(node, forKey: client) == nil }
+        if new { redis.submit(.init([RedisCommand.words("HSET", keys.clients, client, node)])) }
+        return new
+    }
+
+    func left(_ client: String, local: Bool) -> Bool {
+        let gone = local || state.withLock { $0.remote.removeValue(forKey: client) != nil }
+        if gone { redis.submit(.init([RedisCommand.words("HDEL", keys.clients, client)])) }
+        return gone
+    }
+
+    /// Redis lost what it held of the room (it restarted empty): the next frame carries its
+    /// membership and is copied again.
+    func forgetSent() {
+        state.withLock { state in
+            state.sentMembership = -1
+            state.lastFrameCopy = 0
+        }
+    }
+
+    private func event(_ envelope: Envelope<LayoutEvent>) {
+        let event = ReplicatedEvent(envelope)
+        var list = WireWriter(capacity: 64 + event.encodedTail.count)
+        event.write(into: &list)
+        redis.submit(.init([
+            RedisCommand.words("MULTI"),
+            RedisCommand.words("RPUSH", keys.events) + [list.bytes],
+            RedisCommand.words("LTRIM", keys.events, String(-replayCapacity), "-1"),
+            RedisCommand.words("PUBLISH", keys.broadcast) + [RoomBroadcast.events([event]).encoded],
+            RedisCommand.words("EXEC"),
+        ]))
+    }
+
+    /// A frame was published: relays get it (with the membership parts when its version is new
+    /// to them), and the status. The copy in Redis is refreshed with every change of membership,
+    /// every 0.75 s while the room moves, and with the last frame before it stops.
+    func published(_ frame: ReplicatedFrame, membership: ReplicatedFrame.Membership, status: ReplicatedStatus) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let (newMembership, copyDue) = state.withLock { state -> (Bool, Bool) in
+            let new = state.sentMembership != frame.version
+            state.sentMembership = frame.version
+            // A joiner's first frame must hold every cell the events before it added: the copy
+            // follows each change of membership at once, and positions every 0.75 s.
+            let due = new || frame.nextDueIn == 0 || now >= state.lastFrameCopy + Self.frameCopyInterval
+            if due { state.lastFrameCopy = now }
+            return (new, due)
+        }
+        let live = frame.with(membership: newMembership ? membership : nil)
+        submitStamped(status) { status in
+            self.frameBatch(live: live, copy: copyDue ? frame.with(membership: membership) : nil, status: status)
+        }
+    }
+
+    /// `status` with this server's name and the room's last event, handed to `batch` and
+    /// submitted while no event can be published: every event it counts is queued before it.
+    private func submitStamped(_ status: ReplicatedStatus, _ batch: (ReplicatedStatus) -> RedisCommands.Batch) {
+        var status = status
+        status.owner = node
+        guard let bus = state.withLock({ $0.bus }) else { return }
+        bus.withPublishingHeld { last in
+            status.lastSeq = last
+            redis.submit(batch(status))
+        }
+    }
+
+    /// `live` to the relays (with its membership, when new), and into the room's copy for
+    /// joiners: the status, the new membership, and `copy` when due.
+    private func frameBatch(live: ReplicatedFrame, copy: ReplicatedFrame?, status: ReplicatedStatus) -> RedisCommands.Batch {
+        var fields: [[UInt8]] = [Array("status".utf8), status.encoded]
+        if let membership = live.membership { fields += [Array("membership".utf8), membership.encoded] }
+        if let copy { fields += [Array("frame".utf8), RoomBroadcast.frame(copy, status).encoded] }
+        let commands: [[[UInt8]]] = [
+            RedisCommand.words("MULTI"),
+            RedisCommand.words("PUBLISH", keys.broadcast) + [RoomBroadcast.frame(live, status).encoded],
+            RedisCommand.words("HSET", keys.mirror) + fields,
+            RedisCommand.words("EXEC"),
+        ]
+        // A frame that carries a membership or the copy is never replaced by a newer one; if
+        // it does not reach Redis, the next frame carries them again.
+        guard live.membership != nil || copy != nil else { return .init(commands, replacing: "frame \(keys.room)") }
+        return .init(commands) { [self] result in
+            if case .failure = result { forgetSent() }
+        }
+    }
+
+    /// The status changed without a frame (a parameter of a paused room, a client came or went).
+    func statusChanged(_ status: ReplicatedStatus) {
+        submitStamped(status) { status in
+            .init([
+                RedisCommand.words("MULTI"),
+                RedisCommand.words("PUBLISH", keys.broadcast) + [RoomBroadcast.status(status).encoded],
+                RedisCommand.words("HSET", keys.mirror, "status") + [status.encoded],
+                RedisCommand.words("EXEC"),
+            ])
+        }
+    }
+
+    /// The answer to relays' joiners waiting for the room's `data` message: it holds the room as
+    /// of event `through`.
+    func answerData(through: UInt64, message: [UInt8]?, everyone: Bool) {
+        let broadcast = RoomBroadcast.data(through: through, message: message, everyone: everyone)
+        redis.submit(.init([RedisCommand.words("PUBLISH", keys.broadcast) + [broadcast.encoded]]))
+    }
+}

@@ -1,0 +1,93 @@
+/// What a relay sends the owner of a room, through the room's command list in Redis
+/// (`ClusterKeys.requests`): a list, not a channel, so nothing sent while the room changes
+/// owner is lost; the next owner takes what waits there.
+enum RelayRequest: Equatable, Sendable {
+    /// A client's message, exactly as it arrived (the owner decodes it again, with its limits).
+    case command(node: String, client: String, message: [UInt8])
+    /// A client of the relay joined the room (`binary`: it speaks v2), or left it.
+    case joined(node: String, client: String)
+    case left(node: String, client: String)
+    /// The relay has joiners waiting for the room's `data` message (`RoomBroadcast.data`).
+    case data(node: String)
+
+    private enum Tag: UInt8 { case command = 1, joined, left, data }
+
+    var node: String {
+        switch self {
+        case .command(let node, _, _), .joined(let node, _), .left(let node, _), .data(let node): node
+        }
+    }
+
+    var encoded: [UInt8] {
+        var writer = WireWriter(capacity: 64)
+        switch self {
+        case .command(let node, let client, let message):
+            writer.u8(Tag.command.rawValue)
+            writer.text(node)
+            writer.text(client)
+            writer.data(message)
+        case .joined(let node, let client):
+            writer.u8(Tag.joined.rawValue)
+            writer.text(node)
+            writer.text(client)
+        case .left(let node, let client):
+            writer.u8(Tag.left.rawValue)
+            writer.text(node)
+            writer.text(client)
+        case .data(let node):
+            writer.u8(Tag.data.rawValue)
+            writer.text(node)
+        }
+        return writer.bytes
+    }
+
+    init(decoding bytes: [UInt8]) throws(WireMalformed) {
+        var reader = WireReader(bytes)
+        guard let tag = Tag(rawValue: try reader.u8()) else { throw WireMalformed("unknown request") }
+        switch tag {
+        case .command: self = .command(node: try reader.text(), client: try reader.text(), message: try reader.data())
+        case .joined: self = .joined(node: try reader.text(), client: try reader.text())
+        case .left: self = .left(node: try reader.text(), client: try reader.text())
+        case .data: self = .data(node: try reader.text())
+        }
+        try reader.finish()
+    }
+}
+
+/// What one server sends another, on the receiver's own channel (`ClusterKeys.node`).
+enum NodeMessage: Equatable, Sendable {
+    /// From a room's owner: the answer to a client's message that was refused (an `error`
+    /// message, whole).
+    case reply(client: String, message: [UInt8])
+    /// A new room goes to the receiver, which steps the fewest rooms (`ClusterView.placement`).
+    case adopt(RoomName)
+
+    var encoded: [UInt8] {
+        var writer = WireWriter(capacity: 128)
+        switch self {
+        case .reply(let client, let message):
+            writer.u8(1)
+            writer.text(client)
+            writer.data(message)
+        case .adopt(let room):
+            writer.u8(2)
+            writer.text(room.description)
+        }
+        return writer.bytes
+    }
+
+    init(decoding bytes: [UInt8]) throws(WireMalformed) {
+        var reader = WireReader(bytes)
+        switch try reader.u8() {
+        case 1:
+            self = .reply(client: try reader.text(), message: try reader.data())
+        case 2:
+            let name = try reader.text()
+            guard let room = RoomName(name) else { throw WireMalformed("not a room name") }
+            self = .adopt(room)
+        default:
+            throw WireMalformed("unknown node message")
+        }
+        try reader.finish()
+    }
+}

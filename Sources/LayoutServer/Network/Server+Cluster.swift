@@ -1,0 +1,86 @@
+import CLibWebSockets
+
+/// What the cluster's threads report (`ClusterNotice`), acted on by the service thread.
+extension Server {
+    /// How long a connection waits for its room to be claimed or mirrored before it is closed
+    /// with 1013 (try again later).
+    static let roomWaitSeconds = 10.0
+    /// RFC 6455's 1012 (service restart) and 1013 (try again later), which lws 4.1 does not name.
+    static let serviceRestart = lws_close_status(rawValue: 1012)
+    static let tryAgainLater = lws_close_status(rawValue: 1013)
+
+    func clusterNoticesArrived() {
+        guard let cluster = host.cluster else { return }
+        for notice in cluster.notices.take() {
+            switch notice {
+            case .won(let name, let claim):
+                let here = members[name]?.values.filter { $0.awaitingSince == nil } ?? []
+                let served = host.won(name, claim, members: here.map(\.client)) { message in
+                    for session in here { session.mailbox.pushOpening(message) }
+                }
+                if served {
+                    greetWaiting(in: name)
+                } else {
+                    closeMembers(of: name, Self.tryAgainLater, "room \(name) cannot be served (see the server log)")
+                }
+            case .adopt(let name):
+                host.adopt(name, now: Self.seconds())
+            case .reacquired(let name):
+                host.reacquired(name)
+            case .lost(let name):
+                guard let room = host.lost(name) else { continue }
+                for session in members[name]?.values ?? [:].values where session.room === room && session.closeRequest == nil {
+                    requestClose(session, Self.serviceRestart, "room \(name) moved to another server: reconnect",
+                                 graceSeconds: 2, afterQueued: true)
+                }
+            case .live(let name):
+                greetWaiting(in: name)
+            case .gap(let name):
+                logger.warning("room \(name): events missed from its owner; its clients here reconnect")
+                closeMembers(of: name, Self.serviceRestart, "room \(name) resynchronising: reconnect")
+            case .reply(let client, let message):
+                guard let session = sessionsByClient[client] else { continue }
+                session.mailbox.push(OutgoingMessage(message))
+                lws_callback_on_writable(session.wsi)
+            case .link(let up):
+                linkChanged(up)
+            }
+        }
+    }
+
+    private func greetWaiting(in name: RoomName) {
+        for session in members[name]?.values ?? [:].values where session.awaitingSince != nil {
+            greet(session)
+        }
+    }
+
+    private func closeMembers(of name: RoomName, _ status: lws_close_status, _ reason: String) {
+        for session in members[name]?.values ?? [:].values where session.closeRequest == nil {
+            requestClose(session, status, reason, graceSeconds: 2, afterQueued: true)
+        }
+    }
+
+    /// Redis lost or back: relayed rooms' clients are told once per change.
+    private func linkChanged(_ up: Bool) {
+        guard up != clusterLinked else { return }
+        clusterLinked = up
+        logger.warning(up ? "cluster: Redis reachable again" : "cluster: Redis unreachable; rooms stepped here go on, relayed rooms pause")
+        guard !up else { return }
+        let error = OutgoingMessage(ServerMessages.error(ProtocolError(
+            .clusterUnavailable, "this server lost Redis: the room is stepped by another server, so it pauses here until Redis is back")))
+        for session in sessions.values where session.room.mirror != nil && session.awaitingSince == nil {
+            session.mailbox.push(error)
+            lws_callback_on_writable(session.wsi)
+        }
+    }
+
+    /// Once a second: connections whose room did not become ready in time are closed.
+    func closeLongWaits(now: Double) {
+        for session in sessions.values {
+            guard let since = session.awaitingSince, now - since > Self.roomWaitSeconds, session.closeRequest == nil else { continue }
+            logger.info("\(session.client): room \(session.room.name) not ready in \(Int(Self.roomWaitSeconds)) s (Redis or its owner unreachable): closing with 1013")
+            requestClose(session, Self.tryAgainLater, "room \(session.room.name) unavailable: try again",
+                         graceSeconds: 2)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import XCTest
+@testable import LayoutServer
+
+/// The cluster's decisions, with no Redis: reconnecting, leases, where a new room goes.
+final class ClusterLogicTests: XCTestCase {
+    func testBackoffDoublesToTwoSecondsAndResets() {
+        var backoff = RedisBackoff()
+        XCTAssertTrue(backoff.mayTry(now: 0))
+        var delays: [Double] = []
+        for step in 0..<7 {
+            backoff.failed(now: Double(step))
+            delays.append(backoff.delay)
+        }
+        XCTAssertEqual(delays, [0.1, 0.2, 0.4, 0.8, 1.6, 2, 2])
+        XCTAssertFalse(backoff.mayTry(now: 6.5))
+        XCTAssertTrue(backoff.mayTry(now: 8))
+        backoff.succeeded()
+        XCTAssertEqual(backoff.delay, 0)
+    }
+
+    func testLeasesAreRenewedEverySecondAndWatchedOnesTriedEveryHalfSecond() throws {
+        let room = try XCTUnwrap(RoomName("x")), other = try XCTUnwrap(RoomName("y"))
+        var book = LeaseBook()
+        book.acquired(room, now: 10)
+        book.watching(other, now: 10)
+        XCTAssertEqual(book.due(now: 10.4), [])
+        XCTAssertEqual(book.due(now: 10.5), [.tryTakeover(other)])
+        XCTAssertEqual(book.due(now: 11), [.renew(room), .tryTakeover(other)])
+        XCTAssertEqual(book.due(now: 11.2), [], "not due again before its period passed")
+        book.renewed(room, now: 11.1)
+        XCTAssertEqual(book.due(now: 12.1), [.renew(room), .tryTakeover(other)])
+        book.acquired(other, now: 12.2)  // the takeover succeeded
+        XCTAssertEqual(book.held, [room, other])
+        book.released(room)
+        XCTAssertEqual(book.held, [other])
+        book.renewed(room, now: 13)
+        XCTAssertEqual(book.held, [other], "a late answer does not bring a released lease back")
+        XCTAssertEqual(book.due(now: 13.3), [.renew(other)])
+    }
+
+    func testANewRoomGoesWhereTheFewestRoomsAreSteppedThisServerAmongEquals() {
+        func node(_ name: String, _ rooms: Int) -> NodeSummary {
+            NodeSummary(node: name, clients: 0, rooms: (0..<rooms).map { .init(name: "r\($0)", clients: 0, cells: 0, settled: true, tick: 0) },
+                        relayed: 0, uptimeSeconds: 0)
+        }
+        XCTAssertEqual(ClusterView().placement(for: "b"), "b", "nothing known: here")
+        XCTAssertEqual(ClusterView(nodes: [node("a", 1), node("b", 1), node("c", 0)]).placement(for: "a"), "c")
+        XCTAssertEqual(ClusterView(nodes: [node("a", 0), node("b", 1), node("c", 0)]).placement(for: "c"), "c")
+        XCTAssertEqual(ClusterView(nodes: [node("a", 0), node("b", 1), node("c", 0)]).placement(for: "b"), "a")
+        var view = ClusterView(nodes: [node("a", 0), node("b", 0)])
+        view.assume(RoomName("new")!, at: "a")
+        view.assume(RoomName("new")!, at: "a")
+        XCTAssertEqual(view.nodes[0].rooms.count, 1, "a room placed is counted once")
+        XCTAssertEqual(view.placement(for: "a"), "b")
+    }
+}

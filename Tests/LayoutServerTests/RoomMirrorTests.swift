@@ -1,0 +1,122 @@
+import EventBus
+import ForceLayout
+import Synchronization
+import XCTest
+@testable import LayoutServer
+
+/// A relay's mirror of a room, fed by hand (no Redis): catching up, repeats, gaps, data.
+final class RoomMirrorTests: XCTestCase {
+    private final class Calls: Sendable {
+        let reads = Mutex<[RedisCommands.Completion]>([])
+        let dataAsks = Atomic<Int>(0)
+        let lives = Atomic<Int>(0)
+        let gaps = Atomic<Int>(0)
+    }
+
+    private func mirror() throws -> (RoomMirror, Room, Calls) {
+        let room = Room(pendingName: try XCTUnwrap(RoomName("m")), replayCapacity: 16, changed: ChangedRooms())
+        let calls = Calls()
+        let mirror = RoomMirror(room: room, owner: "a", link: .init(
+            read: { _, completion in calls.reads.withLock { $0.append(completion) } },
+            askForData: { calls.dataAsks.add(1, ordering: .relaxed) },
+            live: { calls.lives.add(1, ordering: .relaxed) },
+            gap: { calls.gaps.add(1, ordering: .relaxed) }))
+        room.relay(mirror)
+        return (mirror, room, calls)
+    }
+
+    private func frame(serial: Int, version: Int, membership: Bool) -> ReplicatedFrame {
+        var head = [UInt8](repeating: 0, count: BinaryFrameEncoder.headSize)
+        head[0] = 1
+        return ReplicatedFrame(serial: serial, version: version, nextDueIn: 0, text: Array("{\"type\":\"frame\",\"xy\":[]}".utf8),
+                               textHead: 15, binary: head,
+                               membership: membership ? .init(version: version, text: Array(",\"ids\":[]".utf8), binary: []) : nil)
+    }
+
+    private func status(tick: Int, lastSeq: UInt64, owner: String = "a") -> ReplicatedStatus {
+        var layout = LayoutStatus()
+        layout.tick = tick
+        var status = ReplicatedStatus(layout: layout, clients: 3)
+        status.owner = owner
+        status.lastSeq = lastSeq
+        return status
+    }
+
+    private func event(_ seq: UInt64) -> ReplicatedEvent {
+        ReplicatedEvent(Envelope(seq: seq, event: LayoutEvent(kind: .woke, by: nil, tick: 1, detail: .none, at: 5)))
+    }
+
+    private func hash(_ fields: [(String, [UInt8])]) -> RedisReply {
+        .array(fields.flatMap { [RedisReply.string(Array($0.0.utf8)), .string($0.1)] })
+    }
+
+    func testCatchingUpTakesWhatRedisHeldThenWhatArrivedMeanwhileOnce() throws {
+        let (mirror, room, calls) = try mirror()
+        mirror.subscribed()
+        // Arrives while the read is under way: an event already in the read, then a newer one.
+        mirror.received(RoomBroadcast.events([event(2)]).encoded)
+        mirror.received(RoomBroadcast.events([event(3)]).encoded)
+        mirror.received(RoomBroadcast.frame(frame(serial: 8, version: 1, membership: false), status(tick: 8, lastSeq: 3)).encoded)
+        XCTAssertNil(room.frames.current)
+        let stored = RoomBroadcast.frame(frame(serial: 7, version: 1, membership: true), status(tick: 7, lastSeq: 2)).encoded
+        let completion = try XCTUnwrap(calls.reads.withLock { $0.first })
+        completion(.success([.status("OK"), .status("QUEUED"), .status("QUEUED"), .array([
+            hash([("frame", stored), ("status", RoomBroadcast.status(status(tick: 7, lastSeq: 2)).encoded)]),
+            .array([1, 2].map { seq in
+                var writer = WireWriter()
+                event(UInt64(seq)).write(into: &writer)
+                return .string(writer.bytes)
+            }),
+        ])]))
+        XCTAssertEqual(room.bus.replay(last: 10).map(\.seq), [1, 2, 3])
+        XCTAssertEqual(room.frames.current?.version, 1)
+        XCTAssertEqual(room.status.current.tick, 8)
+        XCTAssertEqual(mirror.lastSerial, 8)
+        XCTAssertTrue(mirror.isLive)
+        XCTAssertEqual(calls.lives.load(ordering: .relaxed), 1)
+        XCTAssertEqual(mirror.clients, 3)
+        // An older frame is dropped.
+        mirror.received(RoomBroadcast.frame(frame(serial: 6, version: 1, membership: false), status(tick: 9, lastSeq: 3)).encoded)
+        XCTAssertEqual(mirror.lastSerial, 8)
+        XCTAssertEqual(calls.gaps.load(ordering: .relaxed), 0)
+    }
+
+    func testMissedEventsCloseTheClientsHereAndNumberingGoesOn() throws {
+        let (mirror, room, calls) = try mirror()
+        mirror.subscribed()
+        calls.reads.withLock { $0.first }?(.success([.status("OK"), .status("QUEUED"), .status("QUEUED"), .array([.array([]), .array([])])]))
+        mirror.received(RoomBroadcast.events([event(1)]).encoded)
+        // Nobody here yet: a jump is just numbered on.
+        mirror.received(RoomBroadcast.status(status(tick: 1, lastSeq: 4)).encoded)
+        XCTAssertEqual(calls.gaps.load(ordering: .relaxed), 0)
+        XCTAssertEqual(room.bus.nextSeq, 5)
+        mirror.attach(Mailbox(maxEventBacklog: 16))
+        mirror.received(RoomBroadcast.events([event(5)]).encoded)
+        XCTAssertEqual(calls.gaps.load(ordering: .relaxed), 0)
+        mirror.received(RoomBroadcast.events([event(7)]).encoded)
+        XCTAssertEqual(calls.gaps.load(ordering: .relaxed), 1)
+        mirror.received(RoomBroadcast.status(status(tick: 2, lastSeq: 9)).encoded)
+        XCTAssertEqual(calls.gaps.load(ordering: .relaxed), 2)
+    }
+
+    func testTheDataAnswerGoesToJoinersWhoseOpeningItCovers() throws {
+        let (mirror, _, calls) = try mirror()
+        mirror.subscribed()
+        let early = Mailbox(maxEventBacklog: 16), late = Mailbox(maxEventBacklog: 16), other = Mailbox(maxEventBacklog: 16)
+        mirror.attach(other)
+        mirror.waitForData(early, through: 3)
+        mirror.waitForData(late, through: 6)
+        XCTAssertEqual(calls.dataAsks.load(ordering: .relaxed), 1, "one question at a time")
+        calls.reads.withLock { $0.first }?(.success([.status("OK"), .status("QUEUED"), .status("QUEUED"), .array([.array([]), .array([])])]))
+        mirror.received(RoomBroadcast.data(through: 4, message: Array("{\"type\":\"data\"}".utf8), everyone: false).encoded)
+        XCTAssertEqual(early.pop()?.text, "{\"type\":\"data\"}")
+        XCTAssertNil(late.pop(), "its opening saw events after the answer's point")
+        XCTAssertEqual(calls.dataAsks.load(ordering: .relaxed), 2, "asked again for the joiner left")
+        mirror.received(RoomBroadcast.data(through: 9, message: nil, everyone: false).encoded)
+        XCTAssertNil(late.pop(), "no data: nothing to send")
+        // After a failover, everyone gets it.
+        mirror.received(RoomBroadcast.data(through: 12, message: Array("{}".utf8), everyone: true).encoded)
+        XCTAssertEqual(other.pop()?.text, "{}")
+        XCTAssertEqual(calls.dataAsks.load(ordering: .relaxed), 2)
+    }
+}
