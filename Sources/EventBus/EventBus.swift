@@ -9,6 +9,7 @@ public final class EventBus<Event: BusEvent>: Sendable {
     public typealias Handler = @Sendable (Envelope<Event>) -> Void
 
     struct Subscriber: Sendable {
+        let token: UInt64
         var filter: KindFilter<Event.Kind>
         let handler: Handler
     }
@@ -16,8 +17,20 @@ public final class EventBus<Event: BusEvent>: Sendable {
     struct State: Sendable {
         var nextSeq: UInt64 = 1
         var buffer: ReplayBuffer<Event>
-        var subscribers: [UInt64: Subscriber] = [:]
+        /// In subscription order (tokens only grow, so appending keeps it sorted). A publish
+        /// takes the array as it is, without copying its elements, and delivers outside the lock.
+        var subscribers: [Subscriber] = []
         var nextToken: UInt64 = 1
+
+        /// Where `token` is in `subscribers` (a binary search), if it is still there.
+        func index(of token: UInt64) -> Int? {
+            var low = 0, high = subscribers.count
+            while low < high {
+                let middle = (low + high) / 2
+                if subscribers[middle].token < token { low = middle + 1 } else { high = middle }
+            }
+            return low < subscribers.count && subscribers[low].token == token ? low : nil
+        }
     }
 
     private let state: Mutex<State>
@@ -34,16 +47,13 @@ public final class EventBus<Event: BusEvent>: Sendable {
     @discardableResult
     public func publish(_ event: Event) -> Envelope<Event> {
         publishing.withLock { _ in
-            let (envelope, targets) = state.withLock { state -> (Envelope<Event>, [Handler]) in
+            let (envelope, subscribers) = state.withLock { state -> (Envelope<Event>, [Subscriber]) in
                 let envelope = Envelope(seq: state.nextSeq, event: event)
                 state.nextSeq += 1
                 state.buffer.append(envelope)
-                let targets = state.subscribers.sorted { $0.key < $1.key }
-                    .filter { $0.value.filter.admits(event.kind) }
-                    .map(\.value.handler)
-                return (envelope, targets)
+                return (envelope, state.subscribers)
             }
-            for handler in targets { handler(envelope) }
+            Self.deliver(envelope, to: subscribers)
             return envelope
         }
     }
@@ -54,17 +64,22 @@ public final class EventBus<Event: BusEvent>: Sendable {
     @discardableResult
     public func mirror(_ envelope: Envelope<Event>) -> Bool {
         publishing.withLock { _ in
-            let targets = state.withLock { state -> [Handler]? in
+            let subscribers = state.withLock { state -> [Subscriber]? in
                 guard envelope.seq >= state.nextSeq else { return nil }
                 state.nextSeq = envelope.seq + 1
                 state.buffer.append(envelope)
-                return state.subscribers.sorted { $0.key < $1.key }
-                    .filter { $0.value.filter.admits(envelope.event.kind) }
-                    .map(\.value.handler)
+                return state.subscribers
             }
-            guard let targets else { return false }
-            for handler in targets { handler(envelope) }
+            guard let subscribers else { return false }
+            Self.deliver(envelope, to: subscribers)
             return true
+        }
+    }
+
+    /// To each subscriber whose filter admits it, in subscription order.
+    private static func deliver(_ envelope: Envelope<Event>, to subscribers: [Subscriber]) {
+        for subscriber in subscribers where subscriber.filter.admits(envelope.event.kind) {
+            subscriber.handler(envelope)
         }
     }
 
@@ -92,7 +107,7 @@ public final class EventBus<Event: BusEvent>: Sendable {
         let (token, replayed) = state.withLock { state in
             let token = state.nextToken
             state.nextToken += 1
-            state.subscribers[token] = Subscriber(filter: filter, handler: handler)
+            state.subscribers.append(Subscriber(token: token, filter: filter, handler: handler))
             return (token, state.buffer.last(replayLast, matching: filter))
         }
         return (Subscription(bus: self, token: token), replayed)
@@ -109,16 +124,18 @@ public final class EventBus<Event: BusEvent>: Sendable {
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     func cancel(token: UInt64) {
-        _ = state.withLock { $0.subscribers.removeValue(forKey: token) }
+        state.withLock { state in
+            if let index = state.index(of: token) { state.subscribers.remove(at: index) }
+        }
     }
 
     func isActive(token: UInt64) -> Bool {
-        state.withLock { $0.subscribers[token] != nil }
+        state.withLock { $0.index(of: token) != nil }
     }
 
     func setFilter(_ filter: KindFilter<Event.Kind>, token: UInt64) {
         state.withLock { state in
-            state.subscribers[token]?.filter = filter
+            if let index = state.index(of: token) { state.subscribers[index].filter = filter }
         }
     }
 }
