@@ -38,6 +38,17 @@ final class ClusterLogicTests: XCTestCase {
         XCTAssertEqual(book.due(now: 13.3), [.renew(other)])
     }
 
+    func testAStuckServerStopsRenewingButStillWatchesAndRenewsAtOnceWhenItComesBack() throws {
+        let room = try XCTUnwrap(RoomName("x")), other = try XCTUnwrap(RoomName("y"))
+        var book = LeaseBook()
+        book.acquired(room, now: 10)
+        book.watching(other, now: 10)
+        XCTAssertEqual(book.due(now: 11, serving: false), [.tryTakeover(other)], "no renewal while stuck")
+        XCTAssertEqual(book.due(now: 11.6, serving: false), [.tryTakeover(other)])
+        XCTAssertEqual(book.due(now: 11.7, serving: true), [.renew(room)], "overdue: renewed on the first round back")
+        XCTAssertEqual(book.due(now: 11.8, serving: true), [])
+    }
+
     func testANewRoomGoesWhereTheFewestRoomsAreSteppedThisServerAmongEquals() {
         func node(_ name: String, _ rooms: Int) -> NodeSummary {
             NodeSummary(node: name, clients: 0, rooms: (0..<rooms).map { .init(name: "r\($0)", clients: 0, cells: 0, settled: true, tick: 0) },
@@ -52,5 +63,26 @@ final class ClusterLogicTests: XCTestCase {
         view.assume(RoomName("new")!, at: "a")
         XCTAssertEqual(view.nodes[0].rooms.count, 1, "a room placed is counted once")
         XCTAssertEqual(view.placement(for: "a"), "b")
+    }
+}
+
+final class FencedBatchTests: XCTestCase {
+    func testAFencedBatchCarriesEachCommandAfterItsWordCount() {
+        let command = RedisCommand.fenced(lease: "fl:{x}:lease", holder: "a", milliseconds: 3000, [
+            RedisCommand.words("RPUSH", "q", "v"), RedisCommand.words("LPOP", "q"),
+        ])
+        let words = command.map { String(decoding: $0, as: UTF8.self) }
+        XCTAssertEqual(words[0], "EVAL")
+        XCTAssertEqual(Array(words[2...]), ["1", "fl:{x}:lease", "a", "3000", "3", "RPUSH", "q", "v", "2", "LPOP", "q"])
+    }
+
+    func testWhatRedisSaidOfTheLeaseIsRead() {
+        XCTAssertEqual(Fenced(.array([.integer(1), .integer(3)])), .ran(.integer(3)))
+        XCTAssertEqual(Fenced(.array([.integer(2), .string(Array("x".utf8))])), .retook(.string(Array("x".utf8))))
+        XCTAssertEqual(Fenced(.array([.integer(1)])), .ran(.null), "a nil last reply may end the array")
+        XCTAssertEqual(Fenced(.error("FENCED the lease is held by b")), .refused("FENCED the lease is held by b"))
+        XCTAssertNil(Fenced(.error("ERR unknown command")), "another error is not a refusal")
+        XCTAssertNil(Fenced(.array([.integer(0), .null])))
+        XCTAssertNil(Fenced(.integer(1)))
     }
 }

@@ -2,6 +2,7 @@
 watched from any, exactly as its own clients see them. Each test starts a real redis-server
 on a free loopback port and three servers (nodes a, b, c)."""
 import asyncio
+import signal
 import time
 
 import pytest
@@ -208,6 +209,57 @@ def test_killing_the_owner_moves_the_room_to_another_server_within_5_s_with_its_
             # The room takes commands again, from either server.
             await c.send({"type": "add", "count": 2})
             assert len((await b.event("added", by=c.id, timeout=3))["ids"]) == 2
+        finally:
+            await leave([b, c])
+    run(scenario())
+
+
+def test_a_stuck_owner_loses_its_room_and_on_waking_sends_its_clients_to_the_new_one(cluster):
+    """SIGSTOP stands for a server that hangs (or is cut off) without dying: its lease runs out,
+    a relay takes the room; SIGCONT: it must not step or publish the room again, only hand its
+    clients over (1012, and they come back to the room as the new owner steps it)."""
+    async def scenario():
+        a = await Client(cluster[0].room("stuck")).__aenter__()
+        b = await Client(cluster[1].room("stuck")).__aenter__()
+        c = await Client(cluster[2].room("stuck")).__aenter__()
+        try:
+            await a.send({"type": "params", "threshold": 0})
+            await a.send({"type": "add", "count": 50})
+            await b.event("added", by=a.id)
+            await asyncio.sleep(1.5)  # the state in Redis holds the 50
+            assert owner_of(cluster[1], "stuck") == "a"
+            cluster[0].process.send_signal(signal.SIGSTOP)
+            try:
+                failover = await b.event("failover", timeout=8)
+                assert failover["previous"] == "a" and failover["node"] in ("b", "c")
+                await b.send({"type": "add", "count": 10})
+                await c.event("added", by=b.id)
+                woke = {client: len(client.messages) for client in (b, c)}
+            finally:
+                cluster[0].process.send_signal(signal.SIGCONT)
+            deadline = time.monotonic() + 6
+            while a.closed is None and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+            assert a.closed and a.closed[0] == 1012, a.closed
+            await b.send({"type": "params", "charge": 33})  # the room still moves, and takes commands
+            await asyncio.sleep(1.5)
+            for client in (b, c):
+                # Nothing of a's stale room reached anyone: every frame since has the 60 cells,
+                # every event number comes once, in order, and the room stayed where it went.
+                frames = [m for m in client.messages[woke[client]:] if m.get("type") == "frame"]
+                assert frames and all(len(m["xy"]) == 120 for m in frames), [len(m["xy"]) // 2 for m in frames]
+                seqs = [m["seq"] for m in client.messages if m.get("type") == "event"]
+                assert seqs == sorted(set(seqs)), seqs
+                assert not client.since(woke[client], "event", kind="failover")
+                assert client.since(woke[client], "event", kind="params", by=b.id)
+                assert client.closed is None
+            assert owner_of(cluster[0], "stuck") == failover["node"]
+            again = await Client(cluster[0].room("stuck")).__aenter__()
+            try:
+                frame = await again.next("frame")
+                assert len(frame["xy"]) == 120
+            finally:
+                await leave([again])
         finally:
             await leave([b, c])
     run(scenario())

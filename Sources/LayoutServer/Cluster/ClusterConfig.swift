@@ -26,8 +26,14 @@ public struct ClusterConfig: Sendable, Equatable {
 /// may fail (a slow Redis, a long pause) before another server may take the room; servers
 /// relaying the room try to take it every half second, so a dead owner's room goes on
 /// elsewhere 3 to 3.5 s after its last renewal, plus the time to load its state.
+///
+/// Renewals have a connection of their own (`ClusterNode.heartbeat`), so a backlog of frames
+/// and requests never delays them; instead they stop when the service thread has not come
+/// round for `silence` (it wakes at least every second): a server that is stuck, not merely
+/// busy, gives its rooms up.
 enum LeasePolicy {
     static let milliseconds = 3000
     static let renewEvery = 1.0
     static let takeoverEvery = 0.5
+    static let silence = 2.0
 }

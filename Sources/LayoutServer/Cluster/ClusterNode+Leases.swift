@@ -13,7 +13,15 @@ extension ClusterNode {
     }
 
     func leaseTick() {
-        let due = state.withLock { $0.leases.due(now: Self.now()) }
+        let serving = isServing
+        let (due, fellSilent) = state.withLock { state in
+            defer { state.silent = !serving }
+            return (state.leases.due(now: Self.now(), serving: serving),
+                    !serving && !state.silent && !state.leases.held.isEmpty)
+        }
+        if fellSilent {
+            logger.error("the service thread has not come round for \(LeasePolicy.silence) s: its leases are not renewed, so other servers take its rooms")
+        }
         for action in due {
             switch action {
             case .renew(let room): renew(room)
@@ -24,7 +32,7 @@ extension ClusterNode {
 
     func renew(_ room: RoomName) {
         let keys = ClusterKeys(room)
-        redis.submit(.init([RedisCommand.eval(Self.renewScript, keys: [keys.lease],
+        heartbeat.submit(.init([RedisCommand.eval(Self.renewScript, keys: [keys.lease],
                                               arguments: RedisCommand.words(name, String(LeasePolicy.milliseconds)))]) { [self] result in
             guard case .success(let replies) = result else { return }  // tried again next time
             switch replies.first {
@@ -37,14 +45,38 @@ extension ClusterNode {
                 }
                 if let owned { takeRequests(of: owned) }
             case .integer(2)?:
-                state.withLock { $0.leases.renewed(room, now: Self.now()) }
-                logger.warning("room \(room): Redis had forgotten its lease (restarted?); taken again, its state written anew")
-                notices.post(.reacquired(room))
+                leaseRetaken(room)
             default:
-                logger.error("room \(room): another server holds its lease (this one was cut off from Redis too long); the room stops here")
-                notices.post(.lost(room))
+                leaseLost(room)
             }
         })
+    }
+
+    /// Redis names another server as the holder of a room stepped here (a renewal, or a fenced
+    /// batch, found it): the room stops here. Said once, however many answers tell it.
+    func leaseLost(_ room: RoomName) {
+        let held = state.withLock { state in
+            defer { state.leases.released(room) }
+            return state.leases.held.contains(room)
+        }
+        guard held else { return }
+        logger.error("room \(room): another server holds its lease (this one was cut off from Redis or stuck too long); the room stops here")
+        notices.post(.lost(room))
+    }
+
+    /// The lease of a room stepped here had run out (Redis restarted empty, or this server was
+    /// stuck and nobody took the room meanwhile), and a renewal or a fenced batch took it again:
+    /// the room's state and copies go to Redis anew. A room no longer here gives it back.
+    func leaseRetaken(_ room: RoomName) {
+        let held = state.withLock { state in
+            state.leases.renewed(room, now: Self.now())
+            return state.leases.held.contains(room)
+        }
+        guard held else {
+            return redis.submit(.init([Self.releaseScript(ClusterKeys(room), node: name)]))
+        }
+        logger.warning("room \(room): its lease had run out (Redis restarted, or this server was stuck); taken again, its state written anew")
+        notices.post(.reacquired(room))
     }
 
     /// 1: renewed; 2: the lease was gone (Redis restarted empty) and is ours again; 0: another

@@ -24,11 +24,21 @@ extension ClusterNode {
 
     // MARK: The owner's side (command thread)
 
-    /// Takes what relays asked of an owned room (up to 1000 at a time, until none wait).
+    /// Takes what relays asked of an owned room (up to 1000 at a time, until none wait), under
+    /// its lease: a server that lost the room takes nothing meant for the new owner.
     func takeRequests(of room: Room) {
         let keys = ClusterKeys(room.name)
-        redis.submit(.init([RedisCommand.words("LPOP", keys.requests, "1000")]) { [self] result in
-            guard case .success(let replies) = result, case .array(let items) = replies[0] else { return }
+        let take = RedisCommand.fenced(lease: keys.lease, holder: name, milliseconds: LeasePolicy.milliseconds,
+                                       [RedisCommand.words("LPOP", keys.requests, "1000")])
+        redis.submit(.init([take]) { [self] result in
+            guard case .success(let replies) = result, let fenced = replies.first.flatMap(Fenced.init) else { return }
+            let reply: RedisReply
+            switch fenced {
+            case .refused: return leaseLost(room.name)
+            case .retook(let taken): leaseRetaken(room.name); reply = taken
+            case .ran(let taken): reply = taken
+            }
+            guard case .array(let items) = reply else { return }
             for item in items {
                 guard let bytes = item.bytes, let request = try? RelayRequest(decoding: bytes) else { continue }
                 handle(request, in: room)

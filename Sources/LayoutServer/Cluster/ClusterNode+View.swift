@@ -9,7 +9,7 @@ extension ClusterNode {
     /// others' come back as the cluster's view.
     func report(_ summary: NodeSummary) {
         let now = Int(Date().timeIntervalSince1970 * 1000)
-        redis.submit(.init([
+        heartbeat.submit(.init([
             RedisCommand.words("SET", ClusterKeys.nodeSummary(name)) + [summary.encoded]
                 + RedisCommand.words("PX", String(LeasePolicy.milliseconds)),
             RedisCommand.words("ZADD", ClusterKeys.nodes, String(now), name),
@@ -19,7 +19,7 @@ extension ClusterNode {
             guard case .success(let replies) = result, case .array(let items)? = replies.last else { return }
             let names = items.compactMap(\.text)
             guard !names.isEmpty else { return }
-            redis.submit(.init([RedisCommand.words("MGET") + names.map { Array(ClusterKeys.nodeSummary($0).utf8) }]) { [self] result in
+            heartbeat.submit(.init([RedisCommand.words("MGET") + names.map { Array(ClusterKeys.nodeSummary($0).utf8) }]) { [self] result in
                 guard case .success(let replies) = result, case .array(let values)? = replies.first else { return }
                 let nodes = values.compactMap { $0.bytes.flatMap(NodeSummary.decode) }
                 viewBox.withLock { box in

@@ -11,7 +11,13 @@ import Synchronization
 final class ClusterNode: Sendable {
     let name: String
     let notices = ClusterNotices()
+    /// Frames, events, requests, state: everything but what shows this server alive.
     let redis: RedisCommands
+    /// Lease renewals and this server's summary, on a connection of their own: however far
+    /// behind `redis` falls, they are not queued behind it (`LeasePolicy`).
+    let heartbeat: RedisCommands
+    /// When the service thread last came round (`serviceCameRound`), in uptime nanoseconds.
+    let serviceRound = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
     let subscriber: Mutex<RedisSubscriber?> = Mutex(nil)
     private let address: RedisAddress
     private let limits: Limits
@@ -25,6 +31,8 @@ final class ClusterNode: Sendable {
         var routes: [RoomName: Route] = [:]
         var leases = LeaseBook()
         var stopped = false
+        /// The service thread was last found silent (`isServing` false): said once a silence.
+        var silent = false
     }
     let state = Mutex(State())
     /// The view, and the rooms placed lately, counted on their servers until those servers'
@@ -44,6 +52,18 @@ final class ClusterNode: Sendable {
         redis = RedisCommands(address: config.redis, logger: logger) { up in
             if !up { notices.post(.link(false)) }
         }
+        heartbeat = RedisCommands(address: config.redis, purpose: "heartbeat", logger: logger) { _ in }
+    }
+
+    /// The service thread is alive: called on each of its rounds.
+    func serviceCameRound() {
+        serviceRound.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+    }
+
+    /// Whether the service thread came round within `LeasePolicy.silence`.
+    var isServing: Bool {
+        let last = serviceRound.load(ordering: .relaxed)
+        return Double(DispatchTime.now().uptimeNanoseconds &- last) / 1e9 < LeasePolicy.silence
     }
 
     /// Why this server cannot join (nil: it can): Redis does not answer at `address`, or
@@ -77,6 +97,7 @@ final class ClusterNode: Sendable {
         self.subscriber.withLock { $0 = subscriber }
         subscriber.subscribe(ClusterKeys.node(name))
         redis.start()
+        heartbeat.start()
         subscriber.start()
         scheduleLeaseTick()
     }
@@ -94,6 +115,7 @@ final class ClusterNode: Sendable {
         _ = redis.call([RedisCommand.words("DEL", ClusterKeys.nodeSummary(name)),
                         RedisCommand.words("ZREM", ClusterKeys.nodes, name)])
         subscriber.withLock { $0 }?.stop()
+        heartbeat.stop()
         redis.stop()
     }
 
@@ -125,7 +147,9 @@ final class ClusterNode: Sendable {
     }
 
     func replicator(for room: RoomName) -> RoomReplicator {
-        RoomReplicator(room: room, node: name, redis: redis, replayCapacity: limits.replayBuffer)
+        RoomReplicator(room: room, node: name, redis: redis, replayCapacity: limits.replayBuffer, lease: .init(
+            lost: { [self] in leaseLost(room) },
+            retook: { [self] in leaseRetaken(room) }))
     }
 
     func relay(_ room: Room, owner: String) {

@@ -38,12 +38,14 @@ struct LeaseBook: Equatable, Sendable {
     }
 
     /// What to do now; an action is not due again until its period passed (whether or not
-    /// Redis answered).
-    mutating func due(now: Double) -> [Action] {
+    /// Redis answered). While the server is `serving` no more (its service thread has not come
+    /// round for `LeasePolicy.silence`), held leases are not renewed, so a stuck server's rooms
+    /// go on elsewhere; renewals are due at once when it comes back in time.
+    mutating func due(now: Double, serving: Bool = true) -> [Action] {
         var actions: [Action] = []
         for (room, lease) in leases.sorted(by: { $0.key < $1.key }) {
             switch lease {
-            case .held(let renewAt) where renewAt <= now:
+            case .held(let renewAt) where renewAt <= now && serving:
                 actions.append(.renew(room))
                 leases[room] = .held(renewAt: now + LeasePolicy.renewEvery)
             case .watched(let tryAt) where tryAt <= now:

@@ -143,6 +143,7 @@ public final class Server {
         guard let context else { return }
         while true {
             if lws_service(context, 0) < 0 { break }
+            host.cluster?.serviceCameRound()
             if stopSwitch.isRequested {
                 if shutdownDeadline == nil { beginShutdown() }
                 if sessions.isEmpty || DispatchTime.now() > shutdownDeadline! { break }

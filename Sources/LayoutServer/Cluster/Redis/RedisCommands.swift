@@ -37,6 +37,8 @@ final class RedisCommands: Sendable {
     static let maxQueuedBytes = 256 << 20
 
     private let address: RedisAddress
+    /// What this connection carries, in its thread's name and its log lines.
+    private let purpose: String
     private let timeout: Double
     private let state = Mutex(State())
     private let signal = DispatchSemaphore(value: 0)
@@ -45,9 +47,10 @@ final class RedisCommands: Sendable {
     private let logger: Logger
 
     /// `linkChanged(true)` when a connection is made, `false` when one is lost.
-    init(address: RedisAddress, timeout: Double = 2, logger: Logger,
+    init(address: RedisAddress, purpose: String = "commands", timeout: Double = 2, logger: Logger,
          linkChanged: @escaping @Sendable (Bool) -> Void) {
         self.address = address
+        self.purpose = purpose
         self.timeout = timeout
         self.logger = logger
         self.linkChanged = linkChanged
@@ -55,7 +58,7 @@ final class RedisCommands: Sendable {
 
     func start() {
         let thread = Thread { [self] in run() }
-        thread.name = "redis-commands"
+        thread.name = "redis-\(purpose)"
         thread.start()
     }
 
@@ -131,11 +134,11 @@ final class RedisCommands: Sendable {
                 do {
                     connection = try RedisConnection(address, timeout: timeout)
                     backoff.succeeded()
-                    logger.info("cluster: connected to \(address)")
+                    logger.info("cluster: \(purpose) connected to \(address)")
                     linkChanged(true)
                 } catch {
                     backoff.failed(now: Self.now())
-                    logger.warning("cluster: Redis unreachable (\(error)); next try in \(backoff.delayDescription)")
+                    logger.warning("cluster: Redis unreachable for \(purpose) (\(error)); next try in \(backoff.delayDescription)")
                 }
             }
             guard let link = connection else {
@@ -153,7 +156,7 @@ final class RedisCommands: Sendable {
             } catch {
                 connection = nil
                 backoff.failed(now: Self.now())
-                logger.warning("cluster: lost Redis (\(error)); reconnecting")
+                logger.warning("cluster: \(purpose) lost Redis (\(error)); reconnecting")
                 linkChanged(false)
                 for batch in batches { batch.completion?(.failure(error)) }
             }

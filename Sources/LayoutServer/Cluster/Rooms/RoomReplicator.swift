@@ -8,10 +8,20 @@ import Synchronization
 /// on whichever thread publishes (the room's stepping thread, the service thread for
 /// `joined`/`left`); the batches keep that order on the way to Redis (`RedisCommands`).
 final class RoomReplicator: Sendable {
+    /// What Redis said of the lease when a batch went (every batch is fenced by it:
+    /// `RedisCommand.fenced`).
+    struct Lease: Sendable {
+        /// Another server holds it: nothing was written, the room stops here.
+        let lost: @Sendable () -> Void
+        /// It had run out and this server took it again.
+        let retook: @Sendable () -> Void
+    }
+
     let keys: ClusterKeys
     private let node: String
     private let redis: RedisCommands
     private let replayCapacity: Int
+    private let lease: Lease
     private struct State {
         /// The membership version relays last got the parts of (-1: none yet).
         var sentMembership = -1
@@ -20,17 +30,19 @@ final class RoomReplicator: Sendable {
         var remote: [String: String] = [:]
         var subscription: Subscription<LayoutEvent>?
         var bus: EventBus<LayoutEvent>?
+        var detached = false
     }
     private let state = Mutex(State())
 
     /// How often the copy of the newest frame in Redis is refreshed while the room moves.
     static let frameCopyInterval: UInt64 = 750_000_000
 
-    init(room: RoomName, node: String, redis: RedisCommands, replayCapacity: Int) {
+    init(room: RoomName, node: String, redis: RedisCommands, replayCapacity: Int, lease: Lease) {
         keys = ClusterKeys(room)
         self.node = node
         self.redis = redis
         self.replayCapacity = replayCapacity
+        self.lease = lease
     }
 
     /// Every event of `room` from now on goes to Redis as it is published.
@@ -48,6 +60,7 @@ final class RoomReplicator: Sendable {
             state.subscription?.cancel()
             state.subscription = nil
             state.bus = nil
+            state.detached = true
         }
     }
 
@@ -92,13 +105,28 @@ final class RoomReplicator: Sendable {
         let event = ReplicatedEvent(envelope)
         var list = WireWriter(capacity: 64 + event.encodedTail.count)
         event.write(into: &list)
-        redis.submit(.init([
-            RedisCommand.words("MULTI"),
+        submitFenced([
             RedisCommand.words("RPUSH", keys.events) + [list.bytes],
             RedisCommand.words("LTRIM", keys.events, String(-replayCapacity), "-1"),
             RedisCommand.words("PUBLISH", keys.broadcast) + [RoomBroadcast.events([event]).encoded],
-            RedisCommand.words("EXEC"),
-        ]))
+        ])
+    }
+
+    /// `commands` in one step, under the lease; what Redis says of the lease goes to `lease`,
+    /// a batch that did not arrive to `failed`. Nothing goes once the room left this server (a
+    /// lease given back is not taken again by a late batch).
+    private func submitFenced(_ commands: [[[UInt8]]], replacing: String? = nil, failed: (@Sendable () -> Void)? = nil) {
+        guard !state.withLock({ $0.detached }) else { return }
+        let lease = lease
+        redis.submit(.init([RedisCommand.fenced(lease: keys.lease, holder: node, milliseconds: LeasePolicy.milliseconds, commands)],
+                           replacing: replacing) { result in
+            guard case .success(let replies) = result else { failed?(); return }
+            switch replies.first.flatMap(Fenced.init) {
+            case .refused?: lease.lost()
+            case .retook?: lease.retook()
+            case .ran?, nil: break
+            }
+        })
     }
 
     /// A frame was published: relays get it (with the membership parts when its version is new
@@ -117,50 +145,44 @@ final class RoomReplicator: Sendable {
         }
         let live = frame.with(membership: newMembership ? membership : nil)
         submitStamped(status) { status in
-            self.frameBatch(live: live, copy: copyDue ? frame.with(membership: membership) : nil, status: status)
+            self.submitFrame(live: live, copy: copyDue ? frame.with(membership: membership) : nil, status: status)
         }
     }
 
-    /// `status` with this server's name and the room's last event, handed to `batch` and
-    /// submitted while no event can be published: every event it counts is queued before it.
-    private func submitStamped(_ status: ReplicatedStatus, _ batch: (ReplicatedStatus) -> RedisCommands.Batch) {
+    /// `status` with this server's name and the room's last event, handed to `submit` while
+    /// no event can be published: every event it counts is queued before it.
+    private func submitStamped(_ status: ReplicatedStatus, _ submit: (ReplicatedStatus) -> Void) {
         var status = status
         status.owner = node
         guard let bus = state.withLock({ $0.bus }) else { return }
         bus.withPublishingHeld { last in
             status.lastSeq = last
-            redis.submit(batch(status))
+            submit(status)
         }
     }
 
     /// `live` to the relays (with its membership, when new), and into the room's copy for
     /// joiners: the status, the new membership, and `copy` when due.
-    private func frameBatch(live: ReplicatedFrame, copy: ReplicatedFrame?, status: ReplicatedStatus) -> RedisCommands.Batch {
+    private func submitFrame(live: ReplicatedFrame, copy: ReplicatedFrame?, status: ReplicatedStatus) {
         var fields: [[UInt8]] = [Array("status".utf8), status.encoded]
         if let membership = live.membership { fields += [Array("membership".utf8), membership.encoded] }
         if let copy { fields += [Array("frame".utf8), RoomBroadcast.frame(copy, status).encoded] }
         let commands: [[[UInt8]]] = [
-            RedisCommand.words("MULTI"),
             RedisCommand.words("PUBLISH", keys.broadcast) + [RoomBroadcast.frame(live, status).encoded],
             RedisCommand.words("HSET", keys.mirror) + fields,
-            RedisCommand.words("EXEC"),
         ]
         // A frame that carries a membership or the copy is never replaced by a newer one; if
         // it does not reach Redis, the next frame carries them again.
-        guard live.membership != nil || copy != nil else { return .init(commands, replacing: "frame \(keys.room)") }
-        return .init(commands) { [self] result in
-            if case .failure = result { forgetSent() }
-        }
+        guard live.membership != nil || copy != nil else { return submitFenced(commands, replacing: "frame \(keys.room)") }
+        submitFenced(commands) { [self] in forgetSent() }
     }
 
     /// The status changed without a frame (a parameter of a paused room, a client came or went).
     func statusChanged(_ status: ReplicatedStatus) {
         submitStamped(status) { status in
-            .init([
-                RedisCommand.words("MULTI"),
+            submitFenced([
                 RedisCommand.words("PUBLISH", keys.broadcast) + [RoomBroadcast.status(status).encoded],
                 RedisCommand.words("HSET", keys.mirror, "status") + [status.encoded],
-                RedisCommand.words("EXEC"),
             ])
         }
     }
@@ -169,6 +191,6 @@ final class RoomReplicator: Sendable {
     /// of event `through`.
     func answerData(through: UInt64, message: [UInt8]?, everyone: Bool) {
         let broadcast = RoomBroadcast.data(through: through, message: message, everyone: everyone)
-        redis.submit(.init([RedisCommand.words("PUBLISH", keys.broadcast) + [broadcast.encoded]]))
+        submitFenced([RedisCommand.words("PUBLISH", keys.broadcast) + [broadcast.encoded]])
     }
 }
