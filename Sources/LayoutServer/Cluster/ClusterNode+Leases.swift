@@ -65,16 +65,10 @@ extension ClusterNode {
     }
 
     /// The lease of a room stepped here had run out (Redis restarted empty, or this server was
-    /// stuck and nobody took the room meanwhile), and a renewal or a fenced batch took it again:
-    /// the room's state and copies go to Redis anew. A room no longer here gives it back.
+    /// stuck and nobody took the room meanwhile) and the renewal took it again: the room's
+    /// state and copies go to Redis anew.
     func leaseRetaken(_ room: RoomName) {
-        let held = state.withLock { state in
-            state.leases.renewed(room, now: Self.now())
-            return state.leases.held.contains(room)
-        }
-        guard held else {
-            return redis.submit(.init([Self.releaseScript(ClusterKeys(room), node: name)]))
-        }
+        state.withLock { $0.leases.renewed(room, now: Self.now()) }
         logger.warning("room \(room): its lease had run out (Redis restarted, or this server was stuck); taken again, its state written anew")
         notices.post(.reacquired(room))
     }

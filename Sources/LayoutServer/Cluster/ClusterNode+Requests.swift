@@ -28,17 +28,13 @@ extension ClusterNode {
     /// its lease: a server that lost the room takes nothing meant for the new owner.
     func takeRequests(of room: Room) {
         let keys = ClusterKeys(room.name)
-        let take = RedisCommand.fenced(lease: keys.lease, holder: name, milliseconds: LeasePolicy.milliseconds,
-                                       [RedisCommand.words("LPOP", keys.requests, "1000")])
+        let take = RedisCommand.fenced(lease: keys.lease, holder: name, [RedisCommand.words("LPOP", keys.requests, "1000")])
         redis.submit(.init([take]) { [self] result in
             guard case .success(let replies) = result, let fenced = replies.first.flatMap(Fenced.init) else { return }
-            let reply: RedisReply
-            switch fenced {
-            case .refused: return leaseLost(room.name)
-            case .retook(let taken): leaseRetaken(room.name); reply = taken
-            case .ran(let taken): reply = taken
+            guard case .ran(.array(let items)) = fenced else {
+                if case .refused = fenced { leaseLost(room.name) }
+                return
             }
-            guard case .array(let items) = reply else { return }
             for item in items {
                 guard let bytes = item.bytes, let request = try? RelayRequest(decoding: bytes) else { continue }
                 handle(request, in: room)

@@ -147,9 +147,8 @@ final class ClusterNode: Sendable {
     }
 
     func replicator(for room: RoomName) -> RoomReplicator {
-        RoomReplicator(room: room, node: name, redis: redis, replayCapacity: limits.replayBuffer, lease: .init(
-            lost: { [self] in leaseLost(room) },
-            retook: { [self] in leaseRetaken(room) }))
+        RoomReplicator(room: room, node: name, redis: redis, replayCapacity: limits.replayBuffer,
+                       leaseLost: { [self] in leaseLost(room) })
     }
 
     func relay(_ room: Room, owner: String) {

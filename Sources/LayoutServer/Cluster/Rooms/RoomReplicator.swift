@@ -8,20 +8,13 @@ import Synchronization
 /// on whichever thread publishes (the room's stepping thread, the service thread for
 /// `joined`/`left`); the batches keep that order on the way to Redis (`RedisCommands`).
 final class RoomReplicator: Sendable {
-    /// What Redis said of the lease when a batch went (every batch is fenced by it:
-    /// `RedisCommand.fenced`).
-    struct Lease: Sendable {
-        /// Another server holds it: nothing was written, the room stops here.
-        let lost: @Sendable () -> Void
-        /// It had run out and this server took it again.
-        let retook: @Sendable () -> Void
-    }
-
     let keys: ClusterKeys
     private let node: String
     private let redis: RedisCommands
     private let replayCapacity: Int
-    private let lease: Lease
+    /// Redis refused a batch: another server holds the room's lease (every batch is fenced by
+    /// it, `RedisCommand.fenced`), nothing was written, and the room stops here.
+    private let leaseLost: @Sendable () -> Void
     private struct State {
         /// The membership version relays last got the parts of (-1: none yet).
         var sentMembership = -1
@@ -37,12 +30,12 @@ final class RoomReplicator: Sendable {
     /// How often the copy of the newest frame in Redis is refreshed while the room moves.
     static let frameCopyInterval: UInt64 = 750_000_000
 
-    init(room: RoomName, node: String, redis: RedisCommands, replayCapacity: Int, lease: Lease) {
+    init(room: RoomName, node: String, redis: RedisCommands, replayCapacity: Int, leaseLost: @escaping @Sendable () -> Void) {
         keys = ClusterKeys(room)
         self.node = node
         self.redis = redis
         self.replayCapacity = replayCapacity
-        self.lease = lease
+        self.leaseLost = leaseLost
     }
 
     /// Every event of `room` from now on goes to Redis as it is published.
@@ -112,20 +105,14 @@ final class RoomReplicator: Sendable {
         ])
     }
 
-    /// `commands` in one step, under the lease; what Redis says of the lease goes to `lease`,
-    /// a batch that did not arrive to `failed`. Nothing goes once the room left this server (a
-    /// lease given back is not taken again by a late batch).
+    /// `commands` in one step, unless another server holds the lease (then `leaseLost`); a
+    /// batch that did not arrive goes to `failed`. Nothing goes once the room left this server.
     private func submitFenced(_ commands: [[[UInt8]]], replacing: String? = nil, failed: (@Sendable () -> Void)? = nil) {
         guard !state.withLock({ $0.detached }) else { return }
-        let lease = lease
-        redis.submit(.init([RedisCommand.fenced(lease: keys.lease, holder: node, milliseconds: LeasePolicy.milliseconds, commands)],
-                           replacing: replacing) { result in
+        let leaseLost = leaseLost
+        redis.submit(.init([RedisCommand.fenced(lease: keys.lease, holder: node, commands)], replacing: replacing) { result in
             guard case .success(let replies) = result else { failed?(); return }
-            switch replies.first.flatMap(Fenced.init) {
-            case .refused?: lease.lost()
-            case .retook?: lease.retook()
-            case .ran?, nil: break
-            }
+            if case .refused? = replies.first.flatMap(Fenced.init) { leaseLost() }
         })
     }
 
