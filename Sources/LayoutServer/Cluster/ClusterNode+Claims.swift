@@ -11,7 +11,7 @@ extension ClusterNode {
         let target = viewBox.withLock { box in
             let target = box.view.placement(for: name)
             box.view.assume(room.name, at: target)
-            box.placed.append((room.name, target, Self.now() + 5))
+            box.placed.append((room.name, target, Uptime.seconds() + 5))
             return target
         }
         guard target != name else { return claimHere(room) }
@@ -43,9 +43,7 @@ extension ClusterNode {
         redis.submit(.init([
             RedisCommand.words("SET", keys.lease, name, "NX", "PX", String(LeasePolicy.milliseconds)),
             RedisCommand.words("GET", keys.lease),
-            RedisCommand.words("GET", ClusterKeys.state(room.name)),
-            RedisCommand.words("HGETALL", keys.clients),
-        ]) { [self] result in
+        ] + Claim.reads(room.name)) { [self] result in
             guard case .success(let replies) = result, replies.count == 4 else {
                 // Redis is away: try again shortly (the joiners wait, up to their deadline).
                 queue.asyncAfter(deadline: .now() + 0.5) { [self] in
@@ -54,8 +52,8 @@ extension ClusterNode {
                 return
             }
             if replies[0].isOK || replies[1].text == name {
-                state.withLock { $0.leases.acquired(room.name, now: Self.now()) }
-                notices.post(.won(room.name, Claim(saved: replies[2].bytes, previous: nil, roster: Self.roster(replies[3]))))
+                state.withLock { $0.leases.acquired(room.name, now: Uptime.seconds()) }
+                notices.post(.won(room.name, Claim(replies[2...], previous: nil)))
             } else if !room.isGone.load(ordering: .acquiring), room.mirror == nil {
                 relay(room, owner: replies[1].text ?? "?")
             }
@@ -70,13 +68,11 @@ extension ClusterNode {
         redis.submit(.init([
             RedisCommand.eval(Self.takeoverScript, keys: [keys.lease, ClusterKeys.state(room)],
                               arguments: RedisCommand.words(name, String(LeasePolicy.milliseconds))),
-            RedisCommand.words("GET", ClusterKeys.state(room)),
-            RedisCommand.words("HGETALL", keys.clients),
-        ]) { [self] result in
+        ] + Claim.reads(room)) { [self] result in
             guard case .success(let replies) = result, replies.count == 3, replies[0] == .integer(1) else { return }
             let previous = state.withLock { state -> String?? in
                 guard case .relay(let mirror)? = state.routes[room] else { return nil }
-                state.leases.acquired(room, now: Self.now())
+                state.leases.acquired(room, now: Uptime.seconds())
                 return .some(mirror.owner.isEmpty ? nil : mirror.owner)
             }
             guard let previous else {
@@ -85,12 +81,21 @@ extension ClusterNode {
                 return
             }
             logger.warning("room \(room): \(previous ?? "its owner") stopped renewing its lease; stepping it here")
-            notices.post(.won(room, Claim(saved: replies[1].bytes, previous: previous, roster: Self.roster(replies[2]))))
+            notices.post(.won(room, Claim(replies[1...], previous: previous)))
         })
     }
+}
 
-    /// The room's clients everywhere (`ClusterKeys.clients`): client → server.
-    static func roster(_ reply: RedisReply) -> [String: String] {
-        reply.fields.mapValues { String(decoding: $0, as: UTF8.self) }
+extension Claim {
+    /// What a server that takes a room's lease reads of it in the same batch: its state, and
+    /// its clients everywhere (`ClusterKeys.clients`).
+    static func reads(_ room: RoomName) -> [[[UInt8]]] {
+        [RedisCommand.words("GET", ClusterKeys.state(room)), RedisCommand.words("HGETALL", ClusterKeys(room).clients)]
+    }
+
+    /// From the replies to `reads`.
+    init(_ replies: ArraySlice<RedisReply>, previous: String?) {
+        self.init(saved: replies[replies.startIndex].bytes, previous: previous,
+                  roster: replies[replies.startIndex + 1].fields.mapValues { String(decoding: $0, as: UTF8.self) })
     }
 }

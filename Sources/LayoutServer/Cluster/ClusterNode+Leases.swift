@@ -16,7 +16,7 @@ extension ClusterNode {
         let serving = isServing
         let (due, fellSilent) = state.withLock { state in
             defer { state.silent = !serving }
-            return (state.leases.due(now: Self.now(), serving: serving),
+            return (state.leases.due(now: Uptime.seconds(), serving: serving),
                     !serving && !state.silent && !state.leases.held.isEmpty)
         }
         if fellSilent {
@@ -39,7 +39,7 @@ extension ClusterNode {
             case .integer(1)?:
                 // Requests whose nudge was lost are taken at least once a second.
                 let owned = state.withLock { state -> Room? in
-                    state.leases.renewed(room, now: Self.now())
+                    state.leases.renewed(room, now: Uptime.seconds())
                     if case .owner(let owned, _)? = state.routes[room] { return owned }
                     return nil
                 }
@@ -68,7 +68,7 @@ extension ClusterNode {
     /// stuck and nobody took the room meanwhile) and the renewal took it again: the room's
     /// state and copies go to Redis anew.
     func leaseRetaken(_ room: RoomName) {
-        state.withLock { $0.leases.renewed(room, now: Self.now()) }
+        state.withLock { $0.leases.renewed(room, now: Uptime.seconds()) }
         logger.warning("room \(room): its lease had run out (Redis restarted, or this server was stuck); taken again, its state written anew")
         notices.post(.reacquired(room))
     }

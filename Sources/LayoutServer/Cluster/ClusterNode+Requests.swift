@@ -28,19 +28,15 @@ extension ClusterNode {
     /// its lease: a server that lost the room takes nothing meant for the new owner.
     func takeRequests(of room: Room) {
         let keys = ClusterKeys(room.name)
-        let take = RedisCommand.fenced(lease: keys.lease, holder: name, [RedisCommand.words("LPOP", keys.requests, "1000")])
-        redis.submit(.init([take]) { [self] result in
-            guard case .success(let replies) = result, let fenced = replies.first.flatMap(Fenced.init) else { return }
-            guard case .ran(.array(let items)) = fenced else {
-                if case .refused = fenced { leaseLost(room.name) }
-                return
-            }
+        redis.submitFenced(lease: keys.lease, holder: name, [RedisCommand.words("LPOP", keys.requests, "1000")],
+                           refused: { [self] in leaseLost(room.name) }) { [self] reply in
+            guard case .array(let items)? = reply else { return }
             for item in items {
                 guard let bytes = item.bytes, let request = try? RelayRequest(decoding: bytes) else { continue }
                 handle(request, in: room)
             }
             if items.count == 1000 { takeRequests(of: room) }
-        })
+        }
     }
 
     func handle(_ request: RelayRequest, in room: Room) {

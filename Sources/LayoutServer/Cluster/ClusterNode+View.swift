@@ -23,7 +23,7 @@ extension ClusterNode {
                 guard case .success(let replies) = result, case .array(let values)? = replies.first else { return }
                 let nodes = values.compactMap { $0.bytes.flatMap(NodeSummary.decode) }
                 viewBox.withLock { box in
-                    let now = Self.now()
+                    let now = Uptime.seconds()
                     box.view = ClusterView(nodes: nodes)
                     box.placed.removeAll { $0.until < now }
                     for placed in box.placed { box.view.assume(placed.room, at: placed.node) }

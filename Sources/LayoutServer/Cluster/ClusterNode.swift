@@ -74,9 +74,9 @@ final class ClusterNode: Sendable {
             let connection = try RedisConnection(address, timeout: 2)
             let reply = try connection.command(["PING"])
             if let error = reply.errorMessage { return "cannot reach Redis: \(address): \(error)" }
-            let deadline = now() + 4
+            let deadline = Uptime.seconds() + 4
             while try connection.command(["EXISTS", ClusterKeys.nodeSummary(node)]) == .integer(1) {
-                guard now() < deadline else {
+                guard Uptime.seconds() < deadline else {
                     return "another running server is named \(node) in this cluster: give this one another --node"
                 }
                 usleep(250_000)
@@ -135,17 +135,6 @@ final class ClusterNode: Sendable {
         takeRequests(of: room)
     }
 
-    /// Redis has another owner for a room stepped here: it stops being ours (`lost`).
-    func disown(_ room: RoomName) {
-        let route = state.withLock { state -> Route? in
-            state.leases.released(room)
-            return state.routes.removeValue(forKey: room)
-        }
-        guard case .owner(_, let replicator)? = route else { return }
-        replicator.detach()
-        subscriber.withLock { $0 }?.unsubscribe(replicator.keys.nudge)
-    }
-
     func replicator(for room: RoomName) -> RoomReplicator {
         RoomReplicator(room: room, node: name, redis: redis, replayCapacity: limits.replayBuffer,
                        leaseLost: { [self] in leaseLost(room) })
@@ -161,14 +150,14 @@ final class ClusterNode: Sendable {
         room.relay(mirror)
         state.withLock { state in
             state.routes[room.name] = .relay(mirror)
-            state.leases.watching(room.name, now: Self.now())
+            state.leases.watching(room.name, now: Uptime.seconds())
         }
         logger.info("room \(room.name): relayed from \(owner)")
         subscriber.withLock { $0 }?.subscribe(ClusterKeys(room.name).broadcast)
     }
 
-    /// The room leaves this server: its lease goes back (owner, or a lease won too late), its
-    /// channel is dropped.
+    /// The room leaves this server (unloaded, forgotten, or lost to another owner): its lease
+    /// goes back if this server still holds it, its channel is dropped.
     func drop(_ room: RoomName) {
         let (route, held) = state.withLock { state -> (Route?, Bool) in
             let held = state.leases.held.contains(room)
@@ -194,8 +183,7 @@ final class ClusterNode: Sendable {
     func readState(of room: RoomName, deliver: @escaping @Sendable (SavedState?) -> Void) {
         redis.submit(.init([RedisCommand.words("GET", ClusterKeys.state(room))]) { result in
             guard case .success(let replies) = result, let bytes = replies.first?.bytes,
-                  let saved = try? StateFile.read(bytes, path: ClusterKeys.state(room)),
-                  StateFile.validate(saved) == nil else { return deliver(nil) }
+                  let saved = try? StateFile.decode(bytes, path: ClusterKeys.state(room)) else { return deliver(nil) }
             deliver(saved)
         })
     }
@@ -242,5 +230,4 @@ final class ClusterNode: Sendable {
         notices.post(.link(up))
     }
 
-    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }

@@ -24,14 +24,13 @@ extension Server {
                     closeMembers(of: name, Self.tryAgainLater, "room \(name) cannot be served (see the server log)")
                 }
             case .adopt(let name):
-                host.adopt(name, now: Self.seconds())
+                host.adopt(name, now: Uptime.seconds())
             case .reacquired(let name):
                 host.reacquired(name)
             case .lost(let name):
                 guard let room = host.lost(name) else { continue }
-                for session in members[name]?.values ?? [:].values where session.room === room && session.closeRequest == nil {
-                    requestClose(session, Self.serviceRestart, "room \(name) moved to another server: reconnect",
-                                 graceSeconds: 2, afterQueued: true)
+                closeMembers(of: name, Self.serviceRestart, "room \(name) moved to another server: reconnect") {
+                    $0.room === room
                 }
             case .live(let name):
                 greetWaiting(in: name)
@@ -54,8 +53,11 @@ extension Server {
         }
     }
 
-    private func closeMembers(of name: RoomName, _ status: lws_close_status, _ reason: String) {
-        for session in members[name]?.values ?? [:].values where session.closeRequest == nil {
+    /// The room's connections here (those `only` admits) are closed once what is queued for
+    /// them is sent.
+    private func closeMembers(of name: RoomName, _ status: lws_close_status, _ reason: String,
+                              only: (Session) -> Bool = { _ in true }) {
+        for session in members[name]?.values ?? [:].values where session.closeRequest == nil && only(session) {
             requestClose(session, status, reason, graceSeconds: 2, afterQueued: true)
         }
     }

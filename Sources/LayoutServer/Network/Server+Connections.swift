@@ -78,7 +78,7 @@ extension Server {
         }
         let address = withUnsafePointer(to: &accepted.pointee.cli_addr) { PeerAddress($0) }
             ?? PeerAddress(ipv4: [0, 0, 0, 0])
-        switch connections.accept(from: address, now: Self.seconds()) {
+        switch connections.accept(from: address, now: Uptime.seconds()) {
         case .refuse(let refusal):
             refusals.count(refusal, from: address)
             return false
@@ -95,7 +95,7 @@ extension Server {
     /// A complete HTTP request (or WebSocket handshake) arrived on `wsi`.
     func requestArrived(_ wsi: OpaquePointer) {
         guard let id = connectionIDs[wsi] else { return }
-        connections.requestArrived(id, now: Self.seconds())
+        connections.requestArrived(id, now: Uptime.seconds())
     }
 
     /// `wsi` is a WebSocket now: no deadline, never evicted.
@@ -107,7 +107,7 @@ extension Server {
     /// Once a second: closes the connections that are past their deadline without being
     /// WebSockets, and logs what admission refused meanwhile.
     func sweepConnections() {
-        for id in connections.expire(now: Self.seconds()) {
+        for id in connections.expire(now: Uptime.seconds()) {
             if let wsi = connectionWSIs[id] { kill(wsi) }
         }
         if let summary = refusals.takeSummary() { logger.info("\(summary)") }

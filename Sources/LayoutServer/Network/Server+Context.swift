@@ -98,9 +98,9 @@ extension Server {
     func scheduleSweepTimer() {
         let timer = ServiceTimer { [unowned self] in
             self.sweepConnections()
-            self.closeLongWaits(now: Self.seconds())
+            self.closeLongWaits(now: Uptime.seconds())
             self.reportToCluster()
-            self.host.sweep(now: Self.seconds())
+            self.host.sweep(now: Uptime.seconds())
             if let context = self.context { self.sweepTimer?.schedule(on: context, after: 1_000_000) }
         }
         sweepTimer = timer

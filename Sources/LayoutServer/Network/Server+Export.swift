@@ -21,25 +21,16 @@ extension Server {
             return lws_return_http_status(wsi, UInt32(HTTP_STATUS_FORBIDDEN.rawValue), nil) != 0 ? -1 : 1
         }
         if let room = host.rooms[name], room.role.hasLayout {
-            nextExportToken += 1
-            let token = nextExportToken
-            exportTokens[token] = wsi
-            pendingExports[wsi] = .waiting(format: format, name: name)
-            let ready = readyExports
-            host.request(.export(format, deliver: { ready.post((token, $0)) }), of: room)
+            host.request(.export(format, deliver: awaitExport(wsi, format: format, name: name)), of: room)
             return 0
         }
         if let cluster = host.cluster {
             // Stepped on another server, or nowhere: as its state in Redis has it.
-            nextExportToken += 1
-            let token = nextExportToken
-            exportTokens[token] = wsi
-            pendingExports[wsi] = .waiting(format: format, name: name)
-            let ready = readyExports
+            let deliver = awaitExport(wsi, format: format, name: name)
             cluster.readState(of: name) { saved in
-                ready.post((token, saved.map {
+                deliver(saved.map {
                     LayoutExport(room: name.description, tick: 0, snapshot: $0.layout, catalog: $0.catalog).encoded(as: format)
-                }))
+                })
             }
             return 0
         }
@@ -54,6 +45,17 @@ extension Server {
             logger.error("export of \(name): \(failure)")
             return lws_return_http_status(wsi, UInt32(HTTP_STATUS_SERVICE_UNAVAILABLE.rawValue), nil) != 0 ? -1 : 1
         }
+    }
+
+    /// The connection waits for its document, written on another thread: what that thread hands
+    /// to the returned closure (nil: no such room after all) wakes the service thread for it.
+    private func awaitExport(_ wsi: OpaquePointer, format: LayoutExport.Format, name: RoomName) -> @Sendable ([UInt8]?) -> Void {
+        nextExportToken += 1
+        let token = nextExportToken
+        exportTokens[token] = wsi
+        pendingExports[wsi] = .waiting(format: format, name: name)
+        let ready = readyExports
+        return { ready.post((token, $0)) }
     }
 
     /// Exports their rooms have written: their connections may write the answer.

@@ -29,7 +29,7 @@ extension Server {
         guard sessions.count + joining.count < config.limits.maxClients else {
             return (503, "WebSocket from \(peerAddress(wsi)): \(config.limits.maxClients) clients already (--max-clients)")
         }
-        switch host.admit(name, from: peerKey(wsi), now: Self.seconds()) {
+        switch host.admit(name, from: peerKey(wsi), now: Uptime.seconds()) {
         case .room(let room):
             joining[wsi] = room
             return nil
@@ -41,7 +41,7 @@ extension Server {
     /// A handshake admitted to a room ended before it opened: it no longer counts there.
     func handshakeEnded(_ wsi: OpaquePointer) {
         guard let room = joining.removeValue(forKey: wsi) else { return }
-        host.left(room, now: Self.seconds())
+        host.left(room, now: Uptime.seconds())
     }
 
     func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {

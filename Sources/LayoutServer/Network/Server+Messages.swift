@@ -31,7 +31,7 @@ extension Server {
     private func handleMessage(_ session: Session, binary: Bool) {
         // A connection being closed (too slow, shutting down) is not answered any more.
         guard session.closeRequest == nil, !session.mailbox.overflowed else { return }
-        guard session.bucket.take(now: Self.seconds()) else {
+        guard session.bucket.take(now: Uptime.seconds()) else {
             reject(session, ProtocolError(.rateLimited, "more than \(Int(config.limits.messagesPerSecond)) messages a second (burst \(Int(config.limits.messageBurst)))"))
             return
         }

@@ -16,7 +16,7 @@ extension Server {
         let session = Session(wsi: wsi, client: client, room: room, binaryFrames: binary, peer: peerAddress(wsi),
                               mailbox: mailbox,
                               bucket: TokenBucket(rate: config.limits.messagesPerSecond,
-                                                  burst: config.limits.messageBurst, now: Self.seconds()))
+                                                  burst: config.limits.messageBurst, now: Uptime.seconds()))
         sessions[wsi] = session
         sessionsByClient[client] = session
         members[room.name, default: [:]][wsi] = session
@@ -26,7 +26,7 @@ extension Server {
             greet(session)
         } else {
             // A room of the cluster whose owner is being found, or whose mirror is catching up.
-            session.awaitingSince = Self.seconds()
+            session.awaitingSince = Uptime.seconds()
             logger.info("\(client) connected from \(session.peer) to room \(room.name): waiting for the room")
         }
         return 0
@@ -80,7 +80,7 @@ extension Server {
         if members[room.name]?.isEmpty == true { members[room.name] = nil }
         session.subscription?.cancel()
         session.subscription = nil
-        host.left(room, now: Self.seconds())
+        host.left(room, now: Uptime.seconds())
         let clients = host.clients(of: room.name)
         logger.info("\(session.client) disconnected from room \(room.name) (\(Self.clientCount(clients)) there, \(sessions.count) in all)")
         guard session.awaitingSince == nil else { return 0 }  // never greeted: nobody heard of it
@@ -101,5 +101,4 @@ extension Server {
 
     static func clientCount(_ count: Int) -> String { count == 1 ? "1 client" : "\(count) clients" }
 
-    static func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }

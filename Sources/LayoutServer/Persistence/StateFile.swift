@@ -28,7 +28,13 @@ public enum StateFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Failure(description: "cannot read state file \(path)")
         }
-        let state = try read(Array(data), path: path)
+        return try decode(Array(data), path: path)
+    }
+
+    /// A state file's bytes (from a file at `path`, or a cluster's Redis key), read and checked
+    /// as a whole: a layout the engine would refuse is an error here, not later.
+    static func decode(_ bytes: [UInt8], path: String) throws(Failure) -> SavedState {
+        let state = try read(bytes, path: path)
         if let problem = validate(state) {
             throw Failure(description: "state file \(path): \(problem)")
         }

@@ -21,6 +21,8 @@ public struct FrameEncoder {
 
     /// The membership part of the last frame encoded (`,"ids":[…],"owners":[…]`).
     var membershipPart: [UInt8] { membership.part }
+    /// Bytes of the last frame's head (where its membership part goes).
+    private(set) var headCount = 0
 
     public init() {}
 
@@ -32,6 +34,7 @@ public struct FrameEncoder {
             membership = (simulation.version, Self.membership(ids: simulation.ids, owners: owners()))
         }
         let head = Self.head(tick: simulation.tick, version: simulation.version, at: at)
+        headCount = head.count
         let positions = Self.positions(xs: simulation.xs, ys: simulation.ys)
         return Frame(version: simulation.version,
                      withIDs: OutgoingMessage(parts: [head, membership.part, positions]),

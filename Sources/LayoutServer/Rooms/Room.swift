@@ -126,7 +126,7 @@ final class Room: Sendable {
     /// role, nothing written.
     func abandon() {
         roleBox.withLock { $0 = .pending }
-        _ = layout.withLock { layout in layout = nil }
+        layout.withLock { $0 = nil }
     }
 
     /// Cells it holds, for the total (`CellBudget`) when it leaves memory.

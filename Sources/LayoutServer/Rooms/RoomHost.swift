@@ -18,14 +18,16 @@ final class RoomHost {
     let changed = ChangedRooms()
     /// This server's part in the cluster (`--redis`); nil: a server on its own.
     let cluster: ClusterNode?
-    private let pool: StepPool
-    private let logger: Logger
+    // Internal, not private, for the cluster's part (`RoomHost+Cluster`); only this class and
+    // that extension change them.
+    let pool: StepPool
+    let logger: Logger
     private let seed: UInt64
-    private var registry: RoomRegistry
-    private(set) var rooms: [RoomName: Room] = [:]
+    var registry: RoomRegistry
+    var rooms: [RoomName: Room] = [:]
     /// Rooms unloaded whose last write is under way (off the service thread: a large room's
     /// file takes tens of ms to write and fsync); loading one again waits for it.
-    private var closing: [RoomName: DispatchGroup] = [:]
+    var closing: [RoomName: DispatchGroup] = [:]
     private let closer = DispatchQueue(label: "forcelayout.rooms.closing", attributes: .concurrent)
 
     init(config: ServerConfig, logger: Logger) {
@@ -111,133 +113,6 @@ final class RoomHost {
         }
     }
 
-    /// This server took the lease of `name` (`ClusterNotice.won`): it steps the room from the
-    /// state Redis holds (none: a new room). A room it relayed until now (a failover) goes on
-    /// from what its clients saw: the same event numbering, ticks and frame serials on, a
-    /// membership version above theirs, then a `failover` event and the room's data for every
-    /// client (the state may lack the last second's changes). False when the state is unusable
-    /// (the room's clients are then turned away).
-    /// `members`: the ids of the room's clients here; `deliver` hands a message to each.
-    func won(_ name: RoomName, _ claim: Claim, members: [String], deliver: (OutgoingMessage) -> Void) -> Bool {
-        guard let cluster else { return false }
-        guard let room = rooms[name], room.role.isPending || room.mirror != nil else {
-            cluster.drop(name)  // the room left meanwhile: its lease goes back
-            return false
-        }
-        var saved: SavedState?
-        if let bytes = claim.saved {
-            do {
-                let state = try StateFile.read(bytes, path: "Redis \(ClusterKeys.state(name))")
-                if let problem = StateFile.validate(state) { throw StateFile.Failure(description: problem) }
-                saved = state
-            } catch {
-                logger.error("room \(name): its state in Redis is unusable (\(error)); the room is not served")
-                cluster.drop(name)
-                return false
-            }
-        }
-        let mirror = room.mirror
-        let seen = room.status.current
-        let lastSerial = mirror?.lastSerial ?? 0
-        let replicator = cluster.replicator(for: name)
-        let destination = RedisStateDestination(room: name, node: cluster.name, redis: cluster.redis, logger: logger)
-        let parts = layoutParts(name, saved: saved)
-        let limits = limits, budget = budget
-        room.install(replicator: replicator) {
-            let keeper = StateKeeper(saver: StateSaver(destination), ids: parts.ids, closed: nil)
-            let simulation = parts.simulation()
-            simulation.resume(tick: seen.tick, after: seen.version)
-            let state = LayoutState(simulation: simulation, limits: limits, budget: budget,
-                                    settled: parts.saved?.settled, catalog: parts.saved?.catalog ?? CellCatalog())
-            var layout = RoomLayout(state: state, keeper: keeper)
-            layout.continueFrames(after: lastSerial)
-            return layout
-        }
-        budget.force(room.cellCount)
-        let gone = replicator.adopt(roster: claim.roster, node: cluster.name, gone: claim.previous)
-        for client in members { _ = replicator.joined(client, on: cluster.name, local: true) }
-        if claim.previous != nil {
-            announceFailover(of: room, previous: claim.previous, leftBehind: gone, replicator: replicator, deliver: deliver)
-        }
-        pool.add(room)
-        cluster.own(room, replicator: replicator)
-        logger.info("room \(name) \(claim.previous != nil ? "taken over" : saved == nil ? "created" : "loaded from Redis"): stepped here (\(rooms.count) in memory)")
-        return true
-    }
-
-    /// After a failover, before the room's first turn here: the clients of the dead server
-    /// left, the room moved, and everyone gets its data as of now.
-    private func announceFailover(of room: Room, previous: String?, leftBehind: [String], replicator: RoomReplicator,
-                                  deliver: (OutgoingMessage) -> Void) {
-        for client in leftBehind { room.presence(.left, of: client) }
-        room.bus.publish(LayoutEvent(kind: .failover, by: nil, tick: room.status.current.tick,
-                                     detail: .failover(node: cluster?.name ?? "", previous: previous,
-                                                       pinned: room.status.current.pinned)))
-        let data = room.dataMessage()
-        let through = room.bus.nextSeq - 1
-        replicator.answerData(through: through, message: data?.bytes, everyone: true)
-        if let data { deliver(data) }
-        room.announce()
-    }
-
-    /// Another server placed new room `name` here (`NodeMessage.adopt`): it is made and
-    /// claimed, with no client here yet (within `--max-rooms`).
-    func adopt(_ name: RoomName, now: Double) {
-        guard let cluster, rooms[name] == nil, registry.adopt(name, now: now) else { return }
-        cluster.claimHere(openPending(name))
-    }
-
-    /// A cluster's room in memory with no layout yet, after an unload of it under way here
-    /// ended (its last state written, its lease given back).
-    private func openPending(_ name: RoomName) -> Room {
-        closing.removeValue(forKey: name)?.wait()
-        let room = Room(pendingName: name, replayCapacity: limits.replayBuffer, changed: changed)
-        rooms[name] = room
-        return room
-    }
-
-    /// What this server says of itself to the cluster (`NodeSummary`).
-    func summary(node: String, clients: Int, uptimeSeconds: Int) -> NodeSummary {
-        var owned: [NodeSummary.OwnedRoom] = []
-        var relayed = 0
-        for (name, room) in rooms {
-            switch room.role {
-            case .owner:
-                let status = room.status.current
-                owned.append(.init(name: name.description, clients: room.clients, cells: status.cells,
-                                   settled: status.settled, tick: status.tick))
-            case .relay:
-                relayed += 1
-            case .local, .pending:
-                break
-            }
-        }
-        return NodeSummary(node: node, clients: clients, rooms: owned.sorted { $0.name < $1.name }, relayed: relayed,
-                           uptimeSeconds: uptimeSeconds)
-    }
-
-    /// Redis restarted empty and this server took its room's lease again: the room's state,
-    /// its frame's copy and its status go to Redis anew.
-    func reacquired(_ name: RoomName) {
-        guard let room = rooms[name], room.replicator != nil else { return }
-        request(.republish, of: room)
-    }
-
-    /// Another server holds the lease of a room stepped here: the room stops here (nothing
-    /// is written: the lease fences the state in Redis). Returns the room, whose clients must
-    /// start again.
-    func lost(_ name: RoomName) -> Room? {
-        guard let room = rooms[name], room.replicator != nil else { return nil }
-        rooms[name] = nil
-        registry.failed(name)
-        room.isGone.store(true, ordering: .releasing)
-        pool.remove(room)
-        budget.give(room.cellCount)
-        cluster?.disown(name)
-        room.abandon()
-        return room
-    }
-
     /// A client of `room` left (or its handshake did not complete).
     func left(_ room: Room, now: Double) {
         registry.left(room.name, now: now)
@@ -287,18 +162,12 @@ final class RoomHost {
         for action in registry.sweep(now: now) {
             switch action {
             case .forget(let name):
-                guard let room = rooms.removeValue(forKey: name) else { continue }
-                room.isGone.store(true, ordering: .releasing)
-                pool.remove(room)
+                guard let room = takeOut(name) else { continue }
                 room.discard()
-                budget.give(room.cellCount)
                 cluster?.drop(name)
                 logger.info("room \(name) forgotten: empty since its last client left")
             case .unload(let name):
-                guard let room = rooms.removeValue(forKey: name) else { continue }
-                room.isGone.store(true, ordering: .releasing)
-                pool.remove(room)
-                budget.give(room.cellCount)
+                guard let room = takeOut(name) else { continue }
                 let group = DispatchGroup()
                 let cluster = cluster
                 closer.async(group: group) {
@@ -309,6 +178,16 @@ final class RoomHost {
                 logger.info("room \(name) saved and unloaded: settled, no clients")
             }
         }
+    }
+
+    /// The room leaves memory (forgotten, unloaded, or stepped elsewhere now): out of the pool,
+    /// its cells off the total, and whatever the cluster learns of it late given back.
+    func takeOut(_ name: RoomName) -> Room? {
+        guard let room = rooms.removeValue(forKey: name) else { return nil }
+        room.isGone.store(true, ordering: .releasing)
+        pool.remove(room)
+        budget.give(room.cellCount)
+        return room
     }
 
     /// The rooms in memory for `GET /rooms`: most clients first, at most 100.
@@ -366,7 +245,7 @@ final class RoomHost {
         return room
     }
 
-    private func layoutParts(_ name: RoomName, saved: SavedState?) -> LayoutParts {
+    func layoutParts(_ name: RoomName, saved: SavedState?) -> LayoutParts {
         // Numbering resumes above every id that may have been handed out.
         LayoutParts(name: name, seed: Self.seed(seed, for: name), saved: saved, logger: logger,
                     ids: IDReservation(nextID: saved?.layout.nextID ?? 1, reservation: saved?.reservation ?? 1))
@@ -382,7 +261,7 @@ final class RoomHost {
 
 /// What a room's layout is made from (its saved state, or nothing for a new room): `Sendable`,
 /// so the simulation itself can be built where it will live (`Room.install`).
-private struct LayoutParts: Sendable {
+struct LayoutParts: Sendable {
     let name: RoomName
     let seed: UInt64
     let saved: SavedState?

@@ -122,7 +122,7 @@ struct RoomLayout {
             room.replicator?.published(
                 ReplicatedFrame(serial: frameSerial, version: simulation.version, nextDueIn: state.isStepping ? interval : 0,
                                 text: text.withoutIDs.bytes,
-                                textHead: FrameEncoder.head(tick: simulation.tick, version: simulation.version, at: at).count,
+                                textHead: encoder.headCount,
                                 binary: binary.withoutIDs.bytes, membership: nil),
                 membership: .init(version: simulation.version, text: encoder.membershipPart,
                                   binary: binaryEncoder.membershipSection),

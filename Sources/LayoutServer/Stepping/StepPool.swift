@@ -61,7 +61,7 @@ final class StepPool: Sendable {
 
     /// Something arrived for the room (a command): it gets a turn now.
     func wake(_ room: Room) {
-        let now = Self.now()
+        let now = Uptime.seconds()
         state.withLock { $0.schedule.wake(room.name, at: now) }
         wakeups.signal()
     }
@@ -81,7 +81,7 @@ final class StepPool: Sendable {
     }
 
     private func next() -> Work {
-        let now = Self.now()
+        let now = Uptime.seconds()
         return state.withLock { state in
             if state.stopping { return .stop }
             while let (name, due) = state.schedule.take(now: now) {
@@ -96,7 +96,7 @@ final class StepPool: Sendable {
     /// `wake` found it stepping and left it to this).
     private func finish(_ room: Room, due: Double, moving: Bool) {
         let interval = room.stepInterval
-        let now = Self.now()
+        let now = Uptime.seconds()
         let again = state.withLock { state in
             let again = state.rooms[room.name] != nil && (moving || !room.commands.isEmpty)
             let commandsWaiting = again && !moving
@@ -108,5 +108,4 @@ final class StepPool: Sendable {
         if again { wakeups.signal() }
     }
 
-    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }

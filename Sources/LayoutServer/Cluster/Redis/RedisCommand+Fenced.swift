@@ -48,3 +48,22 @@ enum Fenced: Equatable, Sendable {
         }
     }
 }
+
+extension RedisCommands {
+    /// `commands` fenced by `lease` (`RedisCommand.fenced`): `refused` when another server
+    /// holds it; otherwise `done` with the last command's reply, or nil when the batch did not
+    /// reach Redis (or its reply was not a fenced one).
+    func submitFenced(lease: String, holder: String, _ commands: [[[UInt8]]], replacing: String? = nil,
+                      refused: @escaping @Sendable () -> Void, done: (@Sendable (RedisReply?) -> Void)? = nil) {
+        submit(.init([RedisCommand.fenced(lease: lease, holder: holder, commands)], replacing: replacing) { result in
+            guard case .success(let replies) = result, let fenced = replies.first.flatMap(Fenced.init) else {
+                done?(nil)
+                return
+            }
+            switch fenced {
+            case .refused: refused()
+            case .ran(let reply): done?(reply)
+            }
+        })
+    }
+}

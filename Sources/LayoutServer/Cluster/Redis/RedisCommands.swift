@@ -69,7 +69,7 @@ final class RedisCommands: Sendable {
     }
 
     func submit(_ batch: Batch) {
-        let bytes = batch.commands.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+        let bytes = Self.size(of: batch)
         let (refused, replaced) = state.withLock { state -> (Bool, Batch?) in
             // The newer batch goes last, behind whatever was queued after the one it replaces
             // (events its frame depends on).
@@ -130,14 +130,14 @@ final class RedisCommands: Sendable {
                 return
             }
             guard !batches.isEmpty else { continue }
-            if connection == nil, backoff.mayTry(now: Self.now()) {
+            if connection == nil, backoff.mayTry(now: Uptime.seconds()) {
                 do {
                     connection = try RedisConnection(address, timeout: timeout)
                     backoff.succeeded()
                     logger.info("cluster: \(purpose) connected to \(address)")
                     linkChanged(true)
                 } catch {
-                    backoff.failed(now: Self.now())
+                    backoff.failed(now: Uptime.seconds())
                     logger.warning("cluster: Redis unreachable for \(purpose) (\(error)); next try in \(backoff.delayDescription)")
                 }
             }
@@ -155,7 +155,7 @@ final class RedisCommands: Sendable {
                 }
             } catch {
                 connection = nil
-                backoff.failed(now: Self.now())
+                backoff.failed(now: Uptime.seconds())
                 logger.warning("cluster: \(purpose) lost Redis (\(error)); reconnecting")
                 linkChanged(false)
                 for batch in batches { batch.completion?(.failure(error)) }
@@ -163,7 +163,6 @@ final class RedisCommands: Sendable {
         }
     }
 
-    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }
 
 /// Reconnecting to Redis: at once after a first loss, then waits doubling from 0.1 s to 2 s.

@@ -76,15 +76,15 @@ final class RedisSubscriber: Sendable {
         var backoff = RedisBackoff()
         var wasUp = false
         while !wanted.withLock({ $0.stopped }) {
-            if !backoff.mayTry(now: RedisCommands.now()) {
-                waitForWake(seconds: backoff.notBefore - RedisCommands.now())
+            if !backoff.mayTry(now: Uptime.seconds()) {
+                waitForWake(seconds: backoff.notBefore - Uptime.seconds())
                 continue
             }
             let connection: RedisConnection
             do {
                 connection = try RedisConnection(address, timeout: 2)
             } catch {
-                backoff.failed(now: RedisCommands.now())
+                backoff.failed(now: Uptime.seconds())
                 if wasUp { handlers.linkChanged(false); wasUp = false }
                 continue
             }
@@ -95,7 +95,7 @@ final class RedisSubscriber: Sendable {
                 try serve(connection)
             } catch {
                 logger.warning("cluster: subscriptions lost (\(error)); resubscribing")
-                backoff.failed(now: RedisCommands.now())
+                backoff.failed(now: Uptime.seconds())
                 handlers.linkChanged(false)
                 wasUp = false
             }
@@ -106,7 +106,7 @@ final class RedisSubscriber: Sendable {
     /// messages, until it fails (throws) or the subscriber stops (returns).
     private func serve(_ connection: RedisConnection) throws(RedisConnection.Failure) {
         var subscribed: Set<String> = []
-        var lastHeard = RedisCommands.now()
+        var lastHeard = Uptime.seconds()
         var pingSent: Double?
         while true {
             let (channels, stopped) = wanted.withLock { ($0.channels, $0.stopped) }
@@ -114,7 +114,7 @@ final class RedisSubscriber: Sendable {
             let adding = channels.subtracting(subscribed), dropping = subscribed.subtracting(channels)
             if !adding.isEmpty { connection.append([Array("SUBSCRIBE".utf8)] + adding.sorted().map { Array($0.utf8) }) }
             if !dropping.isEmpty { connection.append([Array("UNSUBSCRIBE".utf8)] + dropping.sorted().map { Array($0.utf8) }) }
-            let now = RedisCommands.now()
+            let now = Uptime.seconds()
             if let sent = pingSent, now - sent > 3 {
                 throw RedisConnection.Failure(description: "no answer to a ping in 3 s")
             }
@@ -130,7 +130,7 @@ final class RedisSubscriber: Sendable {
             if fds[1].revents != 0 { drainWakes() }
             guard fds[0].revents != 0 else { continue }
             for reply in try connection.readAvailable() {
-                lastHeard = RedisCommands.now()
+                lastHeard = Uptime.seconds()
                 guard case .array(let parts) = reply, let kind = parts.first?.text else { continue }
                 switch kind {
                 case "message" where parts.count == 3:

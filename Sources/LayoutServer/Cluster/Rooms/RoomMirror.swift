@@ -41,6 +41,9 @@ final class RoomMirror: Sendable {
         var readingMembership = false
         /// The mailboxes of the room's clients here (a `data` for everyone goes to each).
         var mailboxes: [ObjectIdentifier: Mailbox] = [:]
+
+        /// Clients here have been greeted or wait to be: a gap in the events concerns them.
+        var isWatched: Bool { !mailboxes.isEmpty || !waiting.isEmpty }
     }
 
     let room: Room
@@ -205,7 +208,7 @@ final class RoomMirror: Sendable {
                 if last > 0, event.seq > last + 1 { missed = true }
                 room.bus.mirror(event.envelope)
             }
-            if missed, !state.mailboxes.isEmpty || !state.waiting.isEmpty { link.gap() }
+            if missed, state.isWatched { link.gap() }
         case .status(let status):
             apply(status, &state)
         case .data(let through, let message, let everyone):
@@ -228,7 +231,7 @@ final class RoomMirror: Sendable {
         // the owner could not send them): clients here who were to see them start again; a
         // mirror nobody watches yet just numbers on from there.
         if status.lastSeq > room.bus.nextSeq - 1 {
-            if !state.mailboxes.isEmpty || !state.waiting.isEmpty { link.gap() }
+            if state.isWatched { link.gap() }
             room.bus.skip(through: status.lastSeq)
         }
         state.clients = status.clients

@@ -105,15 +105,14 @@ final class RoomReplicator: Sendable {
         ])
     }
 
-    /// `commands` in one step, unless another server holds the lease (then `leaseLost`); a
-    /// batch that did not arrive goes to `failed`. Nothing goes once the room left this server.
-    private func submitFenced(_ commands: [[[UInt8]]], replacing: String? = nil, failed: (@Sendable () -> Void)? = nil) {
+    /// `commands` in one step, unless another server holds the lease (then `leaseLost`). A
+    /// batch that carries what later frames rely on (`resendIfLost`) and did not arrive makes
+    /// the next frame carry it again. Nothing goes once the room left this server.
+    private func submitFenced(_ commands: [[[UInt8]]], replacing: String? = nil, resendIfLost: Bool = false) {
         guard !state.withLock({ $0.detached }) else { return }
-        let leaseLost = leaseLost
-        redis.submit(.init([RedisCommand.fenced(lease: keys.lease, holder: node, commands)], replacing: replacing) { result in
-            guard case .success(let replies) = result else { failed?(); return }
-            if case .refused? = replies.first.flatMap(Fenced.init) { leaseLost() }
-        })
+        redis.submitFenced(lease: keys.lease, holder: node, commands, replacing: replacing, refused: leaseLost) { [self] reply in
+            if reply == nil, resendIfLost { forgetSent() }
+        }
     }
 
     /// A frame was published: relays get it (with the membership parts when its version is new
@@ -161,7 +160,7 @@ final class RoomReplicator: Sendable {
         // A frame that carries a membership or the copy is never replaced by a newer one; if
         // it does not reach Redis, the next frame carries them again.
         guard live.membership != nil || copy != nil else { return submitFenced(commands, replacing: "frame \(keys.room)") }
-        submitFenced(commands) { [self] in forgetSent() }
+        submitFenced(commands, resendIfLost: true)
     }
 
     /// The status changed without a frame (a parameter of a paused room, a client came or went).

@@ -12,22 +12,10 @@ struct ReplicatedFrame: Equatable, Sendable {
         let text: [UInt8]
         let binary: [UInt8]
 
-        init(version: Int, text: [UInt8], binary: [UInt8]) {
-            self.version = version
-            self.text = text
-            self.binary = binary
-        }
-
         func write(into writer: inout WireWriter) {
             writer.int(version)
             writer.data(text)
             writer.data(binary)
-        }
-
-        init(from reader: inout WireReader) throws(WireMalformed) {
-            version = try reader.int()
-            text = try reader.data()
-            binary = try reader.data()
         }
 
         /// Alone (the `membership` field of `ClusterKeys.mirror`).
@@ -35,12 +23,6 @@ struct ReplicatedFrame: Equatable, Sendable {
             var writer = WireWriter(capacity: text.count + binary.count + 16)
             write(into: &writer)
             return writer.bytes
-        }
-
-        init(decoding bytes: [UInt8]) throws(WireMalformed) {
-            var reader = WireReader(bytes)
-            try self.init(from: &reader)
-            try reader.finish()
         }
     }
 
@@ -90,26 +72,26 @@ struct ReplicatedFrame: Equatable, Sendable {
         writer.bool(membership != nil)
         membership?.write(into: &writer)
     }
+}
 
-    init(serial: Int, version: Int, nextDueIn: UInt64, text: [UInt8], textHead: Int, binary: [UInt8],
-         membership: Membership?) {
-        self.serial = serial
-        self.version = version
-        self.nextDueIn = nextDueIn
-        self.text = text
-        self.textHead = textHead
-        self.binary = binary
-        self.membership = membership
+// Decoding, in extensions so the structs keep their memberwise initialisers.
+extension ReplicatedFrame.Membership {
+    init(from reader: inout WireReader) throws(WireMalformed) {
+        self.init(version: try reader.int(), text: try reader.data(), binary: try reader.data())
     }
 
+    init(decoding bytes: [UInt8]) throws(WireMalformed) {
+        var reader = WireReader(bytes)
+        try self.init(from: &reader)
+        try reader.finish()
+    }
+}
+
+extension ReplicatedFrame {
     init(from reader: inout WireReader) throws(WireMalformed) {
-        serial = try reader.int()
-        version = try reader.int()
-        nextDueIn = try reader.u64()
-        text = try reader.data()
-        textHead = try reader.int()
-        binary = try reader.data()
-        membership = try reader.bool() ? try Membership(from: &reader) : nil
+        self.init(serial: try reader.int(), version: try reader.int(), nextDueIn: try reader.u64(),
+                  text: try reader.data(), textHead: try reader.int(), binary: try reader.data(),
+                  membership: try reader.bool() ? try Membership(from: &reader) : nil)
         guard (0...text.count).contains(textHead) else { throw WireMalformed("a frame's head is longer than the frame") }
         guard binary.count >= BinaryFrameEncoder.headSize else { throw WireMalformed("a binary frame shorter than its head") }
     }
