@@ -90,6 +90,25 @@ final class RoomRegistryTests: XCTestCase {
         XCTAssertEqual(rooms.loaded[name("x")]?.clients, 0, "a second leave does not go below zero")
     }
 
+    func testARoomWatchedOnOtherServersStaysUntilTheyLeaveThenCountsAsEmptyFromThen() {
+        var rooms = registry()
+        _ = rooms.join(name("x"), from: a, now: 0)
+        rooms.left(name("x"), now: 10)
+        rooms.watched(name("x"), elsewhere: true, now: 20)
+        XCTAssertEqual(rooms.sweep(now: 1000), [], "clients elsewhere keep it")
+        rooms.watched(name("x"), elsewhere: false, now: 1000)
+        XCTAssertEqual(rooms.sweep(now: 1059), [])
+        XCTAssertEqual(rooms.sweep(now: 1060), [.forget(name("x"))], "empty from when the last one elsewhere left")
+    }
+
+    func testARoomWithClientsHereIsNotEmptyWhenNoneAreElsewhere() {
+        var rooms = registry()
+        _ = rooms.join(name("x"), from: a, now: 0)
+        rooms.watched(name("x"), elsewhere: false, now: 5)
+        XCTAssertNil(rooms.loaded[name("x")]?.emptySince)
+        XCTAssertEqual(rooms.sweep(now: 1000), [])
+    }
+
     func testAFailedLoadLeavesNothingInMemory() {
         var rooms = registry(onDisk: ["broken"])
         XCTAssertEqual(rooms.join(name("broken"), from: a, now: 0), .load(name("broken")))

@@ -151,8 +151,8 @@ final class RoomHost {
                 registry.update(name, cells: status.cells, settled: status.settled,
                                 unloadable: files.path(for: name) != nil)
             case .owner(let replicator):
-                registry.update(name, cells: status.cells, settled: status.settled,
-                                watchedElsewhere: replicator.remoteClients > 0, now: now)
+                registry.update(name, cells: status.cells, settled: status.settled)
+                registry.watched(name, elsewhere: replicator.remoteClients > 0, now: now)
             case .relay, .pending:
                 // Nothing to keep: a relay lets go of an idle room whatever its layout does.
                 registry.update(name, cells: status.cells, settled: true)

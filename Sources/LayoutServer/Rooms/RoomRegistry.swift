@@ -103,16 +103,21 @@ struct RoomRegistry {
         loaded[name] = room
     }
 
-    /// What the room's layout says of itself now. `watchedElsewhere`: in a cluster, the room
-    /// stepped here has clients on other servers, so it stays as if it had clients here; once
-    /// they are gone it counts as empty from `now`.
-    mutating func update(_ name: RoomName, cells: Int, settled: Bool, unloadable: Bool = true,
-                         watchedElsewhere: Bool = false, now: Double = 0) {
+    /// What the room's layout says of itself now.
+    mutating func update(_ name: RoomName, cells: Int, settled: Bool, unloadable: Bool = true) {
         guard var room = loaded[name] else { return }
         room.cells = cells
         room.settled = settled
         room.unloadable = unloadable
-        if watchedElsewhere {
+        loaded[name] = room
+    }
+
+    /// In a cluster, whether the room stepped here has clients on other servers: while it has,
+    /// it stays as if it had clients here; once they are gone it counts as empty from `now`
+    /// (unless it has clients here).
+    mutating func watched(_ name: RoomName, elsewhere: Bool, now: Double) {
+        guard var room = loaded[name] else { return }
+        if elsewhere {
             room.emptySince = nil
         } else if room.clients == 0, room.emptySince == nil {
             room.emptySince = now
