@@ -20,6 +20,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         .systemLibrary(
@@ -35,7 +36,7 @@ let package = Package(
         // A whole-mask test for the force loops, which Swift's SIMD types do not inline.
         .target(name: "CVectorMath", cSettings: vectorC),
         .target(name: "ForceLayout", dependencies: ["CVectorMath"], swiftSettings: vectorSwift),
-        .target(name: "EventBus"),
+        .target(name: "EventBus", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
         .target(
             name: "LayoutServer",
             dependencies: [

@@ -2,6 +2,9 @@
 public protocol BusEvent: Sendable {
     associatedtype Kind: Hashable & Sendable
     var kind: Kind { get }
+    /// What keeping it for replay costs, in bytes (its encoded size, say): the replay buffer
+    /// keeps at most `ReplayBounds.bytes` of them.
+    var replayBytes: Int { get }
 }
 
 /// An event as published: stamped with the bus's strictly increasing sequence number.

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Typed publish/subscribe with a bounded replay buffer.
+/// Typed publish/subscribe with a replay buffer bounded in events and in bytes.
 ///
 /// Publishing is serialised, so every subscriber sees events in sequence order. Handlers run
 /// on the publisher's thread, outside the bus's state lock: a handler may subscribe or cancel,
@@ -36,11 +36,11 @@ public final class EventBus<Event: BusEvent>: Sendable {
     private let state: Mutex<State>
     /// Held for a whole publish (stamp + delivery) so concurrent publishers cannot interleave.
     private let publishing = Mutex<Void>(())
-    public let replayCapacity: Int
+    public let replayBounds: ReplayBounds
 
-    public init(replayCapacity: Int = 256) {
-        self.replayCapacity = max(0, replayCapacity)
-        state = Mutex(State(buffer: ReplayBuffer(capacity: replayCapacity)))
+    public init(replay bounds: ReplayBounds = ReplayBounds(events: 256)) {
+        replayBounds = bounds
+        state = Mutex(State(buffer: ReplayBuffer(bounds: bounds)))
     }
 
     /// Stamps `event` with the next sequence number, stores it for replay and delivers it.
@@ -117,6 +117,9 @@ public final class EventBus<Event: BusEvent>: Sendable {
     public func replay(last count: Int, _ filter: KindFilter<Event.Kind> = .all) -> [Envelope<Event>] {
         state.withLock { $0.buffer.last(count, matching: filter) }
     }
+
+    /// Events the replay buffer holds now (what fits its bounds).
+    public var replayCount: Int { state.withLock { $0.buffer.count } }
 
     /// The sequence number the next published event will carry.
     public var nextSeq: UInt64 { state.withLock { $0.nextSeq } }

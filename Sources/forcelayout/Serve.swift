@@ -57,6 +57,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Recent events kept for late joiners (hello) and replay.")
     var replayBuffer = Self.defaults.limits.replayBuffer
 
+    @Option(help: "Bytes of recent events kept for late joiners (hello) and replay: the most history a hello carries.")
+    var replayBytes = Self.defaults.limits.replayBytes
+
     @Option(help: "Events waiting for one connection before it is closed with 1008 (too slow).")
     var maxEventBacklog = Self.defaults.limits.maxEventBacklog
 
@@ -112,6 +115,7 @@ struct Serve: ParsableCommand {
             throw ValidationError("--messages-per-second must be positive and --message-burst at least 1")
         }
         guard (1...100_000).contains(replayBuffer) else { throw ValidationError("--replay-buffer must be in 1...100000") }
+        guard (0...(1 << 30)).contains(replayBytes) else { throw ValidationError("--replay-bytes must be in 0...1073741824") }
         guard maxEventBacklog >= 16 else { throw ValidationError("--max-event-backlog must be at least 16") }
         guard maxConnections >= maxClients else {
             throw ValidationError("--max-connections (\(maxConnections)) must be at least --max-clients (\(maxClients))")
@@ -214,6 +218,7 @@ struct Serve: ParsableCommand {
         limits.messagesPerSecond = messagesPerSecond
         limits.messageBurst = messageBurst
         limits.replayBuffer = replayBuffer
+        limits.replayBytes = replayBytes
         limits.maxEventBacklog = maxEventBacklog
         limits.maxConnections = maxConnections
         limits.maxConnectionsPerAddress = maxConnectionsPerAddress

@@ -8,6 +8,7 @@ private enum Kind: String, Sendable { case added, removed, params }
 private struct TestEvent: BusEvent {
     let kind: Kind
     let value: Int
+    var replayBytes = 10
 }
 
 /// Collects delivered envelopes across threads.
@@ -61,7 +62,7 @@ final class EventBusTests: XCTestCase {
     }
 
     func testReplayIsOldestFirstAndBounded() {
-        let bus = EventBus<TestEvent>(replayCapacity: 5)
+        let bus = EventBus<TestEvent>(replay: ReplayBounds(events: 5))
         for value in 1...12 { bus.publish(TestEvent(kind: value.isMultiple(of: 2) ? .added : .removed, value: value)) }
         XCTAssertEqual(bus.replay(last: 100).map(\.event.value), [8, 9, 10, 11, 12])
         XCTAssertEqual(bus.replay(last: 3).map(\.event.value), [10, 11, 12])
@@ -71,6 +72,28 @@ final class EventBusTests: XCTestCase {
         XCTAssertEqual(bus.replay(last: 100, .only([.params])).count, 0)
         let seqs = bus.replay(last: 100).map(\.seq)
         XCTAssertEqual(seqs, seqs.sorted())
+    }
+
+    func testReplayIsBoundedInBytes() {
+        let bus = EventBus<TestEvent>(replay: ReplayBounds(events: 100, bytes: 35))
+        for value in 1...6 { bus.publish(TestEvent(kind: .added, value: value)) }
+        XCTAssertEqual(bus.replay(last: 100).map(\.event.value), [4, 5, 6], "three events of 10 bytes fit in 35")
+        bus.publish(TestEvent(kind: .added, value: 7, replayBytes: 25))
+        XCTAssertEqual(bus.replay(last: 100).map(\.event.value), [6, 7])
+        XCTAssertEqual(bus.replayCount, 2)
+    }
+
+    func testAnEventLargerThanTheByteBoundIsDeliveredButEndsTheReplay() {
+        let bus = EventBus<TestEvent>(replay: ReplayBounds(events: 100, bytes: 35))
+        let inbox = Inbox()
+        let (subscription, _) = bus.subscribe { inbox.append($0) }
+        for value in 1...3 { bus.publish(TestEvent(kind: .added, value: value)) }
+        bus.publish(TestEvent(kind: .added, value: 4, replayBytes: 36))
+        XCTAssertEqual(inbox.values, [1, 2, 3, 4])
+        XCTAssertEqual(bus.replay(last: 100).count, 0, "a replay never skips over an event it could not keep")
+        bus.publish(TestEvent(kind: .added, value: 5))
+        XCTAssertEqual(bus.replay(last: 100).map(\.event.value), [5])
+        subscription.cancel()
     }
 
     func testDefaultReplayCapacityIs256() {
@@ -133,7 +156,7 @@ final class EventBusTests: XCTestCase {
     }
 
     func testConcurrentPublishersDeliverInSequenceOrder() {
-        let bus = EventBus<TestEvent>(replayCapacity: 10_000)
+        let bus = EventBus<TestEvent>(replay: ReplayBounds(events: 10_000))
         let inboxes = (0..<4).map { _ in Inbox() }
         let subscriptions = inboxes.map { inbox in bus.subscribe { inbox.append($0) }.subscription }
         DispatchQueue.concurrentPerform(iterations: 8) { thread in

@@ -51,6 +51,19 @@ final class CellDataTests: XCTestCase {
         XCTAssertEqual(state.records.map(\.id), [1, 3])
     }
 
+    func testAnUpdateCarriesOnlyTheCellsItChangesAndNothingIsNoEvent() throws {
+        var state = state()
+        _ = try state.apply(try decode(##"{"type":"add","cells":[{"label":"a","group":"g"},{"label":"b"},{}]}"##), from: "c1")
+        let version = state.dataVersion
+        let same = ##"{"type":"update","cells":[{"id":1,"label":"a","group":"g"},{"id":2,"label":"b","color":null},{"id":3,"radius":null}]}"##
+        XCTAssertEqual(try state.apply(try decode(same), from: "c2"), [], "an update that changes nothing is no event")
+        XCTAssertEqual(state.dataVersion, version)
+        let one = ##"{"type":"update","cells":[{"id":1,"label":"a"},{"id":2,"label":"c"},{"id":2,"label":"c"}]}"##
+        XCTAssertEqual(try state.apply(try decode(one), from: "c2").first?.detail,
+                       .updated([CellRecordData(id: 2, data: CellData(label: "c"), radius: nil)]))
+        XCTAssertGreaterThan(state.dataVersion, version)
+    }
+
     func testALabelChangeDoesNotWakeASettledLayoutButARadiusDoes() throws {
         var state = state()
         _ = try state.apply(.addCells([NewCell(), NewCell()], spawn: .random), from: "c1")

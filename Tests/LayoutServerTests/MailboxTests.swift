@@ -83,16 +83,23 @@ final class MailboxTests: XCTestCase {
         XCTAssertTrue(mailbox.overflowed, "nothing more while 5000 bytes wait")
     }
 
-    func testTheOpeningMessagesDoNotCount() {
+    func testTheOpeningIsAlwaysTakenAndCounts() {
         let mailbox = Mailbox(maxEventBacklog: 100, maxBytes: 1000)
         mailbox.pushFront(OutgoingMessage([UInt8](repeating: 70, count: 3000)))
         mailbox.pushFront(OutgoingMessage([UInt8](repeating: 72, count: 2000)))
+        mailbox.pushOpening(OutgoingMessage([UInt8](repeating: 68, count: 4000)))
+        XCTAssertFalse(mailbox.overflowed, "a connection gets its opening whatever the budget")
+        XCTAssertEqual(mailbox.queuedBytes, 9000)
+        XCTAssertEqual(drain(mailbox).map(\.count), [2000, 3000, 4000])
         XCTAssertEqual(mailbox.queuedBytes, 0)
+    }
+
+    func testWhatFollowsAnUnreadOpeningMustFitBesideIt() {
+        let mailbox = Mailbox(maxEventBacklog: 100, maxBytes: 1000)
+        mailbox.pushFront(OutgoingMessage([UInt8](repeating: 72, count: 2000)))
         mailbox.pushEvent(envelope(1))
-        mailbox.push(OutgoingMessage([UInt8](repeating: 66, count: 500)))
-        XCTAssertFalse(mailbox.overflowed)
-        XCTAssertEqual(drain(mailbox).count, 4)
-        XCTAssertEqual(mailbox.queuedBytes, 0)
+        XCTAssertTrue(mailbox.overflowed, "a joiner that never reads its hello holds no more than it")
+        XCTAssertNil(mailbox.pop())
     }
 
     func testRepliesDoNotCountAgainstTheEventBacklog() {

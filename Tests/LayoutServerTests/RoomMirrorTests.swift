@@ -14,7 +14,7 @@ final class RoomMirrorTests: XCTestCase {
     }
 
     private func mirror() throws -> (RoomMirror, Room, Calls) {
-        let room = Room(pendingName: try XCTUnwrap(RoomName("m")), replayCapacity: 16, changed: ChangedRooms())
+        let room = Room(pendingName: try XCTUnwrap(RoomName("m")), replay: ReplayBounds(events: 16), changed: ChangedRooms())
         let calls = Calls()
         let mirror = RoomMirror(room: room, owner: "a", link: .init(
             read: { _, completion in calls.reads.withLock { $0.append(completion) } },

@@ -1,3 +1,4 @@
+import EventBus
 import ForceLayout
 import XCTest
 @testable import LayoutServer
@@ -12,7 +13,7 @@ final class StepPoolTests: XCTestCase {
         let simulation = Simulation(parameters: parameters, seed: 3)
         simulation.add(count: cells, spawn: .random)
         let state = LayoutState(simulation: simulation, limits: Limits())
-        return Room(name: RoomName(name)!, layout: RoomLayout(state: state, keeper: nil), replayCapacity: 16,
+        return Room(name: RoomName(name)!, layout: RoomLayout(state: state, keeper: nil), replay: ReplayBounds(events: 16),
                     changed: ChangedRooms())
     }
 

@@ -83,7 +83,7 @@ class RawWebSocket:
 
     GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
-    def __init__(self, port, subprotocol="forcelayout.v1", receive_buffer=None, read_size=65536):
+    def __init__(self, port, subprotocol="forcelayout.v1", receive_buffer=None, read_size=65536, path="/ws"):
         # A small receive buffer, set before connecting, keeps the kernel from growing it:
         # a client that then stops reading stalls the server's writes quickly.
         self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -93,7 +93,7 @@ class RawWebSocket:
         self.read_size = read_size  # bytes taken from the socket at a time
         self.socket.connect(("127.0.0.1", port))
         key = base64.b64encode(os.urandom(16)).decode()
-        self.socket.sendall(upgrade_request(port, key, subprotocol=subprotocol))
+        self.socket.sendall(upgrade_request(port, key, path=path, subprotocol=subprotocol))
         self.buffer = b""
         while b"\r\n\r\n" not in self.buffer:
             chunk = self.socket.recv(4096)
@@ -105,6 +105,7 @@ class RawWebSocket:
         accept = base64.b64encode(hashlib.sha1((key + self.GUID).encode()).digest())
         assert b"Sec-WebSocket-Accept: " + accept in head, head
         self.messages = []      # every message received, in order
+        self.sizes = []         # each one's payload size in bytes
         self.pongs = []         # payloads of the pongs received
         self.close_frame = None  # (code, reason) of the server's close frame
         self.partial = None     # a fragmented message being reassembled
@@ -198,6 +199,7 @@ class RawWebSocket:
             if first & 0x80:
                 # v2 frames are binary: decoded to the shape of a v1 frame (see frame_v2).
                 message = decode_binary_frame(self.partial) if self.partial_binary else json.loads(self.partial.decode("utf-8"))
+                self.sizes.append(len(self.partial))
                 self.partial = None
                 self.messages.append(message)
                 return message

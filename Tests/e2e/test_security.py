@@ -78,7 +78,7 @@ def test_exposed_bind_is_logged_as_a_choice():
 
 def test_limits_are_flags_and_reported_in_hello():
     flags = ["--max-cells", "500", "--max-add-per-message", "50", "--max-message-bytes", "4096",
-             "--messages-per-second", "5", "--message-burst", "8", "--replay-buffer", "16", "--max-event-backlog", "64",
+             "--messages-per-second", "5", "--message-burst", "8", "--replay-buffer", "16", "--replay-bytes", "50000", "--max-event-backlog", "64",
              "--max-clients", "9", "--max-connections", "40", "--max-connections-per-address", "20",
              "--max-queued-bytes", "100000", "--request-timeout", "7", "--max-rooms", "12",
              "--rooms-per-minute", "3", "--max-total-cells", "700", "--room-idle-seconds", "30", "--max-links", "77"]
@@ -86,7 +86,7 @@ def test_limits_are_flags_and_reported_in_hello():
     async def scenario(server):
         async with Client(server.ws) as client:
             assert client.hello["limits"] == {"maxCells": 500, "maxAddPerMessage": 50, "maxLinks": 77, "maxMessageBytes": 4096,
-                                              "replayBuffer": 16, "messagesPerSecond": 5, "messageBurst": 8,
+                                              "replayBuffer": 16, "replayBytes": 50000, "messagesPerSecond": 5, "messageBurst": 8,
                                               "maxEventBacklog": 64, "maxClients": 9, "maxConnections": 40,
                                               "maxConnectionsPerAddress": 20, "maxQueuedBytes": 100000,
                                               "requestTimeout": 7, "maxRooms": 12, "roomsPerMinute": 3,

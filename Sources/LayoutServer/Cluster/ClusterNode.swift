@@ -136,8 +136,7 @@ final class ClusterNode: Sendable {
     }
 
     func replicator(for room: RoomName) -> RoomReplicator {
-        RoomReplicator(room: room, node: name, redis: redis, replayCapacity: limits.replayBuffer,
-                       leaseLost: { [self] in leaseLost(room) })
+        RoomReplicator(room: room, node: name, redis: redis, leaseLost: { [self] in leaseLost(room) })
     }
 
     func relay(_ room: Room, owner: String) {

@@ -55,30 +55,42 @@ extension LayoutState {
         return event(.added, by: client, .added(ids, data: data), .membership)
     }
 
+    /// Only what changes is an event: a cell whose fields, radius and place stay as they were
+    /// is left out of `updated`, and an `update` that changes nothing publishes nothing (so
+    /// repeating one cannot fill the room's replay or its joiners' hellos).
     mutating func update(_ edits: [CellEdit], by client: String) throws(ProtocolError) -> (LayoutEvent, Changes)? {
         for edit in edits {
             guard simulation.contains(edit.id) else { throw ProtocolError(.badRequest, Self.describe(.unknownCell(edit.id))) }
         }
         var order: [CellID] = [], seen = Set<CellID>()
-        var changed: Changes = .data
+        var changed: Changes = []
         for edit in edits {
-            var data = catalog[edit.id]
+            var touched = false
+            let before = catalog[edit.id]
+            var data = before
             data.label = edit.label.applied(to: data.label)
             data.color = edit.color.applied(to: data.color)
             data.group = edit.group.applied(to: data.group)
-            catalog[edit.id] = data
+            if data != before {
+                catalog[edit.id] = data
+                changed.insert(.data)
+                touched = true
+            }
             let radius = edit.radius.applied(to: simulation.radius(of: edit.id))
             if radius != simulation.radius(of: edit.id) {
                 try Self.checked { () throws(LayoutError) in try simulation.setRadius(radius, of: edit.id) }
-                changed.insert(.other)
+                changed.formUnion([.data, .other])
+                touched = true
             }
             if let x = edit.x, let y = edit.y {
                 try Self.checked { () throws(LayoutError) in try simulation.move(edit.id, x: x, y: y) }
                 changed.insert(.positions)
+                touched = true
             }
-            if seen.insert(edit.id).inserted { order.append(edit.id) }
+            if touched, seen.insert(edit.id).inserted { order.append(edit.id) }
         }
-        dataVersion += 1
+        guard !order.isEmpty else { return nil }
+        if changed.contains(.data) { dataVersion += 1 }
         return event(.updated, by: client, .updated(order.map { record(of: $0) }), changed)
     }
 

@@ -6,11 +6,12 @@ import Synchronization
 ///
 /// Bounded two ways: at most `maxEventBacklog` undelivered events, and at most `maxBytes`
 /// of queued messages. Past either, the mailbox overflows: it drops what it holds, takes
-/// nothing more and raises the alarm, and the connection is closed as too slow. Into an empty
-/// queue one message is always taken, however large (a replay of a huge layout). Not counted:
-/// the opening `hello` and first frame (bounded by the layout, sent before anything else) and
-/// the message being written, which lws holds until the socket takes it; so a connection holds
-/// at most hello + max(`maxBytes`, the largest message) + the largest message.
+/// nothing more and raises the alarm, and the connection is closed as too slow. Every message
+/// counts, the opening ones (`hello`, the first frame, the room's `data`) too: they are always
+/// taken, whatever their size (a connection must get them), but what comes after them must fit
+/// beside them, so a connection that never reads holds at most its opening (or `maxBytes`) plus
+/// the message being written, which lws holds until the socket takes it. Into an empty queue
+/// one message is always taken, however large (a replay of a huge layout).
 final class Mailbox: Sendable {
     enum Overflow: Equatable {
         case events(Int)
@@ -18,10 +19,10 @@ final class Mailbox: Sendable {
     }
 
     private struct State {
-        var messages: [(message: OutgoingMessage, isEvent: Bool, counted: Bool)] = []
+        var messages: [(message: OutgoingMessage, isEvent: Bool)] = []
         var head = 0
         var pendingEvents = 0
-        /// Bytes of the counted messages queued (all but the opening ones).
+        /// Bytes of the messages queued.
         var queuedBytes = 0
         var lastEventSeq: UInt64 = 0
         var stats: OutgoingMessage?
@@ -75,7 +76,7 @@ final class Mailbox: Sendable {
             guard admit(message.count, &state) else { return }
             state.pendingEvents += 1
             state.queuedBytes += message.count
-            state.messages.append((message, true, true))
+            state.messages.append((message, true))
         }
     }
 
@@ -89,30 +90,32 @@ final class Mailbox: Sendable {
         state.withLock { state in
             guard admit(message.count, &state) else { return }
             state.queuedBytes += message.count
-            state.messages.append((message, false, true))
+            state.messages.append((message, false))
         }
     }
 
-    /// Queues `message` before everything else (hello and the first frame, on connecting);
-    /// it does not count against the byte budget.
+    /// Queues `message` before everything else (hello and the first frame, on connecting):
+    /// always taken, and counted against the byte budget.
     func pushFront(_ message: OutgoingMessage) {
         state.withLock { state in
+            guard state.overflow == nil else { return }
+            state.queuedBytes += message.count
             if state.head > 0 {
                 state.head -= 1
-                state.messages[state.head] = (message, false, false)
+                state.messages[state.head] = (message, false)
             } else {
-                state.messages.insert((message, false, false), at: 0)
+                state.messages.insert((message, false), at: 0)
             }
         }
     }
 
     /// Queues the last message of the opening (the room's `data`, after hello and the first
-    /// frame) in order; like them, it does not count against the byte budget: it is bounded by
-    /// the room, and a connection must get it whatever the budget.
+    /// frame) in order; like them, always taken and counted against the byte budget.
     func pushOpening(_ message: OutgoingMessage) {
         state.withLock { state in
             guard state.overflow == nil else { return }
-            state.messages.append((message, false, false))
+            state.queuedBytes += message.count
+            state.messages.append((message, false))
         }
     }
 
@@ -125,9 +128,9 @@ final class Mailbox: Sendable {
     func pop() -> OutgoingMessage? {
         state.withLock { state in
             if state.head < state.messages.count {
-                let (message, isEvent, counted) = state.messages[state.head]
+                let (message, isEvent) = state.messages[state.head]
                 state.head += 1
-                if counted { state.queuedBytes -= message.count }
+                state.queuedBytes -= message.count
                 if isEvent { state.pendingEvents -= 1 }
                 if state.head == state.messages.count {
                     state.messages.removeAll(keepingCapacity: state.messages.count < 1024)
@@ -149,6 +152,6 @@ final class Mailbox: Sendable {
 
     var overflowed: Bool { overflow != nil }
 
-    /// Bytes queued that count against the budget.
+    /// Bytes queued.
     var queuedBytes: Int { state.withLock { $0.queuedBytes } }
 }

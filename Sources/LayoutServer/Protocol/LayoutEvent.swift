@@ -42,6 +42,9 @@ public struct LayoutEvent: BusEvent, Equatable {
     /// `,"kind":…}`: the message after `{"type":"event","seq":N`.
     public let encodedTail: [UInt8]
 
+    /// Its message's size: the tail and `{"type":"event","seq":N` before it (at most 42 bytes).
+    public var replayBytes: Int { encodedTail.count + 42 }
+
     public static func now() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded()) }
 
     public init(kind: EventKind, by: String?, tick: Int, detail: Detail, at: Int = LayoutEvent.now()) {

@@ -1,3 +1,5 @@
+import EventBus
+
 /// The limits a server enforces, announced to every client in `hello.limits`.
 public struct Limits: Sendable, Equatable {
     public var maxCells: Int = 100_000
@@ -7,6 +9,9 @@ public struct Limits: Sendable, Equatable {
     public var maxMessageBytes: Int = 65_536
     /// Events kept for `hello` and `replay`.
     public var replayBuffer: Int = 256
+    /// Bytes of events kept for `hello` and `replay` (their messages' sizes): whatever the
+    /// events, a `hello` or a `replay` is at most this much history.
+    public var replayBytes: Int = 1 << 20
     /// Token bucket per connection: sustained messages per second and burst size.
     public var messagesPerSecond: Double = 60
     public var messageBurst: Double = 120
@@ -34,4 +39,7 @@ public struct Limits: Sendable, Equatable {
     public var roomIdleSeconds: Int = 300
 
     public init() {}
+
+    /// What a room's bus keeps for `hello` and `replay`.
+    public var replay: ReplayBounds { ReplayBounds(events: replayBuffer, bytes: replayBytes) }
 }

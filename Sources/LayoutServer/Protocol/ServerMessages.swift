@@ -70,6 +70,7 @@ public enum ServerMessages {
         writer.member("maxLinks", limits.maxLinks)
         writer.member("maxMessageBytes", limits.maxMessageBytes)
         writer.member("replayBuffer", limits.replayBuffer)
+        writer.member("replayBytes", limits.replayBytes)
         writer.member("messagesPerSecond", limits.messagesPerSecond)
         writer.member("messageBurst", limits.messageBurst)
         writer.member("maxEventBacklog", limits.maxEventBacklog)

@@ -30,9 +30,9 @@ final class Room: Sendable {
     private let layout: Mutex<RoomLayout?>
     private let roleBox: Mutex<RoomRole>
 
-    init(name: RoomName, layout: consuming sending RoomLayout, replayCapacity: Int, changed: ChangedRooms) {
+    init(name: RoomName, layout: consuming sending RoomLayout, replay: ReplayBounds, changed: ChangedRooms) {
         self.name = name
-        bus = EventBus(replayCapacity: replayCapacity)
+        bus = EventBus(replay: replay)
         self.changed = changed
         self.layout = Mutex(layout)
         roleBox = Mutex(.local)
@@ -42,9 +42,9 @@ final class Room: Sendable {
 
     /// A room of the cluster whose owner is not known yet: no layout, no frame, until this
     /// server takes its lease (`install`) or mirrors its owner (`relay`).
-    init(pendingName name: RoomName, replayCapacity: Int, changed: ChangedRooms) {
+    init(pendingName name: RoomName, replay: ReplayBounds, changed: ChangedRooms) {
         self.name = name
-        bus = EventBus(replayCapacity: replayCapacity)
+        bus = EventBus(replay: replay)
         self.changed = changed
         layout = Mutex(nil)
         roleBox = Mutex(.pending)

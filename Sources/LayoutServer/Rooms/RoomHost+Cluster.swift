@@ -82,7 +82,7 @@ extension RoomHost {
     /// ended (its last state written, its lease given back).
     func openPending(_ name: RoomName) -> Room {
         closing.removeValue(forKey: name)?.wait()
-        let room = Room(pendingName: name, replayCapacity: limits.replayBuffer, changed: changed)
+        let room = Room(pendingName: name, replay: limits.replay, changed: changed)
         rooms[name] = room
         return room
     }

@@ -238,7 +238,7 @@ final class RoomHost {
         let state = LayoutState(simulation: simulation, limits: limits, budget: budget, settled: saved?.settled,
                                 catalog: saved?.catalog ?? CellCatalog())
         let room = Room(name: name, layout: RoomLayout(state: state, keeper: keeper),
-                        replayCapacity: limits.replayBuffer, changed: changed)
+                        replay: limits.replay, changed: changed)
         rooms[name] = room
         pool.add(room)
         logger.info("room \(name) \(saved == nil ? "created" : "loaded") (\(rooms.count) in memory)")

@@ -11,7 +11,6 @@ final class RoomReplicator: Sendable {
     let keys: ClusterKeys
     private let node: String
     private let redis: RedisCommands
-    private let replayCapacity: Int
     /// Redis refused a batch: another server holds the room's lease (every batch is fenced by
     /// it, `RedisCommand.fenced`), nothing was written, and the room stops here.
     private let leaseLost: @Sendable () -> Void
@@ -30,11 +29,10 @@ final class RoomReplicator: Sendable {
     /// How often the copy of the newest frame in Redis is refreshed while the room moves.
     static let frameCopyInterval: UInt64 = 750_000_000
 
-    init(room: RoomName, node: String, redis: RedisCommands, replayCapacity: Int, leaseLost: @escaping @Sendable () -> Void) {
+    init(room: RoomName, node: String, redis: RedisCommands, leaseLost: @escaping @Sendable () -> Void) {
         keys = ClusterKeys(room)
         self.node = node
         self.redis = redis
-        self.replayCapacity = replayCapacity
         self.leaseLost = leaseLost
     }
 
@@ -98,9 +96,12 @@ final class RoomReplicator: Sendable {
         let event = ReplicatedEvent(envelope)
         var list = WireWriter(capacity: 64 + event.encodedTail.count)
         event.write(into: &list)
+        // The list in Redis keeps what the room's replay keeps (the bus's bounds, in events
+        // and bytes): the events up to this one that its replay buffer holds now.
+        let kept = state.withLock { $0.bus?.replayCount } ?? 0
         submitFenced([
             RedisCommand.words("RPUSH", keys.events) + [list.bytes],
-            RedisCommand.words("LTRIM", keys.events, String(-replayCapacity), "-1"),
+            kept > 0 ? RedisCommand.words("LTRIM", keys.events, String(-kept), "-1") : RedisCommand.words("LTRIM", keys.events, "1", "0"),
             RedisCommand.words("PUBLISH", keys.broadcast) + [RoomBroadcast.events([event]).encoded],
         ])
     }
