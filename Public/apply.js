@@ -60,6 +60,7 @@ export function applyHello(s, msg) {
   }
   if (Number.isFinite(msg.clients)) update(s, 'clients', msg.clients, changes);
   if (typeof msg.settled === 'boolean') update(s, 'settled', msg.settled, changes);
+  update(s, 'unsaved', msg.unsaved === true, changes);
   s.v = null; // the next frame carries ids; frames without them are meaningless until then
   // the room's data comes in its `data` message after hello (none when it has none)
   if (s.data.cells.size > 0 || s.data.links.size > 0) {
@@ -145,6 +146,10 @@ export function applyEvent(s, ev) {
     case 'woke':
       update(s, 'settled', ev.kind === 'settled', changes);
       break;
+    case 'unsaved':
+    case 'saved':
+      update(s, 'unsaved', ev.kind === 'unsaved', changes);
+      break;
     case 'joined':
     case 'left':
       if (Number.isFinite(ev.clients)) update(s, 'clients', ev.clients, changes);
@@ -161,6 +166,7 @@ export function applyStats(s, msg) {
   s.stats = { ...msg };
   if (Number.isFinite(msg.clients)) update(s, 'clients', msg.clients, changes);
   if (typeof msg.settled === 'boolean') update(s, 'settled', msg.settled, changes);
+  update(s, 'unsaved', msg.unsaved === true, changes);
   emitChanges(s, changes);
 }
 

@@ -28,6 +28,7 @@ export const CHANGES = [
   'positions', // xy: a frame came
   'clients', // clients
   'settled', // settled
+  'unsaved', // unsaved: the server cannot write the room's state (its `unsaved` event, hello, stats)
   'stats', // stats: the server's figures, once a second
   'history', // payload {events, restarted}: server events not shown before (a new server process: restarted)
   'hover', // hoveredId: the cell under the mouse
@@ -51,6 +52,7 @@ export function createState({ scheme = 'light', room = 'main' } = {}) {
     paramSpecs: [], // what each parameter is (name, kind, label, range, control), from hello
     limits: {},
     settled: true,
+    unsaved: false,
     stats: null,
     v: null, // membership version of `ids`; null until a frame with ids arrived
     ids: [],

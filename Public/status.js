@@ -1,4 +1,5 @@
-// The status line: connection, my client id, clients, cells, step time, settled/moving, as
+// The status line: connection, my client id, clients, cells, step time, settled/moving, "not
+// saved" while the server cannot write the room's state, as
 // the state has them. Each value lives in a child with data-field=<name>; the same values
 // are mirrored on <body data-*> so tests and tools can read them without parsing text.
 import { formatNumber } from './params.js';
@@ -39,8 +40,9 @@ export function createStatus(root, state) {
     const motion = settled ? 'settled' : 'moving';
     set('motion', motion);
     root.dataset.motion = motion;
+    set('saving', state.unsaved ? 'not saved' : '', state.unsaved);
   }
 
-  for (const type of ['connection', 'clients', 'membership', 'settled', 'stats']) state.on(type, render);
+  for (const type of ['connection', 'clients', 'membership', 'settled', 'unsaved', 'stats']) state.on(type, render);
   render();
 }

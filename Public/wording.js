@@ -46,6 +46,10 @@ export function describeEvent(ev) {
       return 'layout settled';
     case 'woke':
       return 'layout woke';
+    case 'unsaved':
+      return 'the server cannot save this room (changes since are not saved; it keeps trying)';
+    case 'saved':
+      return 'the room is saved again';
     case 'failover': {
       const node = typeof ev.node === 'string' ? ev.node : 'another server';
       const gone = typeof ev.previous === 'string' ? ` (${ev.previous} stopped)` : '';

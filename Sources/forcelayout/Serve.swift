@@ -156,6 +156,9 @@ struct Serve: ParsableCommand {
         // Before any thread exists, so every thread inherits the blocked mask and a signal
         // that arrives early waits for `sigwait` instead of being lost or killing the process.
         let stopSignals = Self.blockStopSignals()
+        // A file size limit (`ulimit -f`) makes a state file's write fail with EFBIG, which the
+        // room reports as it reports a full disk (`unsaved`), instead of killing the server.
+        signal(SIGXFSZ, SIG_IGN)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .info

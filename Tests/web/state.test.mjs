@@ -409,3 +409,20 @@ test('messages by type: an error is kept as rejected; others are ignored', () =>
   assert.deepEqual(r.take(), [['rejected']]);
   assert.equal(s.rejected.code, 'rate_limited');
 });
+
+test('unsaved: from hello, the unsaved and saved events, and stats; one event each time it changes', () => {
+  const s = createState();
+  const r = record(s);
+  applyHello(s, hello({ unsaved: true }));
+  assert.equal(s.unsaved, true);
+  assert.ok(r.types().includes('unsaved'));
+  applyEvent(s, ev(1, 'saved'));
+  assert.equal(s.unsaved, false);
+  assert.deepEqual(r.types(), ['unsaved', 'history']);
+  applyEvent(s, ev(2, 'unsaved'));
+  assert.equal(s.unsaved, true);
+  assert.deepEqual(r.types(), ['unsaved', 'history']);
+  applyStats(s, { type: 'stats', cells: 1, clients: 2, settled: true });
+  assert.equal(s.unsaved, false, 'stats without unsaved: saved');
+  assert.ok(r.types().includes('unsaved'));
+});

@@ -25,6 +25,8 @@ test('events read as short sentences', () => {
     [{ kind: 'unpinned' }, 'server unpinned a cell'],
     [{ kind: 'settled' }, 'layout settled'],
     [{ kind: 'woke' }, 'layout woke'],
+    [{ kind: 'unsaved' }, 'the server cannot save this room (changes since are not saved; it keeps trying)'],
+    [{ kind: 'saved' }, 'the room is saved again'],
     [{ kind: 'failover', node: 'b', previous: 'a', pinned: [] }, 'room moved to server b (a stopped)'],
     [{ kind: 'failover', node: 'c' }, 'room moved to server c'],
     [{ kind: 'joined', client: 'c4', clients: 3 }, 'c4 joined (3 clients)'],

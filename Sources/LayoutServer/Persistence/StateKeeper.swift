@@ -12,6 +12,12 @@ struct StateKeeper: Sendable {
     private var lastSave = DispatchTime(uptimeNanoseconds: 0)
     /// The reservation the file holds after the closing write (nil: no closing write yet).
     private var closedAt: CellID?
+    /// What the room was last told: its writes fail (`savingChanged`).
+    private(set) var isFailing = false
+
+    /// Seconds between writes while the layout changes, and while writes fail.
+    static let saveInterval: UInt64 = 750_000_000
+    static let retryInterval: UInt64 = 5_000_000_000
 
     /// `closed`: the file already holds this layout with the exact next id as its reservation
     /// (a clean close), so closing again without a change writes nothing.
@@ -61,12 +67,27 @@ struct StateKeeper: Sendable {
     }
 
     /// While the layout changes, a write every 0.75 s: a kill -9 loses at most the last
-    /// second of changes (never ids: see `reserve`). Returns whether a save is still to come.
+    /// second of changes (never ids: see `reserve`). While writes fail, one every 5 s. Returns
+    /// whether a save is still to come or still under way (the room turns until it knows how
+    /// it went: `savingChanged`).
     mutating func saveIfDue(_ state: LayoutState) -> Bool {
-        guard dirty else { return false }
-        guard DispatchTime.now().uptimeNanoseconds >= lastSave.uptimeNanoseconds + 750_000_000 else { return true }
+        guard dirty else { return saver.isBusy }
+        let interval = isFailing ? Self.retryInterval : Self.saveInterval
+        guard DispatchTime.now().uptimeNanoseconds >= lastSave.uptimeNanoseconds + interval else { return true }
         save(state)
-        return false
+        return true
+    }
+
+    /// Whether the room's writes started failing (true) or reach the disk again (false) since
+    /// it was last asked; nil when nothing changed or a write is under way. A failed write
+    /// makes the layout due again, so it is retried.
+    mutating func savingChanged() -> Bool? {
+        guard !saver.isBusy else { return nil }
+        let failed = saver.lastWriteFailed
+        if failed { dirty = true }
+        guard failed != isFailing else { return nil }
+        isFailing = failed
+        return failed
     }
 
     /// The last write, when the room closes (unloaded, or the server stops): with the exact

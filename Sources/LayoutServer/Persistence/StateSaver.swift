@@ -32,13 +32,17 @@ struct StateFileDestination: StateDestination {
 
 /// Writes the state off the simulation thread, newest wins: while one write runs, further
 /// offers replace each other and only the last is written next. Writes run one at a time,
-/// in the order they were offered.
+/// in the order they were offered. Whether the last write reached the disk is kept, so the
+/// room can tell its clients when what they were acknowledged is not saved (a full disk).
 final class StateSaver: Sendable {
     private let destination: any StateDestination
     private let queue = DispatchQueue(label: "forcelayout.state")
     private let pending = Mutex<SavedState?>(nil)
     /// The reservation of the last write this run completed (fsync and rename); 0 before it.
     private let durable = Atomic<CellID>(0)
+    /// Offered writes not yet finished.
+    private let outstanding = Atomic<Int>(0)
+    private let lastFailed = Atomic<Bool>(false)
 
     init(_ destination: any StateDestination) {
         self.destination = destination
@@ -47,13 +51,23 @@ final class StateSaver: Sendable {
     /// The highest reservation on disk from this run's writes (0 before the first one).
     var durableReservation: CellID { durable.load(ordering: .acquiring) }
 
+    /// A write offered is still to finish.
+    var isBusy: Bool { outstanding.load(ordering: .acquiring) > 0 }
+
+    /// The last write that finished did not reach the disk.
+    var lastWriteFailed: Bool { lastFailed.load(ordering: .acquiring) }
+
     func offer(_ state: SavedState) {
         let wasIdle = pending.withLock { pending in
             defer { pending = state }
             return pending == nil
         }
         guard wasIdle else { return }
-        queue.async { self.writePending() }
+        outstanding.add(1, ordering: .acquiringAndReleasing)
+        queue.async {
+            self.writePending()
+            self.outstanding.subtract(1, ordering: .acquiringAndReleasing)
+        }
     }
 
     /// Writes `state` now, after any write under way (an offer not yet started is dropped:
@@ -84,8 +98,12 @@ final class StateSaver: Sendable {
 
     @discardableResult
     private func write(_ state: SavedState) -> Bool {
-        guard destination.write(state) else { return false }
+        guard destination.write(state) else {
+            lastFailed.store(true, ordering: .releasing)
+            return false
+        }
         _ = durable.max(state.reservation, ordering: .releasing)
+        lastFailed.store(false, ordering: .releasing)
         return true
     }
 }

@@ -7,6 +7,9 @@ public enum EventKind: String, CaseIterable, Sendable {
     case updated, linked, unlinked
     /// In a cluster: another server took the room over (its owner stopped renewing its lease).
     case failover
+    /// The room's state could not be written (a full disk): what was acknowledged since the
+    /// last write that reached the disk is not saved; `saved` when a write succeeds again.
+    case unsaved, saved
 }
 
 /// Something that happened to the shared layout. Its wire form (all but the sequence number,

@@ -15,6 +15,9 @@ public struct LayoutStatus: Sendable, Equatable, Codable {
     public var totalMove = 0.0
     /// Ids of the pinned cells, for `hello` (pins before the replay buffer's reach).
     public var pinned: [CellID] = []
+    /// True while the room's state cannot be written (its `unsaved` event), for `hello` and
+    /// `stats`; nil otherwise (optional, so a cluster's servers of an older build read it).
+    public var unsaved: Bool?
 
     public init() {}
 }
@@ -86,6 +89,7 @@ public enum ServerMessages {
         writer.raw("},\"tick\":")
         writer.integer(status.tick)
         writer.member("settled", status.settled)
+        if status.unsaved == true { writer.member("unsaved", true) }
         writer.raw(",\"pinned\":")
         writer.integers(status.pinned)
         writer.raw(",\"events\":")
@@ -125,6 +129,7 @@ public enum ServerMessages {
         writer.member("maxMove", rounded(status.maxMove, places: 3))
         writer.member("totalMove", rounded(status.totalMove, places: 3))
         writer.member("paused", status.parameters.paused)
+        if status.unsaved == true { writer.member("unsaved", true) }
         writer.member("v", status.version)
         writer.member("rssMB", rounded(ProcessMemory.residentMB, places: 1))
         if let cluster {

@@ -25,9 +25,19 @@ struct RoomLayout {
         applyQueuedCommands(of: room)
         answerRequests(of: room)
         step(room)
+        tellSaving(room)
         publishChanges(to: room)
         let saving = keeper?.saveIfDue(state) ?? false
         return state.isStepping || saving
+    }
+
+    /// When the room's writes start failing or reach the disk again, everyone in it is told
+    /// (`unsaved`, `saved`), and `hello` and `stats` say it while it lasts.
+    private mutating func tellSaving(_ room: Room) {
+        guard let failing = keeper?.savingChanged() else { return }
+        room.status.update { $0.unsaved = failing ? true : nil }
+        room.bus.publish(LayoutEvent(kind: failing ? .unsaved : .saved, by: nil, tick: state.simulation.tick, detail: .none))
+        room.announce()
     }
 
     /// Applies every command waiting, in order; a rejected one goes back to its client.

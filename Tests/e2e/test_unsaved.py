@@ -1,0 +1,56 @@
+"""A room whose state cannot be written (issue 22: a disk that fills). An acknowledged change
+is on disk, or everyone in the room was told it is not: when a write fails the room publishes
+`unsaved` (and `hello` and `stats` say `"unsaved":true`), keeps trying every 5 s, and publishes
+`saved` once a write reaches the disk again.
+
+The full disk is a file size limit (`prlimit --fsize`): a write past it fails with EFBIG, as a
+write to a full disk fails with ENOSPC, and the server ignores SIGXFSZ. Raising the limit of the
+running server (`prlimit --pid`) is the disk getting space again."""
+import json
+import subprocess
+import urllib.request
+
+from raw_websocket import RawWebSocket
+from server import RunningServer
+
+LIMIT = 60_000  # bytes: a state file of a few hundred cells
+
+
+def stats(server):
+    with urllib.request.urlopen(f"{server.http}/stats", timeout=10) as response:
+        return json.loads(response.read())
+
+
+def saved_cells(path):
+    return len(json.loads(path.read_text())["layout"]["cells"])
+
+
+def test_a_room_that_cannot_save_says_so_and_saves_again_when_it_can(tmp_path):
+    with RunningServer("--state-dir", str(tmp_path), prefix=["prlimit", f"--fsize={LIMIT}:unlimited"]) as server:
+        with RawWebSocket(server.port) as client:
+            client.send({"type": "params", "paused": True})
+            client.next("event", kind="params")
+            acknowledged = 0
+            told = None
+            for _ in range(60):
+                client.send({"type": "add", "cells": [{"label": "a cell with a label long enough"} for _ in range(50)]})
+                client.next("event", kind="added")
+                acknowledged += 50
+                told = next((m for m in client.messages if m.get("kind") == "unsaved"), None)
+                if told:
+                    break
+            assert told, f"{acknowledged} cells acknowledged, no unsaved event"
+            assert stats(server).get("unsaved") is True
+            with RawWebSocket(server.port) as joiner:
+                assert joiner.hello.get("unsaved") is True
+            on_disk = saved_cells(tmp_path / "main.json")
+            assert on_disk < acknowledged, "what the room was told is not saved is not on disk"
+
+            subprocess.run(["prlimit", "--pid", str(server.pid), "--fsize=unlimited:unlimited"], check=True)
+            client.next("event", kind="saved", timeout=15)
+            assert "unsaved" not in stats(server)
+            assert saved_cells(tmp_path / "main.json") == acknowledged
+        server.stop()  # kill -9: every acknowledged cell is on disk
+        server.start()
+        with RawWebSocket(server.port) as client:
+            assert len(client.first_frame["ids"]) == acknowledged
