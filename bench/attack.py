@@ -16,6 +16,11 @@ each bounded in count and time, loopback only:
    the stated worst case, clients x (--max-queued-bytes + the largest message), and how many
    times the server closed them.
 
+3. **Amplification through `update`** (`attack_amplification.py`): 1,000 long-labelled cells,
+   hundreds of no-op and real updates, twenty joiners that never read, and a probe client in
+   another room. Reported: a late joiner's hello against `replayBytes`, RSS, joiners closed,
+   the probe's hello time.
+
 Prints a table per attack and one JSON line with every figure. Exit 0 when the run completed.
 Environment: FORCELAYOUT_BIN (default .build/release/forcelayout; relative to the checkout).
 Stdlib only.
@@ -32,6 +37,7 @@ import sys
 import threading
 import time
 
+import attack_amplification
 import common
 from raw_websocket import frame_bytes, upgrade_request  # Tests/e2e, on the path through common
 from common import ROOT, RunningServer, ServerDidNotStart, proc_figures
@@ -233,6 +239,9 @@ def main():
     parser.add_argument("--server-open-files", type=common.positive_int, default=None,
                         help="the server's open-file limit (prlimit), to see it at its descriptor cap")
     parser.add_argument("--skip-replay", action="store_true")
+    parser.add_argument("--skip-amplification", action="store_true")
+    parser.add_argument("--updates", type=common.positive_int, default=256,
+                        help="no-op updates, then as many real ones, of the amplification attack")
     args = parser.parse_args()
 
     binary = common.find_binary("release")
@@ -266,6 +275,12 @@ def main():
                     "serverCPUPercent", "serverRSSMB", "freshOtherAddress", "freshSameAddress"]:
             print(f"  {key:18} {r[key]}")
         print("  fds over time      " + " ".join(f"{t}s:{f}" for t, f in r["fdsOverTime"]))
+        if not args.skip_amplification:
+            results["amplification"] = r = attack_amplification.run(port, pid, updates=args.updates)
+            print(f"\nAmplification: {r['updates']} updates of {r['cells']} long-labelled cells, {r['joiners']} joiners that never read:")
+            for key in ["attackerSentMB", "lateHelloBytes", "replayBytesLimit", "rssBeforeMB", "rssPeakMB", "rssEndMB",
+                        "joinersClosed", "probes", "probeHelloMedianMs", "probeHelloP99Ms", "probeHelloMaxMs"]:
+                print(f"  {key:18} {r[key]}")
         if not args.skip_replay:
             add_cells(port, args.cells)
             results["replay"] = replay_attack(port, pid, args)
