@@ -35,9 +35,10 @@ final class ClusterNode: Sendable {
         var silent = false
     }
     let state = Mutex(State())
-    /// The view, and the rooms placed lately, counted on their servers until those servers'
-    /// own summaries (up to 2 s old) include them.
-    let viewBox = Mutex((view: ClusterView(), placed: [(room: RoomName, node: String, until: Double)]()))
+    /// The view, the rooms placed lately (counted on their servers until those servers' own
+    /// summaries, up to 2 s old, include them), and why summaries were last refused (each
+    /// reason is logged once while it lasts).
+    let viewBox = Mutex((view: ClusterView(), placed: [(room: RoomName, node: String, until: Double)](), refused: Set<String>()))
     /// Wakes an owned room's turn (`StepPool.wake`).
     let wakeRoom = Mutex<(@Sendable (Room) -> Void)?>(nil)
     let queue = DispatchQueue(label: "forcelayout.cluster")
@@ -140,19 +141,24 @@ final class ClusterNode: Sendable {
                        leaseLost: { [self] in leaseLost(room) })
     }
 
+    /// `owner`: the lease's holder as Redis said (anything but a server's name is unknown: "").
     func relay(_ room: Room, owner: String) {
+        let owner = ClusterConfig.validNodeName(owner) ? owner : ""
         let roomName = room.name
         let mirror = RoomMirror(room: room, owner: owner, link: .init(
             read: { [self] commands, completion in redis.submit(.init(commands, completion: completion)) },
             askForData: { [self] in send(.data(node: name), to: roomName) },
             live: { [self] in notices.post(.live(roomName)) },
-            gap: { [self] in notices.post(.gap(roomName)) }))
+            gap: { [self] in notices.post(.gap(roomName)) },
+            refused: { [self] why in
+                logger.error("room \(roomName): dropped what no server wrote on its channel or in its keys (\(why)); whoever can write to this Redis controls the cluster")
+            }))
         room.relay(mirror)
         state.withLock { state in
             state.routes[room.name] = .relay(mirror)
             state.leases.watching(room.name, now: Uptime.seconds())
         }
-        logger.info("room \(room.name): relayed from \(owner)")
+        logger.info("room \(room.name): relayed from \(owner.isEmpty ? "an unknown server" : owner)")
         subscriber.withLock { $0 }?.subscribe(ClusterKeys(room.name).broadcast)
     }
 
