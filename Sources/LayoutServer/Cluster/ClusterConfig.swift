@@ -36,4 +36,18 @@ enum LeasePolicy {
     static let renewEvery = 1.0
     static let takeoverEvery = 0.5
     static let silence = 2.0
+
+    /// Lua, at the start of every script that reads a lease (`KEYS[1]`): a lease that would
+    /// not run out as every server's does (no expiry: set by hand, or PERSISTed; or longer than
+    /// the lease period) gets the lease period from now, and `repaired` is true. Unless its
+    /// holder renews it, it then runs out and a server relaying the room takes it: a lease set
+    /// by hand costs a room a failover, never its life.
+    static let repairLua = """
+        local repaired = false
+        local ttl = redis.call('PTTL', KEYS[1])
+        if ttl == -1 or ttl > \(milliseconds) then
+          redis.call('PEXPIRE', KEYS[1], \(milliseconds))
+          repaired = true
+        end
+        """
 }

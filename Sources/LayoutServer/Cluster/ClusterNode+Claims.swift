@@ -71,7 +71,11 @@ extension ClusterNode {
             RedisCommand.eval(Self.takeoverScript, keys: [keys.lease, ClusterKeys.state(room)],
                               arguments: RedisCommand.words(name, String(LeasePolicy.milliseconds))),
         ] + Claim.reads(room)) { [self] result in
-            guard case .success(let replies) = result, replies.count == 3, replies[0] == .integer(1) else { return }
+            guard case .success(let replies) = result, replies.count == 3 else { return }
+            if replies[0] == .integer(2) {
+                logger.warning("room \(room): its lease had no expiry, as no server sets one (it was set by hand); given \(LeasePolicy.milliseconds) ms, after which a server takes the room unless its holder renews it")
+            }
+            guard replies[0] == .integer(1) else { return }
             let previous = state.withLock { state -> String?? in
                 guard case .relay(let mirror)? = state.routes[room] else { return nil }
                 state.leases.acquired(room, now: Uptime.seconds())
