@@ -74,9 +74,16 @@ final class ClusterNode: Sendable {
         do {
             let connection = try RedisConnection(address, timeout: 2)
             let reply = try connection.command(["PING"])
-            if let error = reply.errorMessage { return "cannot reach Redis: \(address): \(error)" }
+            if let error = reply.errorMessage {
+                if error.hasPrefix("NOAUTH") {
+                    return "Redis at \(address) asks for a password: give it in a file with --redis-password-file, or in \(RedisCredentials.passwordVariable)"
+                }
+                return "cannot reach Redis: \(address): \(error.prefix(200))"
+            }
             let deadline = Uptime.seconds() + 4
-            while try connection.command(["EXISTS", ClusterKeys.nodeSummary(node)]) == .integer(1) {
+            // A summary with no expiry was written by hand, not by a running server (`ClusterView.reported`).
+            while case .integer(let ttl) = try connection.command(["PTTL", ClusterKeys.nodeSummary(node)]),
+                  (1...LeasePolicy.milliseconds).contains(ttl) {
                 guard Uptime.seconds() < deadline else {
                     return "another running server is named \(node) in this cluster: give this one another --node"
                 }
