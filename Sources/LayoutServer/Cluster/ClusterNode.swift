@@ -81,15 +81,18 @@ final class ClusterNode: Sendable {
                 return "cannot reach Redis: \(address): \(error.prefix(200))"
             }
             let deadline = Uptime.seconds() + 4
-            // A summary with no expiry was written by hand, not by a running server (`ClusterView.reported`).
-            while case .integer(let ttl) = try connection.command(["PTTL", ClusterKeys.nodeSummary(node)]),
-                  (1...LeasePolicy.milliseconds).contains(ttl) {
+            while true {
+                let reply = try connection.command(["PTTL", ClusterKeys.nodeSummary(node)])
+                if let error = reply.errorMessage {
+                    return "Redis at \(address) refuses this server's commands (\(error.prefix(200))): its user needs the keys and channels fl:* and the commands docs/cluster.md lists"
+                }
+                // A summary with no expiry was written by hand, not by a running server (`ClusterView.reported`).
+                guard case .integer(let ttl) = reply, (1...LeasePolicy.milliseconds).contains(ttl) else { return nil }
                 guard Uptime.seconds() < deadline else {
                     return "another running server is named \(node) in this cluster: give this one another --node"
                 }
                 usleep(250_000)
             }
-            return nil
         } catch {
             return "cannot reach Redis: \(error.description)"
         }
