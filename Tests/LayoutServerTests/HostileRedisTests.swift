@@ -1,5 +1,6 @@
 import EventBus
 import Foundation
+import Synchronization
 import XCTest
 @testable import LayoutServer
 
@@ -170,5 +171,61 @@ final class HostileRedisTests: XCTestCase {
                                           .string(Array("x\"y".utf8)), .string(Array("a".utf8)),
                                           .string(Array("c2@b".utf8)), .string(Array("NOT A NODE".utf8))])][...], previous: nil)
         XCTAssertEqual(claim.roster, ["c1@a": "a"])
+    }
+
+    /// Valid broadcasts with 8-byte windows overwritten by extreme numbers, and bytes flipped,
+    /// fed to a relay's mirror: nothing traps, and whatever is applied keeps the bus's numbering
+    /// and the room's figures within bounds.
+    func testMutatedBroadcastsNeverTrapARelay() throws {
+        let room = Room(pendingName: try XCTUnwrap(RoomName("fuzzed")), replayCapacity: 16, changed: ChangedRooms())
+        let reads = Mutex<[RedisCommands.Completion]>([])
+        let mirror = RoomMirror(room: room, owner: "a", link: .init(
+            read: { _, completion in reads.withLock { $0.append(completion) } }, askForData: {}, live: {}, gap: {},
+            refused: { _ in }))
+        room.relay(mirror)
+        mirror.subscribed()
+        reads.withLock { $0.first }?(.success([.status("OK"), .status("QUEUED"), .status("QUEUED"), .array([.array([]), .array([])])]))
+        var status = ReplicatedStatus(layout: LayoutStatus(), clients: 1)
+        status.owner = "a"
+        status.lastSeq = 3
+        var head = [UInt8](repeating: 0, count: BinaryFrameEncoder.headSize)
+        head[0] = 1
+        let frame = ReplicatedFrame(serial: 2, version: 1, nextDueIn: 50_000_000, text: Array(#"{"type":"frame","xy":[]}"#.utf8),
+                                    textHead: 15, binary: head, membership: .init(version: 1, text: [], binary: []))
+        let event = ReplicatedEvent(Envelope(seq: 4, event: LayoutEvent(kind: .woke, by: "c1@a", tick: 1, detail: .none, at: 5)))
+        let seeds = [RoomBroadcast.frame(frame, status).encoded, RoomBroadcast.events([event, event]).encoded,
+                     RoomBroadcast.status(status).encoded, RoomBroadcast.data(through: 3, message: [1], everyone: true).encoded]
+        let extremes: [UInt64] = [0, 1, UInt64.max, UInt64.max - 1, UInt64(Int64.max), 1 << 63, EventBusBounds.maxSeq,
+                                  EventBusBounds.maxSeq + 1, UInt64(UInt32.max)]
+        var random = SplitMix(seed: 22)
+        for round in 0..<4000 {
+            var bytes = seeds[round % seeds.count]
+            for _ in 0..<(1 + Int(random.next() % 3)) {
+                if random.next() % 2 == 0, bytes.count >= 9 {
+                    let at = 1 + Int(random.next() % UInt64(bytes.count - 8))
+                    withUnsafeBytes(of: extremes[Int(random.next() % UInt64(extremes.count))].littleEndian) {
+                        bytes.replaceSubrange(at..<(at + 8), with: $0)
+                    }
+                } else {
+                    bytes[Int(random.next() % UInt64(bytes.count))] ^= UInt8(truncatingIfNeeded: random.next() | 1)
+                }
+            }
+            mirror.received(bytes)
+            XCTAssertLessThanOrEqual(room.bus.nextSeq, EventBusBounds.maxSeq + 1)
+            XCTAssertTrue(WireBounds.counter.contains(room.status.current.tick))
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failure repeats.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
