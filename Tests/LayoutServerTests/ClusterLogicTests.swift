@@ -82,6 +82,11 @@ final class ClusterLogicTests: XCTestCase {
         view.assume(RoomName("x")!, at: "c")
         XCTAssertEqual(view.rooms.map { "\($0.room.name)@\($0.node)" }, ["x@a", "y@a"])
         XCTAssertEqual(view.clients, 3)
+        // This server's own summary, fresh, in place of what it said last.
+        let fresh = view.replacing(NodeSummary(node: "c", clients: 0, rooms: [room("z", tick: 1, cells: 2)], relayed: 2,
+                                               uptimeSeconds: 2))
+        XCTAssertEqual(fresh.rooms.map { "\($0.room.name)@\($0.node)" }, ["x@a", "y@a", "z@c"])
+        XCTAssertEqual(fresh.nodes.count, 3)
     }
 }
 

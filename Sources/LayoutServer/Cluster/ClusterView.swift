@@ -135,6 +135,14 @@ struct ClusterView: Equatable, Sendable {
         return best.values.sorted { $0.room.name < $1.room.name }
     }
 
+    /// The view with `summary` in place of what its server last said (this server's own, fresh).
+    func replacing(_ summary: NodeSummary) -> ClusterView {
+        var view = self
+        view.nodes.removeAll { $0.node == summary.node }
+        view.nodes.append(summary)
+        return view
+    }
+
     /// Clients of every server together (saturating: each is bounded, but never trust a sum).
     var clients: Int { WireBounds.sum(nodes.map(\.clients)) }
 }
