@@ -131,6 +131,7 @@ struct Serve: ParsableCommand {
         if let stepThreads, !(1...64).contains(stepThreads) { throw ValidationError("--step-threads must be in 1...64") }
         if let redis {
             _ = try redisAddress(redis)
+            if let problem = ClusterConfig.limitsProblem(limits) { throw ValidationError(problem) }
             guard state == nil, stateDir == nil else {
                 throw ValidationError("--state and --state-dir do not go with --redis: in a cluster, rooms are kept in Redis")
             }

@@ -161,6 +161,17 @@ final class HostileRedisTests: XCTestCase {
         XCTAssertEqual(view.clients, 3)
     }
 
+    /// A server of a cluster cannot reach the figures its peers refuse.
+    func testAClustersLimitsStayWithinTheBounds() {
+        XCTAssertNil(ClusterConfig.limitsProblem(Limits()))
+        var limits = Limits()
+        limits.maxRooms = WireBounds.rooms.upperBound + 1
+        XCTAssertTrue(ClusterConfig.limitsProblem(limits)?.contains("--max-rooms") == true)
+        limits = Limits()
+        limits.maxCells = WireBounds.cells.upperBound + 1
+        XCTAssertTrue(ClusterConfig.limitsProblem(limits)?.contains("--max-cells") == true)
+    }
+
     func testSumsOfWhatServersReportSaturate() {
         XCTAssertEqual(WireBounds.sum([Int.max, 1, 5]), Int.max)
         XCTAssertEqual(WireBounds.sum([1, 2, 3]), 6)
