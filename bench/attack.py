@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """`make attack`: what one machine's attacker costs the server, measured (never part of make test).
 
-Starts `forcelayout serve` (release) on a free loopback port and runs two attacks in turn,
+Starts `forcelayout serve` (release) on a free loopback port and runs these attacks in turn,
 each bounded in count and time, loopback only:
 
 1. **Idle connections that never upgrade**, while the layout is empty: `--idle` TCP
@@ -19,7 +19,12 @@ each bounded in count and time, loopback only:
 3. **Amplification through `update`** (`attack_amplification.py`): 1,000 long-labelled cells,
    hundreds of no-op and real updates, twenty joiners that never read, and a probe client in
    another room. Reported: a late joiner's hello against `replayBytes`, RSS, joiners closed,
-   the probe's hello time.
+   the probe's hello time. Skipped with --skip-amplification.
+4. **Redis poison** (`bench/redis_poison.py`): a redis-server and three servers; for
+   `--poison-seconds`, what someone who can write to their Redis sends (forged summaries,
+   sequence numbers of 2^64 - 1, garbage, a lease with no expiry). Reported: servers alive,
+   /stats answered, a fresh client's wait for `hello` in the room, when the room was stepped
+   again. Skipped with --skip-redis, or when redis-server is not installed.
 
 Prints a table per attack and one JSON line with every figure. Exit 0 when the run completed.
 Environment: FORCELAYOUT_BIN (default .build/release/forcelayout; relative to the checkout).
@@ -32,6 +37,7 @@ import json
 import os
 import resource
 import selectors
+import shutil
 import socket
 import sys
 import threading
@@ -39,6 +45,7 @@ import time
 
 import attack_amplification
 import common
+import redis_poison
 from raw_websocket import frame_bytes, upgrade_request  # Tests/e2e, on the path through common
 from common import ROOT, RunningServer, ServerDidNotStart, proc_figures
 
@@ -72,7 +79,7 @@ def masked(payload):
     return frame_bytes(0x1, payload)
 
 
-def time_to_hello(port, source, timeout=5):
+def time_to_hello(port, source, path="/ws", timeout=5):
     """Seconds from connect to the first WebSocket message (hello); None if refused or too slow."""
     started = time.monotonic()
     try:
@@ -81,7 +88,7 @@ def time_to_hello(port, source, timeout=5):
         connection.setsockopt(socket.IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, 1)
         connection.bind((source, 0))
         connection.connect(("127.0.0.1", port))
-        connection.sendall(upgrade(port))
+        connection.sendall(upgrade_request(port, base64.b64encode(os.urandom(16)).decode(), path=path))
         buffer = b""
         while b"\r\n\r\n" not in buffer:
             chunk = connection.recv(65536)
@@ -242,6 +249,9 @@ def main():
     parser.add_argument("--skip-amplification", action="store_true")
     parser.add_argument("--updates", type=common.positive_int, default=256,
                         help="no-op updates, then as many real ones, of the amplification attack")
+    parser.add_argument("--poison-seconds", type=common.positive_float, default=12, help="length of the Redis poison")
+    parser.add_argument("--skip-redis", action="store_true", help="skip the Redis poison")
+    parser.add_argument("--only-redis", action="store_true", help="run only the Redis poison")
     args = parser.parse_args()
 
     binary = common.find_binary("release")
@@ -255,6 +265,18 @@ def main():
     except (ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     print(common.header("forcelayout attack"))
+    results = {}
+    if not args.skip_redis:
+        if shutil.which("redis-server") is None:
+            print("\nRedis poison: skipped (no redis-server; make cluster-deps)")
+        else:
+            results["redisPoison"] = r = redis_poison.run(binary, args.poison_seconds, time_to_hello)
+            print(f"\nRedis poison: three servers, what a writer to their Redis sends, {args.poison_seconds:g} s:")
+            for key, value in r.items():
+                print(f"  {key:24} {value}")
+    if args.only_redis:
+        print(json.dumps(results))
+        return 0 if results else 2
     prefix = []
     if args.server_open_files:
         prefix = ["prlimit", f"--nofile={args.server_open_files}:{args.server_open_files}"]
@@ -267,7 +289,6 @@ def main():
     port = server.port
     try:
         pid = server.pid
-        results = {}
         results["idle"] = idle_flood(port, pid, args)
         r = results["idle"]
         print(f"\n{args.idle} idle connections from {args.addresses} address(es), {args.idle_seconds:g} s window:")

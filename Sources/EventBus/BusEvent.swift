@@ -7,6 +7,14 @@ public protocol BusEvent: Sendable {
     var replayBytes: Int { get }
 }
 
+/// The highest sequence number a bus stamps or mirrors: 2^53, the largest integer a browser's
+/// number holds exactly (at a million events a second, 285 years of them). An envelope above it
+/// comes from no bus: a relay refuses it rather than numbering on from it (one at 2^64 − 1 has
+/// no next number at all).
+public enum EventBusBounds {
+    public static let maxSeq: UInt64 = 1 << 53
+}
+
 /// An event as published: stamped with the bus's strictly increasing sequence number.
 public struct Envelope<Event: BusEvent>: Sendable {
     public let seq: UInt64

@@ -60,10 +60,12 @@ public final class EventBus<Event: BusEvent>: Sendable {
 
     /// Publishes an event another bus stamped (a relay mirroring its room's owner): it keeps
     /// `envelope.seq`, and the next event published here follows it. An envelope at or below
-    /// the last sequence number is dropped (returns false): each is delivered once.
+    /// the last sequence number is dropped (returns false): each is delivered once. So is one
+    /// above `EventBusBounds.maxSeq`, which no bus stamped.
     @discardableResult
     public func mirror(_ envelope: Envelope<Event>) -> Bool {
-        publishing.withLock { _ in
+        guard envelope.seq <= EventBusBounds.maxSeq else { return false }
+        return publishing.withLock { _ in
             let subscribers = state.withLock { state -> [Subscriber]? in
                 guard envelope.seq >= state.nextSeq else { return nil }
                 state.nextSeq = envelope.seq + 1
@@ -84,11 +86,15 @@ public final class EventBus<Event: BusEvent>: Sendable {
     }
 
     /// Numbering goes on after `seq` (a relay that missed events up to it): the next event
-    /// mirrored or published carries a higher number. Nothing is delivered.
-    public func skip(through seq: UInt64) {
+    /// mirrored or published carries a higher number. Nothing is delivered. A `seq` above
+    /// `EventBusBounds.maxSeq` changes nothing (returns false).
+    @discardableResult
+    public func skip(through seq: UInt64) -> Bool {
+        guard seq <= EventBusBounds.maxSeq else { return false }
         publishing.withLock { _ in
             state.withLock { $0.nextSeq = Swift.max($0.nextSeq, seq + 1) }
         }
+        return true
     }
 
     /// Runs `body` with publishing held back, given the sequence number of the last event

@@ -95,9 +95,13 @@ struct Serve: ParsableCommand {
     @Option(help: "Seed for the random source (default: random).")
     var seed: UInt64?
 
-    @Option(help: ArgumentHelp("Join the cluster of servers sharing this Redis (redis://[:PASSWORD@]HOST[:PORT][/DB]): rooms are stepped by one server and watched from any; their state lives in Redis.",
+    @Option(help: ArgumentHelp("Join the cluster of servers sharing this Redis (redis://[USER@]HOST[:PORT][/DB]): rooms are stepped by one server and watched from any; their state lives in Redis. Its password comes from --redis-password-file or $FORCELAYOUT_REDIS_PASSWORD, never the URL; its user from the URL or $FORCELAYOUT_REDIS_USER.",
                                valueName: "url"))
     var redis: String?
+
+    @Option(help: ArgumentHelp("File holding the password of the cluster's Redis (one line), sent with AUTH on every connection.",
+                               valueName: "path"))
+    var redisPasswordFile: String?
 
     @Option(help: "This server's name in the cluster (1 to 32 of a-z, 0-9, -, _; unique among the servers; default: HOSTNAME-PORT).")
     var node: String?
@@ -130,14 +134,13 @@ struct Serve: ParsableCommand {
         guard roomForgetSeconds >= 1 else { throw ValidationError("--room-forget-seconds must be at least 1") }
         if let stepThreads, !(1...64).contains(stepThreads) { throw ValidationError("--step-threads must be in 1...64") }
         if let redis {
-            do {
-                _ = try RedisAddress(parsing: redis)
-            } catch {
-                throw ValidationError(error.description)
-            }
+            _ = try redisAddress(redis)
+            if let problem = ClusterConfig.limitsProblem(limits) { throw ValidationError(problem) }
             guard state == nil, stateDir == nil else {
                 throw ValidationError("--state and --state-dir do not go with --redis: in a cluster, rooms are kept in Redis")
             }
+        } else if redisPasswordFile != nil {
+            throw ValidationError("--redis-password-file is the password of a cluster's Redis: it needs --redis")
         }
         if let node {
             guard redis != nil else { throw ValidationError("--node names a server of a cluster: it needs --redis") }
@@ -206,9 +209,23 @@ struct Serve: ParsableCommand {
         config.stepThreads = stepThreads
         config.seed = seed
         if let redis {
-            config.cluster = ClusterConfig(redis: try RedisAddress(parsing: redis), node: node ?? Self.defaultNodeName(port: port))
+            config.cluster = ClusterConfig(redis: try redisAddress(redis), node: node ?? Self.defaultNodeName(port: port))
         }
         return config
+    }
+
+    /// `--redis` with its credentials (`RedisCredentials`: the password from a file or the environment).
+    private func redisAddress(_ url: String) throws -> RedisAddress {
+        do {
+            return try RedisCredentials.resolve(try RedisAddress(parsing: url), passwordFile: redisPasswordFile,
+                                                environment: ProcessInfo.processInfo.environment) { path in
+                Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            }
+        } catch let error as RedisAddress.Malformed {
+            throw ValidationError(error.description)
+        } catch let error as RedisCredentials.Problem {
+            throw ValidationError(error.description)
+        }
     }
 
     private var limits: Limits {

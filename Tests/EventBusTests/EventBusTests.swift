@@ -27,6 +27,39 @@ final class EventBusTests: XCTestCase {
         XCTAssertEqual(bus.nextSeq, 11)
     }
 
+    func testMirroringKeepsTheSequenceNumberAndDropsRepeats() {
+        let bus = EventBus<TestEvent>()
+        let inbox = Inbox()
+        let (subscription, _) = bus.subscribe { inbox.append($0) }
+        XCTAssertTrue(bus.mirror(Envelope(seq: 5, event: TestEvent(kind: .added, value: 1))))
+        XCTAssertFalse(bus.mirror(Envelope(seq: 5, event: TestEvent(kind: .added, value: 2))))
+        XCTAssertEqual(bus.publish(TestEvent(kind: .added, value: 3)).seq, 6)
+        XCTAssertEqual(inbox.values, [1, 3])
+        subscription.cancel()
+    }
+
+    /// A sequence number no bus stamps (a hostile one: 2^64 − 1 has no next) is refused, not
+    /// numbered on from: the bus neither traps nor stops taking the real events after it.
+    func testASequenceNumberAboveTheBoundIsRefusedAndNumberingGoesOn() {
+        let bus = EventBus<TestEvent>()
+        let inbox = Inbox()
+        let (subscription, _) = bus.subscribe { inbox.append($0) }
+        XCTAssertTrue(bus.mirror(Envelope(seq: 3, event: TestEvent(kind: .added, value: 1))))
+        for hostile in [UInt64.max, UInt64.max - 1, EventBusBounds.maxSeq + 1] {
+            XCTAssertFalse(bus.mirror(Envelope(seq: hostile, event: TestEvent(kind: .added, value: 99))))
+            XCTAssertFalse(bus.skip(through: hostile))
+        }
+        XCTAssertEqual(bus.nextSeq, 4)
+        XCTAssertTrue(bus.mirror(Envelope(seq: 4, event: TestEvent(kind: .added, value: 2))))
+        XCTAssertEqual(inbox.values, [1, 2])
+        // The bound itself is a sequence number like any other, and one can be published after it.
+        XCTAssertTrue(bus.mirror(Envelope(seq: EventBusBounds.maxSeq, event: TestEvent(kind: .added, value: 3))))
+        XCTAssertEqual(bus.publish(TestEvent(kind: .added, value: 4)).seq, EventBusBounds.maxSeq + 1)
+        XCTAssertTrue(bus.skip(through: EventBusBounds.maxSeq))
+        XCTAssertEqual(inbox.values, [1, 2, 3, 4])
+        subscription.cancel()
+    }
+
     func testSubscriberToAllReceivesEverything() {
         let bus = EventBus<TestEvent>()
         let inbox = Inbox()

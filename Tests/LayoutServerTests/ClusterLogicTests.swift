@@ -61,8 +61,32 @@ final class ClusterLogicTests: XCTestCase {
         var view = ClusterView(nodes: [node("a", 0), node("b", 0)])
         view.assume(RoomName("new")!, at: "a")
         view.assume(RoomName("new")!, at: "a")
-        XCTAssertEqual(view.nodes[0].rooms.count, 1, "a room placed is counted once")
+        XCTAssertEqual(view.assumed.count, 1, "a room placed is counted once")
         XCTAssertEqual(view.placement(for: "a"), "b")
+        XCTAssertTrue(view.rooms.isEmpty, "a room placed is listed only once its server reports it")
+        view.forget(RoomName("new")!)
+        XCTAssertEqual(view.placement(for: "a"), "a", "it had an owner after all")
+    }
+
+    /// `/rooms`: one entry per room, naming the server that steps it, whatever else claims it.
+    func testEachRoomIsListedOnceWithTheServerFurthestOn() {
+        func room(_ name: String, tick: Int, cells: Int) -> NodeSummary.OwnedRoom {
+            .init(name: name, clients: 1, cells: cells, settled: false, tick: tick)
+        }
+        var view = ClusterView(nodes: [
+            NodeSummary(node: "b", clients: 1, rooms: [room("x", tick: 3, cells: 0)], relayed: 0, uptimeSeconds: 1),
+            NodeSummary(node: "a", clients: 1, rooms: [room("x", tick: 40, cells: 5), room("y", tick: 1, cells: 1)],
+                        relayed: 0, uptimeSeconds: 1),
+            NodeSummary(node: "c", clients: 1, rooms: [room("y", tick: 1, cells: 1)], relayed: 1, uptimeSeconds: 1),
+        ])
+        view.assume(RoomName("x")!, at: "c")
+        XCTAssertEqual(view.rooms.map { "\($0.room.name)@\($0.node)" }, ["x@a", "y@a"])
+        XCTAssertEqual(view.clients, 3)
+        // This server's own summary, fresh, in place of what it said last.
+        let fresh = view.replacing(NodeSummary(node: "c", clients: 0, rooms: [room("z", tick: 1, cells: 2)], relayed: 2,
+                                               uptimeSeconds: 2))
+        XCTAssertEqual(fresh.rooms.map { "\($0.room.name)@\($0.node)" }, ["x@a", "y@a", "z@c"])
+        XCTAssertEqual(fresh.nodes.count, 3)
     }
 }
 

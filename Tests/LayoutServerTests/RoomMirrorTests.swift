@@ -11,6 +11,7 @@ final class RoomMirrorTests: XCTestCase {
         let dataAsks = Atomic<Int>(0)
         let lives = Atomic<Int>(0)
         let gaps = Atomic<Int>(0)
+        let refusals = Mutex<[String]>([])
     }
 
     private func mirror() throws -> (RoomMirror, Room, Calls) {
@@ -20,7 +21,8 @@ final class RoomMirrorTests: XCTestCase {
             read: { _, completion in calls.reads.withLock { $0.append(completion) } },
             askForData: { calls.dataAsks.add(1, ordering: .relaxed) },
             live: { calls.lives.add(1, ordering: .relaxed) },
-            gap: { calls.gaps.add(1, ordering: .relaxed) }))
+            gap: { calls.gaps.add(1, ordering: .relaxed) },
+            refused: { why in calls.refusals.withLock { $0.append(why) } }))
         room.relay(mirror)
         return (mirror, room, calls)
     }
@@ -97,6 +99,35 @@ final class RoomMirrorTests: XCTestCase {
         XCTAssertEqual(calls.gaps.load(ordering: .relaxed), 1)
         mirror.received(RoomBroadcast.status(status(tick: 2, lastSeq: 9)).encoded)
         XCTAssertEqual(calls.gaps.load(ordering: .relaxed), 2)
+    }
+
+    /// What no owner sends (a sequence number of 2^64 − 1, a status whose figures overflow, a
+    /// frame due in centuries) is dropped and said once; the room's real events go on.
+    func testHostileBroadcastsAreDroppedSaidOnceAndTheRoomGoesOn() throws {
+        let (mirror, room, calls) = try mirror()
+        mirror.subscribed()
+        calls.reads.withLock { $0.first }?(.success([.status("OK"), .status("QUEUED"), .status("QUEUED"), .array([.array([]), .array([])])]))
+        mirror.attach(Mailbox(maxEventBacklog: 16))
+        mirror.received(RoomBroadcast.events([event(1)]).encoded)
+        var hostileStatus = status(tick: 1, lastSeq: 1)
+        hostileStatus.layout.tick = Int.max
+        var farFrame = frame(serial: 1, version: 1, membership: true)
+        farFrame = ReplicatedFrame(serial: 1, version: 1, nextDueIn: UInt64.max, text: farFrame.text, textHead: farFrame.textHead,
+                                   binary: farFrame.binary, membership: farFrame.membership)
+        for payload in [RoomBroadcast.events([event(UInt64.max)]).encoded, RoomBroadcast.events([event(UInt64.max - 1)]).encoded,
+                        RoomBroadcast.status(status(tick: 1, lastSeq: UInt64.max)).encoded,
+                        RoomBroadcast.status(hostileStatus).encoded,
+                        RoomBroadcast.frame(farFrame, status(tick: 1, lastSeq: 1)).encoded,
+                        RoomBroadcast.data(through: UInt64.max, message: nil, everyone: true).encoded] {
+            mirror.received(payload)
+        }
+        XCTAssertEqual(calls.refusals.withLock { $0.count }, 1, "said once")
+        XCTAssertEqual(calls.gaps.load(ordering: .relaxed), 0)
+        XCTAssertEqual(room.bus.nextSeq, 2)
+        XCTAssertEqual(room.status.current.tick, 0)
+        mirror.received(RoomBroadcast.events([event(2)]).encoded)
+        XCTAssertEqual(room.bus.nextSeq, 3, "the real events go on")
+        XCTAssertEqual(calls.gaps.load(ordering: .relaxed), 0)
     }
 
     func testTheDataAnswerGoesToJoinersWhoseOpeningItCovers() throws {

@@ -55,6 +55,7 @@ class RunningServer:
     own_session: its own process group, out of reach of a terminal's Ctrl-C; a kill takes
         whatever it started too.
     expect_failure: do not wait for it to listen (read `wait()` and `log`).
+    env: environment variables added to this process's own (such as a Redis password).
     start_timeout: seconds to wait for `listening on` before ServerDidNotStart.
 
     Stopping: stop() kills it at once (SIGKILL; what the end of a `with` block does);
@@ -64,11 +65,12 @@ class RunningServer:
     """
 
     def __init__(self, *extra, port=None, public=None, binary=None, prefix=(), workdir=False,
-                 log_file=None, own_session=False, expect_failure=False, start_timeout=30):
+                 log_file=None, own_session=False, expect_failure=False, start_timeout=30, env=None):
         self.port = port or free_port()
         self.args = [*prefix, str(binary or BINARY), "serve", "--host", "127.0.0.1", "--port", str(self.port),
                      "--public", str(public or REPO / "Public"), *extra]
         self.own_session = own_session
+        self.env = {**os.environ, **env} if env else None
         self.start_timeout = start_timeout
         self.output = []
         self.process = None
@@ -91,7 +93,7 @@ class RunningServer:
             stderr = open(self.log_file, "a" if self.process else "w")
         try:
             self.process = subprocess.Popen(self.args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                            stderr=stderr, text=True, cwd=self.workdir,
+                                            stderr=stderr, text=True, cwd=self.workdir, env=self.env,
                                             start_new_session=self.own_session)
         finally:
             if self.log_file:

@@ -13,6 +13,19 @@ public struct ClusterConfig: Sendable, Equatable {
     /// taken by a running server. A server that cannot join at start-up does not start.
     public func joinProblem() -> String? { ClusterNode.check(redis, node: node) }
 
+    /// Why these limits do not go with a cluster (nil: they do): the other servers refuse
+    /// figures past `WireBounds` as forged, so a server must not be able to reach them.
+    public static func limitsProblem(_ limits: Limits) -> String? {
+        let checks: [(String, Int, ClosedRange<Int>)] = [
+            ("--max-clients", limits.maxClients, WireBounds.clients), ("--max-rooms", limits.maxRooms, WireBounds.rooms),
+            ("--max-cells", limits.maxCells, WireBounds.cells),
+        ]
+        for (option, value, bound) in checks where !bound.contains(value) {
+            return "\(option) \(value) is past what a cluster's servers accept of each other (\(bound.upperBound)): see docs/cluster.md"
+        }
+        return nil
+    }
+
     /// 1 to 32 of `a-z`, `0-9`, `-`, `_`, as room names (it appears in keys and client ids).
     public static func validNodeName(_ name: String) -> Bool {
         (1...32).contains(name.utf8.count) && name.utf8.allSatisfy {
@@ -36,4 +49,18 @@ enum LeasePolicy {
     static let renewEvery = 1.0
     static let takeoverEvery = 0.5
     static let silence = 2.0
+
+    /// Lua, at the start of every script that reads a lease (`KEYS[1]`): a lease that would
+    /// not run out as every server's does (no expiry: set by hand, or PERSISTed; or longer than
+    /// the lease period) gets the lease period from now, and `repaired` is true. Unless its
+    /// holder renews it, it then runs out and a server relaying the room takes it: a lease set
+    /// by hand costs a room a failover, never its life.
+    static let repairLua = """
+        local repaired = false
+        local ttl = redis.call('PTTL', KEYS[1])
+        if ttl == -1 or ttl > \(milliseconds) then
+          redis.call('PEXPIRE', KEYS[1], \(milliseconds))
+          repaired = true
+        end
+        """
 }

@@ -23,6 +23,7 @@ extension ClusterNode {
             guard case .success(let replies) = result, replies.count == 2 else { return claimHere(room) }
             if let owner = replies[0].text {
                 // It had an owner after all (and the adopt message is ignored there).
+                unplace(room.name)
                 if !room.isGone.load(ordering: .acquiring) { relay(room, owner: owner) }
             } else if replies[1] == .integer(0) {
                 claimHere(room)  // nobody listens on that server's channel: it is gone
@@ -55,7 +56,8 @@ extension ClusterNode {
                 state.withLock { $0.leases.acquired(room.name, now: Uptime.seconds()) }
                 notices.post(.won(room.name, Claim(replies[2...], previous: nil)))
             } else if !room.isGone.load(ordering: .acquiring), room.mirror == nil {
-                relay(room, owner: replies[1].text ?? "?")
+                unplace(room.name)
+                relay(room, owner: replies[1].text ?? "")
             }
         })
     }
@@ -69,7 +71,11 @@ extension ClusterNode {
             RedisCommand.eval(Self.takeoverScript, keys: [keys.lease, ClusterKeys.state(room)],
                               arguments: RedisCommand.words(name, String(LeasePolicy.milliseconds))),
         ] + Claim.reads(room)) { [self] result in
-            guard case .success(let replies) = result, replies.count == 3, replies[0] == .integer(1) else { return }
+            guard case .success(let replies) = result, replies.count == 3 else { return }
+            if replies[0] == .integer(2) {
+                logger.warning("room \(room): its lease had no expiry, as no server sets one (it was set by hand); given \(LeasePolicy.milliseconds) ms, after which a server takes the room unless its holder renews it")
+            }
+            guard replies[0] == .integer(1) else { return }
             let previous = state.withLock { state -> String?? in
                 guard case .relay(let mirror)? = state.routes[room] else { return nil }
                 state.leases.acquired(room, now: Uptime.seconds())
@@ -93,9 +99,15 @@ extension Claim {
         [RedisCommand.words("GET", ClusterKeys.state(room)), RedisCommand.words("HGETALL", ClusterKeys(room).clients)]
     }
 
-    /// From the replies to `reads`.
+    /// From the replies to `reads`. The roster keeps only client ids on servers' names (at most
+    /// `WireBounds.clients`): anything else in the hash was not written by a server.
     init(_ replies: ArraySlice<RedisReply>, previous: String?) {
-        self.init(saved: replies[replies.startIndex].bytes, previous: previous,
-                  roster: replies[replies.startIndex + 1].fields.mapValues { String(decoding: $0, as: UTF8.self) })
+        var roster: [String: String] = [:]
+        for (client, node) in replies[replies.startIndex + 1].fields where roster.count < WireBounds.clients.upperBound {
+            guard let node = String(validating: node, as: UTF8.self), ClusterConfig.validNodeName(node),
+                  WireBounds.validClientID(client) else { continue }
+            roster[client] = node
+        }
+        self.init(saved: replies[replies.startIndex].bytes, previous: previous, roster: roster)
     }
 }

@@ -74,18 +74,22 @@ extension ClusterNode {
     }
 
     /// 1: renewed; 2: the lease was gone (Redis restarted empty) and is ours again; 0: another
-    /// server holds it.
+    /// server holds it (given an expiry if it had none: `LeasePolicy.repairLua`).
     static let renewScript = """
         local holder = redis.call('GET', KEYS[1])
         if holder == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
         if not holder then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 2 end
+        \(LeasePolicy.repairLua)
         return 0
         """
 
-    /// 1: the lease is ours; 0: it is held, or Redis has no state of the room to go on from.
+    /// 1: the lease is ours; 0: it is held, or Redis has no state of the room to go on from;
+    /// 2: as 0, and the lease had no expiry (set by hand): it was given the lease period, so it
+    /// runs out unless its holder renews it (`LeasePolicy.repairLua`).
     static let takeoverScript = """
-        if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
-        if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+        \(LeasePolicy.repairLua)
+        if redis.call('EXISTS', KEYS[2]) == 1 and redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+        if repaired then return 2 end
         return 0
         """
 

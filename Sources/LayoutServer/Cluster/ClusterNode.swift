@@ -35,9 +35,10 @@ final class ClusterNode: Sendable {
         var silent = false
     }
     let state = Mutex(State())
-    /// The view, and the rooms placed lately, counted on their servers until those servers'
-    /// own summaries (up to 2 s old) include them.
-    let viewBox = Mutex((view: ClusterView(), placed: [(room: RoomName, node: String, until: Double)]()))
+    /// The view, the rooms placed lately (counted on their servers until those servers' own
+    /// summaries, up to 2 s old, include them), and why summaries were last refused (each
+    /// reason is logged once while it lasts).
+    let viewBox = Mutex((view: ClusterView(), placed: [(room: RoomName, node: String, until: Double)](), refused: Set<String>()))
     /// Wakes an owned room's turn (`StepPool.wake`).
     let wakeRoom = Mutex<(@Sendable (Room) -> Void)?>(nil)
     let queue = DispatchQueue(label: "forcelayout.cluster")
@@ -73,15 +74,25 @@ final class ClusterNode: Sendable {
         do {
             let connection = try RedisConnection(address, timeout: 2)
             let reply = try connection.command(["PING"])
-            if let error = reply.errorMessage { return "cannot reach Redis: \(address): \(error)" }
+            if let error = reply.errorMessage {
+                if error.hasPrefix("NOAUTH") {
+                    return "Redis at \(address) asks for a password: give it in a file with --redis-password-file, or in \(RedisCredentials.passwordVariable)"
+                }
+                return "cannot reach Redis: \(address): \(error.prefix(200))"
+            }
             let deadline = Uptime.seconds() + 4
-            while try connection.command(["EXISTS", ClusterKeys.nodeSummary(node)]) == .integer(1) {
+            while true {
+                let reply = try connection.command(["PTTL", ClusterKeys.nodeSummary(node)])
+                if let error = reply.errorMessage {
+                    return "Redis at \(address) refuses this server's commands (\(error.prefix(200))): its user needs the keys and channels fl:* and the commands docs/cluster.md lists"
+                }
+                // A summary with no expiry was written by hand, not by a running server (`ClusterView.reported`).
+                guard case .integer(let ttl) = reply, (1...LeasePolicy.milliseconds).contains(ttl) else { return nil }
                 guard Uptime.seconds() < deadline else {
                     return "another running server is named \(node) in this cluster: give this one another --node"
                 }
                 usleep(250_000)
             }
-            return nil
         } catch {
             return "cannot reach Redis: \(error.description)"
         }
@@ -139,19 +150,24 @@ final class ClusterNode: Sendable {
         RoomReplicator(room: room, node: name, redis: redis, leaseLost: { [self] in leaseLost(room) })
     }
 
+    /// `owner`: the lease's holder as Redis said (anything but a server's name is unknown: "").
     func relay(_ room: Room, owner: String) {
+        let owner = ClusterConfig.validNodeName(owner) ? owner : ""
         let roomName = room.name
         let mirror = RoomMirror(room: room, owner: owner, link: .init(
             read: { [self] commands, completion in redis.submit(.init(commands, completion: completion)) },
             askForData: { [self] in send(.data(node: name), to: roomName) },
             live: { [self] in notices.post(.live(roomName)) },
-            gap: { [self] in notices.post(.gap(roomName)) }))
+            gap: { [self] in notices.post(.gap(roomName)) },
+            refused: { [self] why in
+                logger.error("room \(roomName): dropped what no server wrote on its channel or in its keys (\(why)); whoever can write to this Redis controls the cluster")
+            }))
         room.relay(mirror)
         state.withLock { state in
             state.routes[room.name] = .relay(mirror)
             state.leases.watching(room.name, now: Uptime.seconds())
         }
-        logger.info("room \(room.name): relayed from \(owner)")
+        logger.info("room \(room.name): relayed from \(owner.isEmpty ? "an unknown server" : owner)")
         subscriber.withLock { $0 }?.subscribe(ClusterKeys(room.name).broadcast)
     }
 

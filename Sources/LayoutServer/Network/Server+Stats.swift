@@ -28,10 +28,13 @@ extension Server {
                                     cluster: host.cluster.map { ($0.name, $0.view) })
     }
 
-    /// The rooms in memory here; in a cluster, every room stepped anywhere, with its server.
+    /// The rooms in memory here; in a cluster, every room stepped anywhere, once, with its
+    /// server (this server's own as they are now, even before its first summary came back or
+    /// while Redis is away; rooms it only relays are the other servers' to list).
     func roomsJSON() -> [UInt8] {
-        if let cluster = host.cluster, !cluster.view.nodes.isEmpty {
-            return ServerMessages.rooms(cluster: cluster.view)
+        if let cluster = host.cluster {
+            let mine = host.summary(node: cluster.name, clients: sessions.count, uptimeSeconds: uptimeSeconds)
+            return ServerMessages.rooms(cluster: cluster.view.replacing(mine))
         }
         return ServerMessages.rooms(host.listing().map { ($0.room.name, $0.clients, $0.room.status.current) })
     }

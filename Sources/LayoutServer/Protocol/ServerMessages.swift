@@ -144,7 +144,7 @@ public enum ServerMessages {
                 writer.member("uptimeS", node.uptimeSeconds)
                 writer.raw("}")
             }
-            writer.member("clients", cluster.view.nodes.reduce(0) { $0 + $1.clients })
+            writer.member("clients", cluster.view.clients)
             writer.member("rooms", cluster.view.rooms.count)
             writer.raw("}")
         }

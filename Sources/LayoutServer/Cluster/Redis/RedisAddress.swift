@@ -1,25 +1,40 @@
-/// Where the cluster's Redis is: `redis://[:PASSWORD@]HOST[:PORT][/DB]` (`--redis`). Port 6379
-/// and database 0 when left out; an IPv6 host goes in brackets, as in any URL.
+/// Where the cluster's Redis is: `redis://[USER@]HOST[:PORT][/DB]` (`--redis`). Port 6379
+/// and database 0 when left out; an IPv6 host goes in brackets, as in any URL. The password
+/// never comes in the URL (a command line is readable by every user of the machine): it comes
+/// from a file or the environment (`RedisCredentials`).
 public struct RedisAddress: Equatable, Sendable, CustomStringConvertible {
     public let host: String
     public let port: Int
     public let database: Int
+    /// A Redis 6 ACL user (nil: the default user).
+    public let user: String?
     public let password: String?
 
     public struct Malformed: Error, CustomStringConvertible {
         public let description: String
     }
 
-    public init(host: String, port: Int = 6379, database: Int = 0, password: String? = nil) {
+    public init(host: String, port: Int = 6379, database: Int = 0, user: String? = nil, password: String? = nil) {
         self.host = host
         self.port = port
         self.database = database
+        self.user = user
         self.password = password
     }
 
+    /// The same address, with these credentials.
+    public func with(user: String?, password: String?) -> RedisAddress {
+        RedisAddress(host: host, port: port, database: database, user: user, password: password)
+    }
+
     public init(parsing text: String) throws(Malformed) {
+        // Only what precedes a password is echoed: the rest of a URL that carries one is not.
+        let shown: String = {
+            guard let at = text.lastIndex(of: "@"), text[..<at].dropFirst("redis://".count).contains(":") else { return text }
+            return "redis://…" + text[at...]
+        }()
         func fail(_ why: String) -> Malformed {
-            Malformed(description: "--redis \(text.prefix(200)): \(why); expected redis://HOST[:PORT][/DB]")
+            Malformed(description: "--redis \(shown.prefix(200)): \(why); expected redis://[USER@]HOST[:PORT][/DB]")
         }
         guard text.hasPrefix("redis://") else {
             throw fail(text.contains("://") ? "only redis:// is supported (no TLS)" : "not a redis:// URL")
@@ -37,14 +52,17 @@ public struct RedisAddress: Equatable, Sendable, CustomStringConvertible {
             }
         }
         guard !rest.contains("?"), !rest.contains("#") else { throw fail("no query or fragment is allowed") }
-        var password: String?
+        var user: String?
         if let at = rest.lastIndex(of: "@") {
             let userInfo = rest[..<at]
             rest = rest[rest.index(after: at)...]
-            guard userInfo.first == ":", userInfo.count > 1 else {
-                throw fail("credentials go as :PASSWORD@ (Redis 7's users are not supported)")
+            guard !userInfo.contains(":") else {
+                throw fail("a password does not go on the command line, where every user of this machine can read it: put it in a file given with --redis-password-file, or in the environment variable \(RedisCredentials.passwordVariable)")
             }
-            password = String(userInfo.dropFirst())
+            guard RedisCredentials.validUser(String(userInfo)) else {
+                throw fail("the user must be 1 to 64 of A-Z, a-z, 0-9, ., -, _")
+            }
+            user = String(userInfo)
         }
         var host: Substring
         var portText: Substring?
@@ -71,7 +89,7 @@ public struct RedisAddress: Equatable, Sendable, CustomStringConvertible {
             }
             port = number
         }
-        self.init(host: String(host), port: port, database: database, password: password)
+        self.init(host: String(host), port: port, database: database, user: user)
     }
 
     /// Letters, digits, `.`, `-`, `_` and, for IPv6, `:` and hex digits.
@@ -86,9 +104,14 @@ public struct RedisAddress: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The URL without the password, for logs.
+    /// The URL, for logs: never the password (`***` says there is one).
     public var description: String {
         let host = self.host.contains(":") ? "[\(self.host)]" : self.host
-        return "redis://\(password == nil ? "" : ":***@")\(host):\(port)/\(database)"
+        let credentials = switch (user, password) {
+        case (nil, nil): ""
+        case (let user?, nil): "\(user)@"
+        case (let user, _?): "\(user ?? ""):***@"
+        }
+        return "redis://\(credentials)\(host):\(port)/\(database)"
     }
 }

@@ -12,11 +12,13 @@ extension RedisCommand {
         return eval(fencedScript, keys: [lease], arguments: arguments)
     }
 
-    /// ARGV: holder, then each command as its word count and its words.
+    /// ARGV: holder, then each command as its word count and its words. Another's lease with
+    /// no expiry is given one (`LeasePolicy.repairLua`).
     static let fencedScript = """
         local holder = redis.call('GET', KEYS[1])
         if holder and holder ~= ARGV[1] then
-          return redis.error_reply('FENCED the lease is held by ' .. holder)
+          \(LeasePolicy.repairLua)
+          return redis.error_reply('FENCED the lease is held by ' .. string.sub(holder, 1, 40))
         end
         local reply = false
         local i = 2

@@ -26,7 +26,13 @@ final class RedisConnection {
         redisSetTimeout(context, time)
         redisEnableKeepAlive(context)
         if let password = address.password {
-            try expectOK(command(["AUTH", password]), "AUTH")
+            // Redis's answer is said by its code alone (WRONGPASS, NOPERM…), and never the
+            // credentials: they are not in any error or log.
+            let reply = try command(address.user.map { ["AUTH", $0, password] } ?? ["AUTH", password])
+            if let message = reply.errorMessage {
+                let code = message.prefix { $0 != " " }.prefix(20)
+                throw Failure(description: "\(address): Redis refused the credentials (\(code))")
+            }
         }
         if address.database != 0 {
             try expectOK(command(["SELECT", String(address.database)]), "SELECT \(address.database)")

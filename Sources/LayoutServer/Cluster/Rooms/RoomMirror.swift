@@ -22,6 +22,9 @@ final class RoomMirror: Sendable {
         /// Events were missed (Redis was lost, or dropped the subscription): the room's clients
         /// here must start again from a new hello.
         let gap: @Sendable () -> Void
+        /// Bytes on the room's channel or in its keys that no server wrote (out of `WireBounds`,
+        /// or malformed) were dropped: said once per mirror (`why`).
+        let refused: @Sendable (_ why: String) -> Void
     }
 
     private enum Phase { case subscribing, catchingUp([RoomBroadcast]), live }
@@ -38,6 +41,7 @@ final class RoomMirror: Sendable {
         var waiting: [(through: UInt64, mailbox: Mailbox)] = []
         var askedForData = false
         var announcedLive = false
+        var saidRefused = false
         var readingMembership = false
         /// The mailboxes of the room's clients here (a `data` for everyone goes to each).
         var mailboxes: [ObjectIdentifier: Mailbox] = [:]
@@ -97,17 +101,28 @@ final class RoomMirror: Sendable {
     private func caughtUp(hash: RedisReply, events: RedisReply) {
         let fields = hash.fields
         var stored: [RoomBroadcast] = []
-        if let bytes = fields["membership"], let membership = try? ReplicatedFrame.Membership(decoding: bytes) {
-            state.withLock { $0.membership = membership }
+        if let bytes = fields["membership"] {
+            if let membership = decoded({ () throws(WireMalformed) in try ReplicatedFrame.Membership(decoding: bytes) }) {
+                state.withLock { $0.membership = membership }
+            }
         }
-        if let bytes = fields["frame"], let frame = try? RoomBroadcast(decoding: bytes) { stored.append(frame) }
-        if let bytes = fields["status"], let status = try? ReplicatedStatus(decoding: bytes) { stored.append(.status(status)) }
+        if let bytes = fields["frame"], let frame = decoded({ () throws(WireMalformed) in try RoomBroadcast(decoding: bytes) }) {
+            stored.append(frame)
+        }
+        if let bytes = fields["status"], let status = decoded({ () throws(WireMalformed) in try ReplicatedStatus(decoding: bytes) }) {
+            stored.append(.status(status))
+        }
         if case .array(let items) = events {
             var list: [ReplicatedEvent] = []
             for item in items {
                 guard let bytes = item.bytes else { continue }
-                var reader = WireReader(bytes)
-                if let event = try? ReplicatedEvent(from: &reader) { list.append(event) }
+                let event = decoded { () throws(WireMalformed) in
+                    var reader = WireReader(bytes)
+                    let event = try ReplicatedEvent(from: &reader)
+                    try reader.finish()
+                    return event
+                }
+                if let event { list.append(event) }
             }
             stored.insert(.events(list), at: 0)
         }
@@ -135,7 +150,7 @@ final class RoomMirror: Sendable {
 
     /// A broadcast from the owner (subscriber thread).
     func received(_ payload: [UInt8]) {
-        guard let broadcast = try? RoomBroadcast(decoding: payload) else { return }
+        guard let broadcast = decoded({ () throws(WireMalformed) in try RoomBroadcast(decoding: payload) }) else { return }
         let becameLive = state.withLock { state -> Bool in
             switch state.phase {
             case .subscribing:
@@ -174,6 +189,20 @@ final class RoomMirror: Sendable {
             return !state.askedForData
         }
         if ask { link.askForData() }
+    }
+
+    /// What `decode` gives, or nil when the bytes are refused (said once per mirror).
+    private func decoded<Value>(_ decode: () throws(WireMalformed) -> Value) -> Value? {
+        do {
+            return try decode()
+        } catch {
+            let first = state.withLock { state in
+                defer { state.saidRefused = true }
+                return !state.saidRefused
+            }
+            if first { link.refused(error.description) }
+            return nil
+        }
     }
 
     private func markLive(_ state: inout State) -> Bool {

@@ -41,14 +41,20 @@ enum RelayRequest: Equatable, Sendable {
         return writer.bytes
     }
 
+    /// Within `WireBounds`: a server's name, a client id, a message no longer than a client may send.
     init(decoding bytes: [UInt8]) throws(WireMalformed) {
         var reader = WireReader(bytes)
         guard let tag = Tag(rawValue: try reader.u8()) else { throw WireMalformed("unknown request") }
+        let node = try WireBounds.node(try reader.text())
         switch tag {
-        case .command: self = .command(node: try reader.text(), client: try reader.text(), message: try reader.data())
-        case .joined: self = .joined(node: try reader.text(), client: try reader.text())
-        case .left: self = .left(node: try reader.text(), client: try reader.text())
-        case .data: self = .data(node: try reader.text())
+        case .command:
+            let client = try WireBounds.client(try reader.text())
+            let message = try reader.data()
+            guard message.count <= WireBounds.messageBytes else { throw WireMalformed("a message of \(message.count) bytes") }
+            self = .command(node: node, client: client, message: message)
+        case .joined: self = .joined(node: node, client: try WireBounds.client(try reader.text()))
+        case .left: self = .left(node: node, client: try WireBounds.client(try reader.text()))
+        case .data: self = .data(node: node)
         }
         try reader.finish()
     }
@@ -80,7 +86,10 @@ enum NodeMessage: Equatable, Sendable {
         var reader = WireReader(bytes)
         switch try reader.u8() {
         case 1:
-            self = .reply(client: try reader.text(), message: try reader.data())
+            let client = try WireBounds.client(try reader.text())
+            let message = try reader.data()
+            guard message.count <= WireBounds.replyBytes else { throw WireMalformed("a reply of \(message.count) bytes") }
+            self = .reply(client: client, message: message)
         case 2:
             let name = try reader.text()
             guard let room = RoomName(name) else { throw WireMalformed("not a room name") }

@@ -32,14 +32,22 @@ struct ReplicatedEvent: Equatable, Sendable {
         writer.data(encodedTail)
     }
 
+    /// Within `WireBounds`: a sequence number from 1 to 2^53 (one above has no next number a
+    /// relay could go on from), a client id, a tick and a time that are counters.
     init(from reader: inout WireReader) throws(WireMalformed) {
-        seq = try reader.u64()
+        seq = try WireBounds.seq(try reader.u64(), "an event's sequence number")
+        guard seq > 0 else { throw WireMalformed("an event numbered 0") }
         let name = try reader.text()
-        guard let kind = EventKind(rawValue: name) else { throw WireMalformed("unknown event kind \(name.prefix(40))") }
+        guard let kind = EventKind(rawValue: name) else { throw WireMalformed("unknown event kind \(name.prefix(40).debugDescription)") }
         self.kind = kind
-        by = try reader.optionalData().map { String(decoding: $0, as: UTF8.self) }
-        tick = try reader.int()
-        at = try reader.int()
+        if let raw = try reader.optionalData() {
+            guard let text = String(validating: raw, as: UTF8.self) else { throw WireMalformed("an event's client is not UTF-8") }
+            by = try WireBounds.client(text)
+        } else {
+            by = nil
+        }
+        tick = try WireBounds.counter(try reader.int(), "an event's tick")
+        at = try WireBounds.counter(try reader.int(), "an event's time")
         encodedTail = try reader.data()
     }
 }

@@ -77,7 +77,8 @@ struct ReplicatedFrame: Equatable, Sendable {
 // Decoding, in extensions so the structs keep their memberwise initialisers.
 extension ReplicatedFrame.Membership {
     init(from reader: inout WireReader) throws(WireMalformed) {
-        self.init(version: try reader.int(), text: try reader.data(), binary: try reader.data())
+        self.init(version: try WireBounds.counter(try reader.int(), "a membership version"),
+                  text: try reader.data(), binary: try reader.data())
     }
 
     init(decoding bytes: [UInt8]) throws(WireMalformed) {
@@ -88,10 +89,15 @@ extension ReplicatedFrame.Membership {
 }
 
 extension ReplicatedFrame {
+    /// Within `WireBounds`: a serial and a version that are counters (a server taking the room
+    /// over numbers on from them), the next frame due within a minute.
     init(from reader: inout WireReader) throws(WireMalformed) {
-        self.init(serial: try reader.int(), version: try reader.int(), nextDueIn: try reader.u64(),
+        self.init(serial: try WireBounds.counter(try reader.int(), "a frame's serial"),
+                  version: try WireBounds.counter(try reader.int(), "a frame's version"),
+                  nextDueIn: try reader.u64(),
                   text: try reader.data(), textHead: try reader.int(), binary: try reader.data(),
                   membership: try reader.bool() ? try Membership(from: &reader) : nil)
+        guard nextDueIn <= WireBounds.nextDueIn else { throw WireMalformed("a frame's next one due in \(nextDueIn) ns") }
         guard (0...text.count).contains(textHead) else { throw WireMalformed("a frame's head is longer than the frame") }
         guard binary.count >= BinaryFrameEncoder.headSize else { throw WireMalformed("a binary frame shorter than its head") }
     }

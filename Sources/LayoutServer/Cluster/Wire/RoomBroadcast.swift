@@ -54,7 +54,8 @@ enum RoomBroadcast: Equatable, Sendable {
         case .status:
             self = .status(try ReplicatedStatus(decoding: try reader.data()))
         case .data:
-            self = .data(through: try reader.u64(), message: try reader.optionalData(), everyone: try reader.bool())
+            self = .data(through: try WireBounds.seq(try reader.u64(), "a data answer's event"),
+                         message: try reader.optionalData(), everyone: try reader.bool())
         }
         try reader.finish()
     }
@@ -76,11 +77,34 @@ struct ReplicatedStatus: Equatable, Sendable, Codable {
         self.clients = clients
     }
 
+    /// Within `WireBounds`: the relay shows these figures, numbers its events on from `lastSeq`,
+    /// and a server taking the room over goes on from its tick and version.
     init(decoding bytes: [UInt8]) throws(WireMalformed) {
         do {
             self = try JSONDecoder().decode(Self.self, from: Data(bytes))
         } catch {
-            throw WireMalformed("a status that does not decode: \(error)")
+            throw WireMalformed("a status that does not decode: \(String(describing: error).prefix(200))")
         }
+        try WireBounds.check(clients, in: WireBounds.clients, "a status's clients")
+        if !owner.isEmpty { _ = try WireBounds.node(owner) }
+        _ = try WireBounds.seq(lastSeq, "a status's last event")
+        try layout.checkBounds()
+    }
+}
+
+extension LayoutStatus {
+    /// Every figure within `WireBounds`, the parameters in their ranges (a relay's copy of the
+    /// owner's status, read from Redis).
+    func checkBounds() throws(WireMalformed) {
+        _ = try WireBounds.counter(tick, "a status's tick")
+        _ = try WireBounds.counter(version, "a status's version")
+        try WireBounds.check(cells, in: WireBounds.cells, "a status's cells")
+        try WireBounds.check(pinned.count, in: WireBounds.cells, "a status's pinned cells")
+        _ = try WireBounds.counter(frameBytes, "a status's frame size")
+        for (value, what) in [(tickMs, "tick time"), (tickMsP99, "tick time"), (maxMove, "move"), (totalMove, "move")]
+        where !(value.isFinite && value >= 0) {
+            throw WireMalformed("a status's \(what) \(value)")
+        }
+        guard parameters.sanitized == parameters else { throw WireMalformed("a status's parameters are out of their ranges") }
     }
 }
