@@ -188,7 +188,7 @@ final class HostileRedisTests: XCTestCase {
     /// fed to a relay's mirror: nothing traps, and whatever is applied keeps the bus's numbering
     /// and the room's figures within bounds.
     func testMutatedBroadcastsNeverTrapARelay() throws {
-        let room = Room(pendingName: try XCTUnwrap(RoomName("fuzzed")), replayCapacity: 16, changed: ChangedRooms())
+        let room = Room(pendingName: try XCTUnwrap(RoomName("fuzzed")), replay: ReplayBounds(events: 16), changed: ChangedRooms())
         let reads = Mutex<[RedisCommands.Completion]>([])
         let mirror = RoomMirror(room: room, owner: "a", link: .init(
             read: { _, completion in reads.withLock { $0.append(completion) } }, askForData: {}, live: {}, gap: {},
