@@ -106,6 +106,11 @@ final class UserDataTests: XCTestCase {
         let loaded = try StateFile.decode(bytes, path: "test")
         XCTAssertEqual(loaded, state)
         XCTAssertEqual(loaded.catalog[link: ids[0], ids[1]], attrs(#"{"weight":4}"#))
+        // Attrs as deep as a client may send them load too.
+        var deep = catalog
+        deep[ids[2]] = CellData(attrs: attrs(#"{"a":[[[[[[[1]]]]]]]}"#))
+        let deepState = SavedState(layout: simulation.snapshot(), reservation: 10, catalog: deep)
+        XCTAssertEqual(try StateFile.decode(StateFile.bytes(of: deepState), path: "test"), deepState)
         // Hostile files: a key of the wrong type, attrs that are not an object.
         for bad in [#""key":true"#, #""attrs":[1]"#] {
             let broken = text(bytes).replacingOccurrences(of: #""key":0"#, with: bad)

@@ -108,14 +108,11 @@ public struct ImportSession: Sendable {
         var batch = Batch(limits: limits)
         while nextNode < graph.nodes.count {
             var cell = graph.nodes[nextNode].cell
-            if !keepsAttrs {
-                cell.data.key = nil
-                cell.data.attrs = nil
-            } else if let attrs = cell.data.attrs, attrs.bytes.count > limits.maxAttrBytes {
-                cell.data.attrs = nil
-                if batch.fits(cell) { oversized.nodes += 1 }
-            }
+            if !keepsAttrs { cell.data.key = nil }
+            let tooBig = (cell.data.attrs?.bytes.count ?? 0) > limits.maxAttrBytes
+            if !keepsAttrs || tooBig { cell.data.attrs = nil }
             guard batch.admit(cell) else { break }
+            if keepsAttrs && tooBig { oversized.nodes += 1 }
             nextNode += 1
         }
         guard nextNode > start else { return .failed("node \(graph.nodes[start].key) does not fit in one message") }
@@ -136,11 +133,10 @@ public struct ImportSession: Sendable {
                 continue
             }
             let link = Link(source: source, target: target, distance: edge.distance ?? Link.defaultDistance, strength: edge.strength)
-            var attrs = keepsAttrs ? edge.attrs : nil
-            let tooBig = (attrs?.bytes.count ?? 0) > limits.maxAttrBytes
-            if tooBig { attrs = nil }
+            let tooBig = (edge.attrs?.bytes.count ?? 0) > limits.maxAttrBytes
+            let attrs = keepsAttrs && !tooBig ? edge.attrs : nil
             guard batch.admit(LinkRecord(link, attrs: attrs)) else { break }
-            if tooBig { oversized.links += 1 }
+            if keepsAttrs && tooBig { oversized.links += 1 }
             nextEdge += 1
         }
         if skipped > 0 { summary.notes.append("\(skipped) link(s) left out: an end was not imported") }
@@ -167,17 +163,9 @@ public struct ImportSession: Sendable {
         }
 
         mutating func admit(_ cell: NewCell) -> Bool {
-            guard fits(cell) else { return false }
-            bytes += Self.size(.addCells([cell], spawn: .random)) - overhead + 1
+            guard admit(Self.size(.addCells([cell], spawn: .random)) - overhead) else { return false }
             cells.append(cell)
             return true
-        }
-
-        /// Whether `cell` fits in this batch (without admitting it).
-        func fits(_ cell: NewCell) -> Bool {
-            let count = cells.count + links.count
-            let itemBytes = Self.size(.addCells([cell], spawn: .random)) - overhead
-            return count < limits.maxAddPerMessage && overhead + 1 + bytes + itemBytes + 1 <= limits.maxMessageBytes
         }
 
         mutating func admit(_ link: LinkRecord) -> Bool {
