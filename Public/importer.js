@@ -18,10 +18,12 @@ export function createImporter(graph, limits = {}) {
   const notes = [...graph.notes];
   if (!keepsAttrs) notes.push('ids and attributes not kept: the server does not keep them (it is older)');
   const oversized = { node: 0, link: 0 };
-  // `attrs` as sent: undefined when the server keeps none or they are over its bound.
-  const fitted = (attrs, what) => {
+  // `attrs` as sent: undefined when the server keeps none or they are over its bound, or
+  // when `item` with them would not fit a message alone (maxAttrBytes near maxMessageBytes).
+  const fitted = (attrs, what, item) => {
     if (attrs === undefined || !keepsAttrs) return undefined;
-    if (utf8.encode(JSON.stringify(attrs)).length <= maxAttrBytes) return attrs;
+    const size = utf8.encode(JSON.stringify({ ...item, attrs })).length + 1;
+    if (utf8.encode(JSON.stringify(attrs)).length <= maxAttrBytes && OVERHEAD + size <= maxBytes) return attrs;
     oversized[what]++;
     return undefined;
   };
@@ -34,7 +36,7 @@ export function createImporter(graph, limits = {}) {
   const nodeCells = graph.nodes.map(({ cell: { key, attrs, ...drawn } }) => {
     const cell = { ...drawn };
     if (keepsAttrs && key !== undefined) cell.key = key;
-    const sent = fitted(attrs, 'node');
+    const sent = fitted(attrs, 'node', cell);
     if (sent !== undefined) cell.attrs = sent;
     return cell;
   });
@@ -61,7 +63,7 @@ export function createImporter(graph, limits = {}) {
     get progress() { return { done: cells + links, total: graph.nodes.length + graph.edges.length, cells, links }; },
     get notes() {
       const over = Object.entries(oversized).filter(([, n]) => n > 0)
-        .map(([what, n]) => `${n} ${what} attribute set(s) left out: over maxAttrBytes (${maxAttrBytes})`);
+        .map(([what, n]) => `${n} ${what} attribute set(s) left out: over maxAttrBytes (${maxAttrBytes}) or too big for a message`);
       return [...notes, ...over];
     },
     get waiting() { return inFlight !== null; },
@@ -86,7 +88,7 @@ export function createImporter(graph, limits = {}) {
           const l = { source, target };
           if (e.distance !== undefined) l.distance = e.distance;
           if (e.strength !== undefined) l.strength = e.strength;
-          const attrs = fitted(e.attrs, 'link');
+          const attrs = fitted(e.attrs, 'link', l);
           if (attrs !== undefined) l.attrs = attrs;
           return l;
         });

@@ -173,7 +173,30 @@ final class UserDataTests: XCTestCase {
         guard case .finished(let summary) = session.received(message(#"{"type":"event","kind":"linked","by":"c1"}"#)) else {
             return XCTFail("not finished")
         }
-        XCTAssertEqual(summary.notes, ["1 node attribute set(s) left out: over maxAttrBytes (100)",
-                                       "1 link attribute set(s) left out: over maxAttrBytes (100)"])
+        XCTAssertEqual(summary.notes, ["1 node attribute set(s) left out: over maxAttrBytes (100) or too big for a message",
+                                       "1 link attribute set(s) left out: over maxAttrBytes (100) or too big for a message"])
+    }
+
+    /// A server whose maxAttrBytes is near its maxMessageBytes: a cell whose attributes are
+    /// within the one but cannot fit a message goes without them, not the import's end.
+    func testACellThatFitsNoMessageWithItsAttrsGoesWithout() throws {
+        let blob = String(repeating: "y", count: 1000)
+        let graph = try GraphFile.read(Array(#"{"nodes":[{"id":0,"blob":"\#(blob)"},{"id":1}],"links":[{"source":0,"target":1,"blob":"\#(blob)"}]}"#.utf8))
+        var session = ImportSession(graph: graph)
+        func message(_ text: String) -> JSONValue { try! JSONParser.parse(Array(text.utf8)) }
+        guard case .send(let cells) = session.received(message(#"{"type":"hello","client":"c1","limits":{"maxAttrBytes":2000,"maxMessageBytes":1024}}"#)) else {
+            return XCTFail("no cells sent")
+        }
+        XCTAssertTrue(text(cells).contains(#""cells":[{"label":"0","key":0},{"label":"1","key":1}]"#), text(cells))
+        guard case .send(let links) = session.received(message(#"{"type":"event","kind":"added","by":"c1","ids":[5,6]}"#)) else {
+            return XCTFail("no links sent")
+        }
+        XCTAssertTrue(text(links).contains(#""links":[{"source":5,"target":6,"distance":30}]"#), text(links))
+        guard case .finished(let summary) = session.received(message(#"{"type":"event","kind":"linked","by":"c1"}"#)) else {
+            return XCTFail("not finished")
+        }
+        XCTAssertEqual(summary.cells, 2)
+        XCTAssertEqual(summary.notes, ["1 node attribute set(s) left out: over maxAttrBytes (2000) or too big for a message",
+                                       "1 link attribute set(s) left out: over maxAttrBytes (2000) or too big for a message"])
     }
 }

@@ -93,7 +93,13 @@ test('the importer sends keys and attrs within maxAttrBytes, and none to a serve
   assert.deepEqual(im.next().cells, [{ label: '0', key: 0, attrs: { club: 'x' } }, { label: '1', key: 1 }]);
   assert.ok(im.event({ kind: 'added', by: 'c1', ids: [5, 6] }, 'c1'));
   assert.deepEqual(im.next().links, [{ source: 5, target: 6, attrs: { weight: 4 } }]);
-  assert.deepEqual(im.notes, ['1 node attribute set(s) left out: over maxAttrBytes (100)']);
+  assert.deepEqual(im.notes, ['1 node attribute set(s) left out: over maxAttrBytes (100) or too big for a message']);
+  // Within maxAttrBytes but too big for any message: sent without them, not past the limit.
+  const tight = createImporter(graph, { maxAddPerMessage: 10, maxMessageBytes: 256, maxAttrBytes: 2000 });
+  const sent = tight.next();
+  assert.deepEqual(sent.cells, [{ label: '0', key: 0, attrs: { club: 'x' } }, { label: '1', key: 1 }]);
+  assert.ok(new TextEncoder().encode(JSON.stringify(sent)).length <= 256);
+  assert.deepEqual(tight.notes, ['1 node attribute set(s) left out: over maxAttrBytes (2000) or too big for a message']);
   const old = createImporter(graph, { maxAddPerMessage: 10, maxMessageBytes: 4096 });
   assert.deepEqual(old.next().cells, [{ label: '0' }, { label: '1' }]);
   assert.ok(old.notes[0].includes('not kept'));

@@ -98,8 +98,8 @@ public struct ImportSession: Sendable {
             if let action = sendLinks() { return action }
         }
         phase = .done
-        if oversized.nodes > 0 { summary.notes.append("\(oversized.nodes) node attribute set(s) left out: over maxAttrBytes (\(limits.maxAttrBytes))") }
-        if oversized.links > 0 { summary.notes.append("\(oversized.links) link attribute set(s) left out: over maxAttrBytes (\(limits.maxAttrBytes))") }
+        if oversized.nodes > 0 { summary.notes.append("\(oversized.nodes) node attribute set(s) left out: over maxAttrBytes (\(limits.maxAttrBytes)) or too big for a message") }
+        if oversized.links > 0 { summary.notes.append("\(oversized.links) link attribute set(s) left out: over maxAttrBytes (\(limits.maxAttrBytes)) or too big for a message") }
         return .finished(summary)
     }
 
@@ -111,8 +111,16 @@ public struct ImportSession: Sendable {
             if !keepsAttrs { cell.data.key = nil }
             let tooBig = (cell.data.attrs?.bytes.count ?? 0) > limits.maxAttrBytes
             if !keepsAttrs || tooBig { cell.data.attrs = nil }
-            guard batch.admit(cell) else { break }
-            if keepsAttrs && tooBig { oversized.nodes += 1 }
+            if batch.admit(cell) {
+                if keepsAttrs && tooBig { oversized.nodes += 1 }
+            } else {
+                // Alone in a message, it still does not fit (maxAttrBytes near maxMessageBytes):
+                // it goes without its attributes.
+                guard batch.isEmpty, cell.data.attrs != nil else { break }
+                cell.data.attrs = nil
+                guard batch.admit(cell) else { break }
+                oversized.nodes += 1
+            }
             nextNode += 1
         }
         guard nextNode > start else { return .failed("node \(graph.nodes[start].key) does not fit in one message") }
@@ -135,8 +143,12 @@ public struct ImportSession: Sendable {
             let link = Link(source: source, target: target, distance: edge.distance ?? Link.defaultDistance, strength: edge.strength)
             let tooBig = (edge.attrs?.bytes.count ?? 0) > limits.maxAttrBytes
             let attrs = keepsAttrs && !tooBig ? edge.attrs : nil
-            guard batch.admit(LinkRecord(link, attrs: attrs)) else { break }
-            if keepsAttrs && tooBig { oversized.links += 1 }
+            if batch.admit(LinkRecord(link, attrs: attrs)) {
+                if keepsAttrs && tooBig { oversized.links += 1 }
+            } else {
+                guard batch.isEmpty, attrs != nil, batch.admit(LinkRecord(link)) else { break }
+                oversized.links += 1
+            }
             nextEdge += 1
         }
         if skipped > 0 { summary.notes.append("\(skipped) link(s) left out: an end was not imported") }
@@ -153,6 +165,8 @@ public struct ImportSession: Sendable {
         var cells: [NewCell] = []
         var links: [LinkRecord] = []
         private var bytes = 0
+
+        var isEmpty: Bool { cells.isEmpty && links.isEmpty }
 
         /// The bytes of a message with no items (the larger, `add`'s).
         private let overhead: Int
