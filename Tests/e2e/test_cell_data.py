@@ -231,3 +231,18 @@ def test_keys_and_attrs_travel_with_cells_and_links_and_bad_ones_are_refused(dat
                 data = await late.next("data")
                 assert "attrs" not in data["links"]
     run(go())
+
+
+def test_max_attr_bytes_is_a_flag_announced_in_hello():
+    bad = RunningServer("--max-attr-bytes", "1", expect_failure=True)
+    assert bad.wait() == 64 and "--max-attr-bytes" in bad.log, bad.log
+    with RunningServer("--max-attr-bytes", "64") as server:
+        async def go():
+            async with Client(server.room("small")) as a:
+                hello = next(m for m in a.messages if m["type"] == "hello")
+                assert hello["limits"]["maxAttrBytes"] == 64
+                fits = {"a": "x" * 56}  # {"a":"…"} is 64 bytes
+                added = await add_cells(a, [{"attrs": fits}])
+                assert added["cells"][0]["attrs"] == fits
+                await refused(a, {"type": "add", "cells": [{"attrs": {"a": "x" * 57}}]}, "limit", "is 65 bytes encoded, over maxAttrBytes (64)")
+        run(go())
