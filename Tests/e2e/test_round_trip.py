@@ -80,3 +80,29 @@ def test_the_karate_club_and_les_miserables_round_trip_with_their_ids_and_attrib
         server.start()
         for room, graph, node_type in rooms:
             check_exports(server, room, graph, node_type)
+
+
+def test_odd_ids_and_attributes_of_every_type_come_back_typed(tmp_path):
+    graph = nx.Graph()
+    graph.add_node('<a & "b">', flag=True, size=2, share=0.25, mixed=1, nested=[1, {"x": None}], note="é\u2028")
+    graph.add_node("c", flag=False, size=3, share=1, mixed="one", extra=None)
+    graph.add_node("d")
+    graph.add_edge('<a & "b">', "c", weight=0.5, kind="strong", on=True)
+    graph.add_edge("c", "d", weight=2)
+    (tmp_path / "odd.json").write_text(json.dumps(json_graph.node_link_data(graph)))
+    with RunningServer() as server:
+        assert import_file(server, tmp_path / "odd.json", "odd").startswith("imported 3 cells and 2 links")
+        # JSON: everything as it was, nulls and lists included.
+        same_graph(graph, node_link_graph(json.loads(export(server, "odd", "json"))), OWN_NODE_JSON, OWN_EDGE_JSON)
+        # GEXF: typed columns (booleans, integers, doubles; mixed, lists and objects as text).
+        gexf = nx.read_gexf(io.BytesIO(export(server, "odd", "gexf")))
+        assert set(gexf.nodes) == set(graph.nodes)
+        first = gexf.nodes['<a & "b">']
+        assert (first["flag"], first["size"], first["share"], first["mixed"]) == (True, 2, 0.25, "1")
+        assert type(first["size"]) is int and type(first["share"]) is float
+        assert first["nested"] == '[1,{"x":null}]' and first["note"] == "é\u2028"
+        assert gexf.nodes["c"]["flag"] is False and gexf.nodes["c"]["share"] == 1.0 and gexf.nodes["c"]["mixed"] == "one"
+        assert "extra" not in gexf.nodes["c"]
+        edge = gexf.edges['<a & "b">', "c"]
+        assert (edge["weight"], edge["kind"], edge["on"]) == (0.5, "strong", True)
+        assert gexf.edges["c", "d"]["weight"] == 2
