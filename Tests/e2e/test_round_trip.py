@@ -84,7 +84,7 @@ def test_the_karate_club_and_les_miserables_round_trip_with_their_ids_and_attrib
 
 def test_odd_ids_and_attributes_of_every_type_come_back_typed(tmp_path):
     graph = nx.Graph()
-    graph.add_node('<a & "b">', flag=True, size=2, share=0.25, mixed=1, nested=[1, {"x": None}], note="é\u2028")
+    graph.add_node('<a & "b">', flag=True, size=2, share=0.25, mixed=1, nested=[1, {"x": None}], note="é\u2028\nline\ttab\r")
     graph.add_node("c", flag=False, size=3, share=1, mixed="one", extra=None)
     graph.add_node("d")
     graph.add_edge('<a & "b">', "c", weight=0.5, kind="strong", on=True)
@@ -100,7 +100,7 @@ def test_odd_ids_and_attributes_of_every_type_come_back_typed(tmp_path):
         first = gexf.nodes['<a & "b">']
         assert (first["flag"], first["size"], first["share"], first["mixed"]) == (True, 2, 0.25, "1")
         assert type(first["size"]) is int and type(first["share"]) is float
-        assert first["nested"] == '[1,{"x":null}]' and first["note"] == "é\u2028"
+        assert first["nested"] == '[1,{"x":null}]' and first["note"] == "é\u2028\nline\ttab\r"
         assert gexf.nodes["c"]["flag"] is False and gexf.nodes["c"]["share"] == 1.0 and gexf.nodes["c"]["mixed"] == "one"
         assert "extra" not in gexf.nodes["c"]
         edge = gexf.edges['<a & "b">', "c"]

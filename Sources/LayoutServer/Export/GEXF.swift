@@ -89,7 +89,9 @@ enum GEXF {
 }
 
 /// XML text built up in bytes: `text` escapes what an attribute value or element content
-/// cannot hold as is, and replaces what XML 1.0 cannot hold at all (U+FFFE, U+FFFF, control characters) with U+FFFD.
+/// cannot hold as is (tabs and line breaks as character references, which an attribute value
+/// keeps), and replaces what XML 1.0 cannot hold at all (U+FFFE, U+FFFF, other control
+/// characters) with U+FFFD.
 struct XMLText {
     private(set) var bytes: [UInt8] = []
 
@@ -105,6 +107,9 @@ struct XMLText {
             case ">": raw("&gt;")
             case "\"": raw("&quot;")
             case "'": raw("&apos;")
+            case "\t": raw("&#9;")
+            case "\n": raw("&#10;")
+            case "\r": raw("&#13;")
             case "\u{FFFE}", "\u{FFFF}": raw("\u{FFFD}")
             default:
                 if scalar.value < 0x20 { raw("\u{FFFD}") } else { bytes.append(contentsOf: String(scalar).utf8) }
