@@ -9,6 +9,17 @@ export const REF = 'import';
 const OVERHEAD = 64; // the message around the items: {"type":"add","cells":[…],"ref":…}
 const utf8 = new TextEncoder();
 
+/**
+ * Bytes of `attrs` as the server encodes them (what maxAttrBytes bounds), at most: as
+ * JSON.stringify writes them, but the server writes a one-digit negative exponent with two
+ * digits (1e-7 is 1e-07), so one more byte for each (counting any in strings too: at most
+ * a little too strict).
+ */
+export function serverSize(attrs) {
+  const text = JSON.stringify(attrs);
+  return utf8.encode(text).length + (text.match(/\de-\d(?!\d)/g) || []).length;
+}
+
 export function createImporter(graph, limits = {}) {
   const maxItems = Math.max(1, Number(limits.maxAddPerMessage) || 1000);
   const maxBytes = Math.max(256, Number(limits.maxMessageBytes) || 65536);
@@ -23,7 +34,7 @@ export function createImporter(graph, limits = {}) {
   const fitted = (attrs, what, item) => {
     if (attrs === undefined || !keepsAttrs) return undefined;
     const size = utf8.encode(JSON.stringify({ ...item, attrs })).length + 1;
-    if (utf8.encode(JSON.stringify(attrs)).length <= maxAttrBytes && OVERHEAD + size <= maxBytes) return attrs;
+    if (serverSize(attrs) <= maxAttrBytes && OVERHEAD + size <= maxBytes) return attrs;
     oversized[what]++;
     return undefined;
   };

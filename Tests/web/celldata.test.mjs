@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyDataEvent, applyDataMessage, cellName, createCellData } from '../../Public/celldata.js';
 import { readGraph, fieldsOf } from '../../Public/graphfile.js';
-import { createImporter } from '../../Public/importer.js';
+import { createImporter, serverSize } from '../../Public/importer.js';
 import { createLinkIndex, drawLinks } from '../../Public/linkdraw.js';
 import { createRadiusGroups } from '../../Public/radiusgroups.js';
 
@@ -94,6 +94,8 @@ test('the importer sends keys and attrs within maxAttrBytes, and none to a serve
   assert.ok(im.event({ kind: 'added', by: 'c1', ids: [5, 6] }, 'c1'));
   assert.deepEqual(im.next().links, [{ source: 5, target: 6, attrs: { weight: 4 } }]);
   assert.deepEqual(im.notes, ['1 node attribute set(s) left out: over maxAttrBytes (100) or too big for a message']);
+  // Sized as the server encodes them: 1e-7 is 1e-07 there.
+  assert.equal(serverSize({ a: 1e-7, b: 0.5, c: 1e21 }), '{"a":1e-07,"b":0.5,"c":1e+21}'.length);
   // Within maxAttrBytes but too big for any message: sent without them, not past the limit.
   const tight = createImporter(graph, { maxAddPerMessage: 10, maxMessageBytes: 256, maxAttrBytes: 2000 });
   const sent = tight.next();
