@@ -2,15 +2,21 @@
 // node-link JSON (d3's examples, networkx's node_link_data: {"nodes":[{"id":…}],"links":
 // [{"source":…,"target":…}]}, "edges" for networkx 3.4) or a CSV/TSV edge list (two columns
 // a line, optional header such as source,target). What a room cannot hold is fixed or left
-// out and said in `notes`. Pure, no DOM.
+// out and said in `notes`. A node keeps its id as its cell's `key` (a string or a number, as
+// written) and its members not drawn as `attrs`; a link its other members (an edge list's
+// further columns) as `attrs` (their size is checked against the server's maxAttrBytes by
+// importer.js). Pure, no DOM.
 const LABEL_MAX = 80;
 const GROUP_MAX = 40;
+const KEY_MAX_BYTES = 200;
+const ATTRS_DEPTH = 8;
+const utf8 = new TextEncoder();
 const HEADER = new Set(['source', 'target', 'from', 'to', 'node1', 'node2', 'id1', 'id2', 'u', 'v']);
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 
-/** {nodes: [{key, cell}], edges: [{source, target, distance?, strength?}] (by node position), notes: [string]}. */
+/** {nodes: [{key, cell}], edges: [{source, target, distance?, strength?, attrs?}] (by node position), notes: [string]}. */
 export function readGraph(text) {
   const reader = createReader();
   const start = text.replace(/^\uFEFF/, '').trimStart();
@@ -45,7 +51,7 @@ function createReader() {
     known: (key) => index.get(key),
     node(key, cell = null) {
       if (index.has(key)) return index.get(key);
-      const c = cell || {};
+      const c = cell || (utf8.encode(key).length <= KEY_MAX_BYTES ? { key } : {});
       if (c.label === undefined) c.label = r.fitted(key, LABEL_MAX, 'label');
       index.set(key, nodes.length);
       nodes.push({ key, cell: c });
@@ -58,9 +64,42 @@ function createReader() {
       linked.add(k);
       edges.push({ source, target, ...extra });
     },
+    // `members` (an object) as attributes: undefined when empty or when they cannot be (noted).
+    attrs(members, what) {
+      if (Object.keys(members).length === 0) return undefined;
+      const why = attrsProblem(members, 1);
+      if (why) return r.note(`${what} attribute set(s) left out: they ${why}`);
+      return members;
+    },
     finished: () => ({ nodes, edges, notes: [...problems].map(([p, n]) => `${n} ${p}`) }),
   };
   return r;
+}
+
+function attrsProblem(v, depth) {
+  if (typeof v === 'number') return Number.isFinite(v) ? null : 'must hold finite numbers only';
+  if (v === null || typeof v !== 'object') return null;
+  if (depth > ATTRS_DEPTH) return `must be nested at most ${ATTRS_DEPTH} deep`;
+  for (const x of Array.isArray(v) ? v : Object.values(v)) {
+    const why = attrsProblem(x, depth + 1);
+    if (why) return why;
+  }
+  return null;
+}
+
+// A node's id as a cell key: a string of at most KEY_MAX_BYTES bytes, or a finite number.
+function cellKey(r, id) {
+  if (typeof id === 'number' && Number.isFinite(id)) return id;
+  if (typeof id === 'string' && utf8.encode(id).length <= KEY_MAX_BYTES) return id;
+  r.note(`id(s) not kept (exported as cell ids): an id must be ${typeof id === 'string' ? `at most ${KEY_MAX_BYTES} bytes of UTF-8` : 'a string or a finite number'}`);
+  return undefined;
+}
+
+// The members of `item` not in `drawn`.
+function rest(item, drawn) {
+  const out = {};
+  for (const [k, v] of Object.entries(item)) if (!drawn.has(k)) out[k] = v;
+  return out;
 }
 
 const keyOf = (v) => (typeof v === 'string' ? v : Number.isFinite(v) ? String(v) : null);
@@ -97,30 +136,46 @@ function readNodeLink(r, text) {
       continue;
     }
     const extra = {};
+    const drawn = new Set(['source', 'target']);
     const distance = numberIn(r, l.distance, 0, 1e6, 'distance');
     const strength = numberIn(r, l.strength, 0, 1, 'strength');
-    if (distance !== undefined) extra.distance = distance;
-    if (strength !== undefined) extra.strength = strength;
+    if (distance !== undefined) { extra.distance = distance; drawn.add('distance'); }
+    if (strength !== undefined) { extra.strength = strength; drawn.add('strength'); }
+    const attrs = r.attrs(rest(l, drawn), 'link');
+    if (attrs !== undefined) extra.attrs = attrs;
     r.edge(a, b, extra);
   }
 }
 
+// What the Swift reader does (GraphReader+NodeLink): the drawn members become the cell's
+// fields; `id` its key; every other member (`name` too) its attrs.
 function cellOf(r, n) {
   const cell = {};
+  const drawn = new Set(['id']);
   const label = typeof n.label === 'string' ? n.label : typeof n.name === 'string' ? n.name : keyOf(n.id);
+  if (typeof n.label === 'string') drawn.add('label');
   if (label !== null && label !== undefined) cell.label = r.fitted(label, LABEL_MAX, 'label');
   const group = keyOf(n.group);
-  if (group !== null) cell.group = r.fitted(group, GROUP_MAX, 'group');
+  if (group !== null) { cell.group = r.fitted(group, GROUP_MAX, 'group'); drawn.add('group'); }
   if (n.color !== undefined) {
-    if (typeof n.color === 'string' && /^#[0-9a-f]{6}$/i.test(n.color)) cell.color = n.color.toLowerCase();
-    else r.note('colour(s) left out: not "#rrggbb"');
+    if (typeof n.color === 'string' && /^#[0-9a-f]{6}$/i.test(n.color)) { cell.color = n.color.toLowerCase(); drawn.add('color'); }
+    else r.note('colour(s) kept as attributes only: not "#rrggbb"');
   }
-  const radius = numberIn(r, n.radius ?? n.r, 1, 200, 'radius');
-  if (radius !== undefined) cell.radius = radius;
+  const radiusName = n.radius !== undefined ? 'radius' : 'r';
+  const radius = numberIn(r, n[radiusName], 1, 200, 'radius');
+  if (radius !== undefined) { cell.radius = radius; drawn.add(radiusName); }
   if (Number.isFinite(n.x) && Number.isFinite(n.y) && Math.abs(n.x) <= 1e9 && Math.abs(n.y) <= 1e9) {
     cell.x = n.x;
     cell.y = n.y;
+    drawn.add('x');
+    drawn.add('y');
   }
+  if (n.id !== undefined) {
+    const key = cellKey(r, n.id);
+    if (key !== undefined) cell.key = key;
+  }
+  const attrs = r.attrs(rest(n, drawn), 'node');
+  if (attrs !== undefined) cell.attrs = attrs;
   return cell;
 }
 
@@ -151,20 +206,43 @@ export function fieldsOf(line) {
   return out;
 }
 
+// A line's fields after the first two as attributes named by the header (without one, a
+// third column is `weight`; any after it is left out): a JSON number as a number, else a string.
+function columnsOf(r, f, names) {
+  const out = {};
+  for (let i = 2; i < f.length; i++) {
+    if (f[i] === '') continue;
+    let name;
+    if (i < names.length) name = names[i];
+    else if (names.length === 0 && i === 2) name = 'weight';
+    else { r.note('column(s) left out: no name in the header'); continue; }
+    if (Object.hasOwn(out, name)) continue;
+    out[name] = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(f[i]) && Number.isFinite(Number(f[i])) ? Number(f[i]) : f[i];
+  }
+  return r.attrs(out, 'link');
+}
+
 function readEdgeList(r, text) {
   let first = true;
+  let names = [];
   for (const raw of text.split(/\r\n|\n|\r/)) {
     const line = raw.trim();
     if (!line || line.startsWith('#')) continue;
     const f = fieldsOf(line);
     const header = first && f.length >= 2 && HEADER.has(f[0].toLowerCase()) && HEADER.has(f[1].toLowerCase());
     first = false;
-    if (header) continue;
+    if (header) {
+      names = f.map((name, i) => name || `column${i + 1}`);
+      continue;
+    }
     if (f.length < 2 || !f[0] || !f[1]) {
       r.note('line(s) left out: fewer than two columns');
       continue;
     }
-    r.edge(r.node(f[0]), r.node(f[1]));
+    const a = r.node(f[0]);
+    const b = r.node(f[1]);
+    const attrs = columnsOf(r, f, names);
+    r.edge(a, b, attrs === undefined ? {} : { attrs });
   }
   if (r.finished().nodes.length === 0) throw new Error('no links found: expected node-link JSON or an edge list (two columns a line)');
 }

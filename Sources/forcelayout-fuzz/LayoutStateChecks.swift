@@ -50,7 +50,7 @@ extension MessagePathFuzzer {
             require(edits.allSatisfy { simulation.contains($0.id) }, "update of a cell that is not there", bytes)
             return
         case .link(let links):
-            require(links.allSatisfy { simulation.links.contains($0) }, "link left a link out", bytes)
+            require(links.allSatisfy { simulation.links.contains($0.link) }, "link left a link out", bytes)
             return
         case .unlink(let ends):
             require(ends.allSatisfy { end in !simulation.links.contains { Set([$0.source, $0.target]) == Set([end.source, end.target]) } },

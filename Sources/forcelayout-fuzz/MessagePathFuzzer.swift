@@ -136,7 +136,7 @@ enum MessagePathFuzzer {
             require((1...limits.maxAddPerMessage).contains(edits.count) && edits.allSatisfy { $0.id >= 1 }, "update \(edits.count)", bytes)
         case .layout(.link(let links)):
             require((1...limits.maxAddPerMessage).contains(links.count), "link \(links.count)", bytes)
-            for link in links {
+            for link in links.map(\.link) {
                 require(link.source >= 1 && link.target >= 1 && link.distance.isFinite && link.distance >= 0
                         && (link.strength.map { (0...1).contains($0) } ?? true), "link \(link)", bytes)
             }

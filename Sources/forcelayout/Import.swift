@@ -12,6 +12,9 @@ struct Import: ParsableCommand {
         {"nodes":[{"id":…,"label":…,"group":…}],"links":[{"source":…,"target":…}]}) or a CSV/TSV \
         edge list (two columns a line, optional header such as source,target). A node's label is \
         its label, else its name, else its id; group, color, radius, x and y are taken when valid. \
+        Its id is kept as the cell's key and its other members as its attributes (a link's too: \
+        weight, value, …; an edge list's further columns), so GET /export gives them back; \
+        attributes over the server's maxAttrBytes are left out. \
         What a room cannot hold (a label over 80 characters, a self link, a repeated link) is \
         fixed or left out and listed at the end. Cells and links go in batches within the \
         server's limits, paced under its rate limit, with a progress bar on a terminal.

@@ -48,6 +48,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Largest client message in bytes; a larger one closes its connection with 1009.")
     var maxMessageBytes = Self.defaults.limits.maxMessageBytes
 
+    @Option(help: "Largest attrs of one cell or link in bytes (its JSON encoded without spaces): the user's data kept beside label, colour and group.")
+    var maxAttrBytes = Self.defaults.limits.maxAttrBytes
+
     @Option(help: "Messages a second each connection may send, sustained (token bucket).")
     var messagesPerSecond = Self.defaults.limits.messagesPerSecond
 
@@ -115,6 +118,7 @@ struct Serve: ParsableCommand {
         guard (1024...(16 << 20)).contains(maxMessageBytes) else {
             throw ValidationError("--max-message-bytes must be in 1024...16777216")
         }
+        guard (2...65_536).contains(maxAttrBytes) else { throw ValidationError("--max-attr-bytes must be in 2...65536") }
         guard messagesPerSecond > 0, messagesPerSecond.isFinite, messageBurst >= 1, messageBurst.isFinite else {
             throw ValidationError("--messages-per-second must be positive and --message-burst at least 1")
         }
@@ -235,6 +239,7 @@ struct Serve: ParsableCommand {
         limits.maxAddPerMessage = min(maxAddPerMessage, maxCells)
         limits.maxLinks = maxLinks
         limits.maxMessageBytes = maxMessageBytes
+        limits.maxAttrBytes = maxAttrBytes
         limits.messagesPerSecond = messagesPerSecond
         limits.messageBurst = messageBurst
         limits.replayBuffer = replayBuffer

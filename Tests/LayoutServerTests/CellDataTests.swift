@@ -87,10 +87,10 @@ final class CellDataTests: XCTestCase {
             XCTAssertEqual(($0 as? ProtocolError)?.message, "unknown cell id 9")
         }
         XCTAssertNil(state.catalog.data[1])
-        XCTAssertThrowsError(try state.apply(.link([Link(source: 1, target: 2), Link(source: 2, target: 3)]), from: "c1")) {
+        XCTAssertThrowsError(try state.apply(.link([LinkRecord(Link(source: 1, target: 2)), LinkRecord(Link(source: 2, target: 3))]), from: "c1")) {
             XCTAssertEqual(($0 as? ProtocolError)?.code, .limit)
         }
-        XCTAssertThrowsError(try state.apply(.link([Link(source: 1, target: 2), Link(source: 2, target: 1)]), from: "c1"))
+        XCTAssertThrowsError(try state.apply(.link([LinkRecord(Link(source: 1, target: 2)), LinkRecord(Link(source: 2, target: 1))]), from: "c1"))
         XCTAssertEqual(state.simulation.links, [])
         XCTAssertEqual(state.dataVersion, version)
     }
@@ -121,7 +121,7 @@ final class CellDataTests: XCTestCase {
         var state = state()
         _ = try state.apply(.addCells([NewCell(seed: CellSeed(radius: 4), data: CellData(label: "é ✓", group: "g")), NewCell()],
                                       spawn: .random), from: "c1")
-        _ = try state.apply(.link([Link(source: 1, target: 2, distance: 12, strength: 0.5)]), from: "c1")
+        _ = try state.apply(.link([LinkRecord(Link(source: 1, target: 2, distance: 12, strength: 0.5))]), from: "c1")
         let saved = state.saved(reservation: 10, settled: false)
         try StateFile.save(saved, to: path)
         XCTAssertEqual(try StateFile.load(from: path), saved)

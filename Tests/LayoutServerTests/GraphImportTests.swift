@@ -16,10 +16,15 @@ final class GraphImportTests: XCTestCase {
         XCTAssertEqual(graph.nodes.map(\.cell.data.label), ["Myriel", "Napoleon", "Seven", "x"])
         XCTAssertEqual(graph.nodes[0].cell.data.group, "1")
         XCTAssertEqual(graph.nodes[1].cell, NewCell(seed: CellSeed(x: 3, y: 4, radius: 9),
-                                                   data: CellData(label: "Napoleon", color: "#aa0000", group: "1")))
-        XCTAssertEqual(graph.edges, [GraphFile.Edge(source: 1, target: 0),
+                                                   data: CellData(label: "Napoleon", color: "#aa0000", group: "1", key: .string("Napoleon"))))
+        // Ids kept as keys, of their type; what is not drawn kept as attributes (`name` too,
+        // and a colour or radius that could not be drawn).
+        XCTAssertEqual(graph.nodes.map(\.cell.data.key), [.string("Myriel"), .string("Napoleon"), .number(7), .number(8)])
+        XCTAssertEqual(graph.nodes.map { $0.cell.data.attrs.map { String(decoding: $0.bytes, as: UTF8.self) } },
+                       [nil, nil, #"{"name":"Seven"}"#, #"{"color":"red","radius":500}"#])
+        XCTAssertEqual(graph.edges, [GraphFile.Edge(source: 1, target: 0, attrs: Attrs(bytes: Array(#"{"value":1}"#.utf8))),
                                      GraphFile.Edge(source: 2, target: 0, distance: 50, strength: 0.5)])
-        XCTAssertEqual(graph.notes, ["1 node(s) left out: their id repeats an earlier node's", "1 colour(s) left out: not \"#rrggbb\"",
+        XCTAssertEqual(graph.notes, ["1 node(s) left out: their id repeats an earlier node's", "1 colour(s) kept as attributes only: not \"#rrggbb\"",
                                      "1 radius(s) left out: not a number in [1, 200]", "1 repeated link(s) left out (two cells link once)",
                                      "1 self link(s) left out (a cell cannot link to itself)", "1 link(s) left out: an end names no node"])
     }
@@ -68,6 +73,7 @@ final class GraphImportTests: XCTestCase {
         }
         XCTAssertEqual(summary.cells, 5)
         XCTAssertEqual(summary.links, 1)
-        XCTAssertEqual(summary.notes, ["2 link(s) refused by the server: cells 10 and 11 are already linked"])
+        XCTAssertEqual(summary.notes, ["ids and attributes not kept: the server does not keep them (it is older)",
+                                       "2 link(s) refused by the server: cells 10 and 11 are already linked"])
     }
 }

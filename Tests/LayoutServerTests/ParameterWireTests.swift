@@ -109,10 +109,10 @@ final class ParameterWireTests: XCTestCase {
         let specs = #","paramSpecs":"# + String(decoding: ServerMessages.paramSpecs, as: UTF8.self)
         XCTAssertTrue(written.contains(#""paused":false}"# + specs + #","limits":"#))
         let hello = written.replacingOccurrences(of: specs, with: "")
-        XCTAssertEqual(hello, #"{"type":"hello","protocol":1,"client":"c7","room":"main","clients":2,"params":{"stiffness":0.02,"charge":12.5,"cellSize":20,"threshold":0.3,"tickRate":20,"theta":0.9,"collide":true,"paused":false},"limits":{"maxCells":100000,"maxAddPerMessage":1000,"maxLinks":200000,"maxMessageBytes":65536,"replayBuffer":256,"replayBytes":1048576,"messagesPerSecond":60,"messageBurst":120,"maxEventBacklog":4096,"maxClients":1000,"maxConnections":4096,"maxConnectionsPerAddress":256,"maxQueuedBytes":4194304,"requestTimeout":10,"maxRooms":1000,"roomsPerMinute":30,"maxTotalCells":1000000,"roomIdleSeconds":300},"tick":1234,"settled":true,"pinned":[2,9],"events":[]}"#)
+        XCTAssertEqual(hello, #"{"type":"hello","protocol":1,"client":"c7","room":"main","clients":2,"params":{"stiffness":0.02,"charge":12.5,"cellSize":20,"threshold":0.3,"tickRate":20,"theta":0.9,"collide":true,"paused":false},"limits":{"maxCells":100000,"maxAddPerMessage":1000,"maxLinks":200000,"maxMessageBytes":65536,"maxAttrBytes":1024,"replayBuffer":256,"replayBytes":1048576,"messagesPerSecond":60,"messageBurst":120,"maxEventBacklog":4096,"maxClients":1000,"maxConnections":4096,"maxConnectionsPerAddress":256,"maxQueuedBytes":4194304,"requestTimeout":10,"maxRooms":1000,"roomsPerMinute":30,"maxTotalCells":1000000,"roomIdleSeconds":300},"tick":1234,"settled":true,"pinned":[2,9],"events":[]}"#)
     }
 
-    /// As before rooms, plus `settled`.
+    /// As before rooms, plus `settled` (version 4: cells' `key`, `attrs`, links' `attrs` when set).
     func testStateFileIsWrittenAsBefore() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("wire-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -122,7 +122,7 @@ final class ParameterWireTests: XCTestCase {
         let simulation = Simulation(parameters: parameters, seed: 3)
         simulation.add(count: 2, spawn: .center)
         try StateFile.save(SavedState(layout: simulation.snapshot(), reservation: 1030), to: path)
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), #"{"format":"forcelayout-state","layout":{"cells":[{"id":1,"pinned":false,"x":0,"y":0},{"id":2,"pinned":false,"x":0,"y":0}],"links":[],"nextID":3,"parameters":{"cellSize":20,"charge":12.5,"collide":true,"paused":false,"stiffness":0.02,"theta":0.9,"threshold":0.3,"tickRate":20}},"reservation":1030,"settled":false,"version":3}"#)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), #"{"format":"forcelayout-state","layout":{"cells":[{"id":1,"pinned":false,"x":0,"y":0},{"id":2,"pinned":false,"x":0,"y":0}],"links":[],"nextID":3,"parameters":{"cellSize":20,"charge":12.5,"collide":true,"paused":false,"stiffness":0.02,"theta":0.9,"threshold":0.3,"tickRate":20}},"reservation":1030,"settled":false,"version":4}"#)
     }
 
     func testStateFileValidationUsesTheProtocolRanges() {

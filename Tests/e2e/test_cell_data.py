@@ -170,7 +170,7 @@ def test_labels_radii_and_links_survive_a_restart(tmp_path):
         ids = run(build())
         server.shutdown()
         saved = json.loads((state / "kept.json").read_text())
-        assert saved["version"] == 3
+        assert saved["version"] == 4
         assert saved["layout"]["links"] == [{"distance": 50, "source": ids[0], "target": ids[1]}]
         first = saved["layout"]["cells"][0]
         assert list(first) == sorted(first) and first["label"] == "Cosette" and first["radius"] == 9
@@ -183,3 +183,66 @@ def test_labels_radii_and_links_survive_a_restart(tmp_path):
                                          "color": ["#00aa00", None], "group": ["2", None]}
                 assert data["links"] == {"source": [ids[0]], "target": [ids[1]], "distance": [50]}
         run(check())
+
+
+def test_keys_and_attrs_travel_with_cells_and_links_and_bad_ones_are_refused(data_server):
+    async def go():
+        room = data_server.room("data-attrs")
+        async with Client(room) as a, Client(room) as b:
+            hello = next(m for m in a.messages if m["type"] == "hello")
+            assert hello["limits"]["maxAttrBytes"] == 1024
+            added = await add_cells(a, [{"key": 0, "attrs": {"club": "Mr. Hi", "deep": {"a": [1, 2.5, None, True]}}},
+                                        {"key": "Napoleon", "label": "N"}])
+            first, second = added["ids"]
+            assert added["cells"] == [{"id": first, "key": 0, "attrs": {"club": "Mr. Hi", "deep": {"a": [1, 2.5, None, True]}}},
+                                      {"id": second, "label": "N", "key": "Napoleon"}]
+            await a.send({"type": "link", "links": [{"source": first, "target": second, "attrs": {"weight": 4}}]})
+            linked = await b.event("linked", by=a.id)
+            assert linked["links"] == [{"source": first, "target": second, "distance": 30, "attrs": {"weight": 4}}]
+            async with Client(room) as late:
+                data = await late.next("data")
+                assert data["cells"]["key"] == [0, "Napoleon"]
+                assert data["cells"]["attrs"] == [{"club": "Mr. Hi", "deep": {"a": [1, 2.5, None, True]}}, None]
+                assert data["links"]["attrs"] == [{"weight": 4}]
+            # update sets and resets them ({} is no attrs, as null).
+            await b.send({"type": "update", "cells": [{"id": first, "key": "zero", "attrs": {}}, {"id": second, "key": None}]})
+            updated = await a.event("updated", by=b.id)
+            assert updated["cells"] == [{"id": first, "key": "zero"}, {"id": second, "label": "N"}]
+
+            too_big = {"blob": "x" * 1100}
+            for message, code, says in [
+                ({"type": "add", "cells": [{"key": True}]}, "bad_request", "key must be a string or a number"),
+                ({"type": "add", "cells": [{"key": "k" * 201}]}, "bad_request", "at most 200 bytes"),
+                ({"type": "add", "cells": [{"attrs": [1]}]}, "bad_request", "must be an object"),
+                ({"type": "add", "cells": [{"attrs": "x"}]}, "bad_request", "must be an object"),
+                ({"type": "add", "cells": [{"attrs": too_big}]}, "limit", "maxAttrBytes (1024)"),
+                ({"type": "add", "cells": [{"attrs": {"a": [[[[[[[[["deep"]]]]]]]]]}}]}, "bad_request", "nested at most 8"),
+                ({"type": "link", "links": [{"source": first, "target": second, "attrs": too_big}]}, "limit", "maxAttrBytes"),
+                ({"type": "update", "cells": [{"id": first, "attrs": too_big}]}, "limit", "maxAttrBytes"),
+                ({"type": "update", "cells": [{"id": first, "key": {"a": 1}}]}, "bad_request", "key must be"),
+            ]:
+                await refused(a, message, code, says)
+            # The link's attrs go with the link (unlink) and with its cells (remove).
+            await a.send({"type": "unlink", "links": [{"source": second, "target": first}]})
+            await a.event("unlinked", by=a.id)
+            await a.send({"type": "link", "links": [{"source": first, "target": second}]})
+            await a.event("linked", by=a.id)
+            async with Client(room) as late:
+                data = await late.next("data")
+                assert "attrs" not in data["links"]
+    run(go())
+
+
+def test_max_attr_bytes_is_a_flag_announced_in_hello():
+    bad = RunningServer("--max-attr-bytes", "1", expect_failure=True)
+    assert bad.wait() == 64 and "--max-attr-bytes" in bad.log, bad.log
+    with RunningServer("--max-attr-bytes", "64") as server:
+        async def go():
+            async with Client(server.room("small")) as a:
+                hello = next(m for m in a.messages if m["type"] == "hello")
+                assert hello["limits"]["maxAttrBytes"] == 64
+                fits = {"a": "x" * 56}  # {"a":"…"} is 64 bytes
+                added = await add_cells(a, [{"attrs": fits}])
+                assert added["cells"][0]["attrs"] == fits
+                await refused(a, {"type": "add", "cells": [{"attrs": {"a": "x" * 57}}]}, "limit", "is 65 bytes encoded, over maxAttrBytes (64)")
+        run(go())

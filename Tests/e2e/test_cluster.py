@@ -179,8 +179,11 @@ def test_killing_the_owner_moves_the_room_to_another_server_within_5_s_with_its_
         a, b, c = await join_in_order(cluster, "failover")
         try:
             await a.send({"type": "params", "threshold": 0, "charge": 22})
-            await a.send({"type": "add", "cells": [{"label": "Cosette"}, {"label": "Marius", "group": "2"}, {}]})
+            await a.send({"type": "add", "cells": [{"label": "Cosette", "key": 0, "attrs": {"club": "Mr. Hi"}},
+                                                   {"label": "Marius", "group": "2"}, {}]})
             ids = (await b.event("added", by=a.id))["ids"]
+            await a.send({"type": "link", "links": [{"source": ids[0], "target": ids[1], "attrs": {"weight": 4}}]})
+            await b.event("linked", by=a.id)
             await b.send({"type": "pin", "id": ids[2], "x": 1, "y": 2})
             await c.event("pinned")
             await asyncio.sleep(1.5)  # the state in Redis is at most 0.75 s old
@@ -204,6 +207,9 @@ def test_killing_the_owner_moves_the_room_to_another_server_within_5_s_with_its_
                 after = client.messages[moved:]
                 data = [m for m in after if m.get("type") == "data"]
                 assert data and data[-1]["cells"]["label"][:2] == ["Cosette", "Marius"]
+                # Keys and attributes went through Redis with the rest of the state.
+                assert data[-1]["cells"]["key"][:2] == [0, None] and data[-1]["cells"]["attrs"][0] == {"club": "Mr. Hi"}
+                assert data[-1]["links"]["attrs"] == [{"weight": 4}]
                 frames = [m for m in client.messages if m.get("type") == "frame" and "ids" in m]
                 assert sorted(frames[-1]["ids"]) == sorted(ids) and frames[-1]["tick"] >= tick_before
             # The room takes commands again, from either server.
@@ -355,13 +361,15 @@ def test_export_on_any_server_and_a_room_nobody_has_is_404(cluster):
     async def scenario():
         a = await Client(cluster[0].room("exported")).__aenter__()
         try:
-            await a.send({"type": "add", "cells": [{"label": "one"}, {"label": "two"}]})
+            await a.send({"type": "add", "cells": [{"label": "one", "key": 1, "attrs": {"club": "x"}}, {"label": "two", "key": "2"}]})
             await a.event("added", by=a.id)
             await asyncio.sleep(1.2)  # in Redis (at most 0.75 s later)
             for server in cluster:
                 with urllib.request.urlopen(f"{server.http}/export/exported.json", timeout=5) as reply:
                     document = jsonlib.load(reply)
                 assert sorted(node["label"] for node in document["nodes"]) == ["one", "two"], server.port
+                assert sorted((str(n["id"]), n.get("club")) for n in document["nodes"]) == [("1", "x"), ("2", None)], server.port
+                assert {type(n["id"]) for n in document["nodes"]} == {int, str}, server.port
             try:
                 urllib.request.urlopen(f"{cluster[1].http}/export/nowhere.json", timeout=5)
                 raise AssertionError("a room nobody has was exported")

@@ -23,7 +23,7 @@ async def settled_room(url, count, source=None, **params):
 
 def read_state(path):
     saved = json.loads(path.read_text())
-    assert saved["format"] == "forcelayout-state" and saved["version"] == 3, {k: saved.get(k) for k in ("format", "version")}
+    assert saved["format"] == "forcelayout-state" and saved["version"] == 4, {k: saved.get(k) for k in ("format", "version")}
     return saved
 
 

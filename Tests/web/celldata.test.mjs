@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyDataEvent, applyDataMessage, cellName, createCellData } from '../../Public/celldata.js';
 import { readGraph, fieldsOf } from '../../Public/graphfile.js';
-import { createImporter } from '../../Public/importer.js';
+import { createImporter, serverSize } from '../../Public/importer.js';
 import { createLinkIndex, drawLinks } from '../../Public/linkdraw.js';
 import { createRadiusGroups } from '../../Public/radiusgroups.js';
 
@@ -32,8 +32,10 @@ test('graph files: node-link JSON as networkx and d3 write it, and edge lists', 
     links: [{ source: 'Napoleon', target: 'Myriel' }, { source: 'Myriel', target: 'Napoleon' }, { source: 7, target: 7 }, { source: 2, target: 0, distance: 50 }],
   }));
   assert.deepEqual(g.nodes.map((n) => n.cell.label), ['Myriel', 'Napoleon', 'Seven', '8']);
-  assert.deepEqual(g.nodes[1].cell, { label: 'Napoleon', color: '#aa0000', radius: 9 });
+  assert.deepEqual(g.nodes[1].cell, { label: 'Napoleon', color: '#aa0000', radius: 9, key: 'Napoleon' });
   assert.equal(g.nodes[0].cell.group, '1');
+  assert.deepEqual(g.nodes.map((n) => n.cell.key), ['Myriel', 'Napoleon', 7, 8]);
+  assert.deepEqual(g.nodes.map((n) => n.cell.attrs), [undefined, undefined, { name: 'Seven' }, { color: 'red', radius: 500 }]);
   assert.deepEqual(g.edges, [{ source: 1, target: 0 }, { source: 2, target: 0, distance: 50 }]);
   assert.equal(g.notes.length, 5);
   const csv = readGraph('Source,Target\n"Valjean, Jean",Javert\nJavert\tFantine\n');
@@ -47,7 +49,7 @@ test('graph files: node-link JSON as networkx and d3 write it, and edge lists', 
 test('the importer sends batches within the limits and links by the ids the server gave', () => {
   const graph = readGraph(JSON.stringify({ nodes: [0, 1, 2, 3, 4].map((i) => ({ id: `n${i}`, label: 'x'.repeat(60) })),
     links: [{ source: 'n0', target: 'n1' }, { source: 'n3', target: 'n4' }] }));
-  const im = createImporter(graph, { maxAddPerMessage: 2, maxMessageBytes: 400 });
+  const im = createImporter(graph, { maxAddPerMessage: 2, maxMessageBytes: 400, maxAttrBytes: 1024 });
   const first = im.next();
   assert.equal(first.cells.length, 2);
   assert.equal(im.next(), null); // one at a time
@@ -63,6 +65,46 @@ test('the importer sends batches within the limits and links by the ids the serv
   assert.ok(im.done);
   assert.deepEqual(im.progress, { done: 5, total: 7, cells: 5, links: 0 });
   assert.deepEqual(im.notes, ['2 link(s) refused by the server: cells 10 and 11 are already linked']);
+});
+
+test('graph files keep ids as keys (of their type) and what is not drawn as attributes', () => {
+  const karate = readGraph(JSON.stringify({ directed: false, multigraph: false, graph: {},
+    nodes: [{ club: 'Mr. Hi', id: 0 }, { club: 'Officer', id: 1, deep: { a: [1, { b: null }] } }, { id: 'k'.repeat(201) }],
+    links: [{ weight: 4, source: 0, target: 1 }, { source: 1, target: 'k'.repeat(201), distance: 'far', strength: 0.5 }] }));
+  assert.deepEqual(karate.nodes.map((n) => n.cell.key), [0, 1, undefined]);
+  assert.deepEqual(karate.nodes.map((n) => n.cell.attrs), [{ club: 'Mr. Hi' }, { club: 'Officer', deep: { a: [1, { b: null }] } }, undefined]);
+  assert.deepEqual(karate.edges, [{ source: 0, target: 1, attrs: { weight: 4 } }, { source: 1, target: 2, strength: 0.5, attrs: { distance: 'far' } }]);
+  assert.ok(karate.notes.some((n) => n.includes('id(s) not kept')), karate.notes);
+  // Too deep: left out, noted.
+  const deep = readGraph(JSON.stringify({ nodes: [{ id: 'a', x: [[[[[[[[[1]]]]]]]]] }, { id: 'b' }], links: [{ source: 'a', target: 'b' }] }));
+  assert.equal(deep.nodes[0].cell.attrs, undefined);
+  assert.ok(deep.notes.some((n) => n.includes('nested at most 8')), deep.notes);
+  // Edge lists: the ids as string keys, further columns as attributes (JSON numbers as numbers).
+  const csv = readGraph('source,target,weight,kind\na,b,2.5,x\nb,c,,007\n');
+  assert.deepEqual(csv.nodes.map((n) => n.cell.key), ['a', 'b', 'c']);
+  assert.deepEqual(csv.edges.map((e) => e.attrs), [{ weight: 2.5, kind: 'x' }, { kind: '007' }]);
+  assert.deepEqual(readGraph('0 1 3\n1 2 1.5 extra\n').edges.map((e) => e.attrs), [{ weight: 3 }, { weight: 1.5 }]);
+});
+
+test('the importer sends keys and attrs within maxAttrBytes, and none to a server that keeps none', () => {
+  const graph = readGraph(JSON.stringify({ nodes: [{ id: 0, club: 'x' }, { id: 1, blob: 'y'.repeat(200) }],
+    links: [{ source: 0, target: 1, weight: 4 }] }));
+  const im = createImporter(graph, { maxAddPerMessage: 10, maxMessageBytes: 4096, maxAttrBytes: 100 });
+  assert.deepEqual(im.next().cells, [{ label: '0', key: 0, attrs: { club: 'x' } }, { label: '1', key: 1 }]);
+  assert.ok(im.event({ kind: 'added', by: 'c1', ids: [5, 6] }, 'c1'));
+  assert.deepEqual(im.next().links, [{ source: 5, target: 6, attrs: { weight: 4 } }]);
+  assert.deepEqual(im.notes, ['1 node attribute set(s) left out: over maxAttrBytes (100) or too big for a message']);
+  // Sized as the server encodes them: 1e-7 is 1e-07 there.
+  assert.equal(serverSize({ a: 1e-7, b: 0.5, c: 1e21 }), '{"a":1e-07,"b":0.5,"c":1e+21}'.length);
+  // Within maxAttrBytes but too big for any message: sent without them, not past the limit.
+  const tight = createImporter(graph, { maxAddPerMessage: 10, maxMessageBytes: 256, maxAttrBytes: 2000 });
+  const sent = tight.next();
+  assert.deepEqual(sent.cells, [{ label: '0', key: 0, attrs: { club: 'x' } }, { label: '1', key: 1 }]);
+  assert.ok(new TextEncoder().encode(JSON.stringify(sent)).length <= 256);
+  assert.deepEqual(tight.notes, ['1 node attribute set(s) left out: over maxAttrBytes (2000) or too big for a message']);
+  const old = createImporter(graph, { maxAddPerMessage: 10, maxMessageBytes: 4096 });
+  assert.deepEqual(old.next().cells, [{ label: '0' }, { label: '1' }]);
+  assert.ok(old.notes[0].includes('not kept'));
 });
 
 test('links are drawn under the cells, a quarter toward their colour, clipped', () => {

@@ -119,6 +119,22 @@ def test_the_karate_club_as_an_edge_list_through_the_page_comes_back_whole(serve
         == {frozenset((str(a), str(b))) for a, b in karate.edges}
 
 
+def test_the_karate_club_as_node_link_json_through_the_page_comes_back_with_its_ids_and_attributes(server, pages, tmp_path):
+    karate = nx.karate_club_graph()
+    path = tmp_path / "karate.json"
+    path.write_text(json.dumps(json_graph.node_link_data(karate)))
+    page = pages(f"{server.http}/r/karate-ids")
+    connected(page)
+    assert import_file(page, path) == "Imported 34 cells and 78 links from karate.json."
+    with urllib.request.urlopen(f"{server.http}/export/karate-ids.json") as response:
+        exported = json.load(response)
+    nodes = {n["id"]: n for n in exported["nodes"]}
+    assert set(nodes) == set(karate.nodes) and all(type(i) is int for i in nodes)
+    assert all(nodes[n]["club"] == data["club"] for n, data in karate.nodes(data=True))
+    weights = {frozenset((l["source"], l["target"])): l["weight"] for l in exported["links"]}
+    assert weights == {frozenset((a, b)): data["weight"] for a, b, data in karate.edges(data=True)}
+
+
 def test_groups_colour_the_cells_and_the_legend_lists_them(server, pages, tmp_path):
     path = tmp_path / "groups.json"
     path.write_text(json.dumps({"nodes": [{"id": f"n{i}", "group": i % 3} for i in range(12)] + [{"id": "red", "color": "#ff0000"}],

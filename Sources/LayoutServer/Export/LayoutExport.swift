@@ -19,6 +19,8 @@ public struct LayoutExport: Sendable {
     public var defaultRadius: Double
     public var cells: [Cell]
     public var links: [Link]
+    /// The links' attributes (by their ends).
+    public var linkAttrs = LinkAttributes()
 
     public enum Format: String, Sendable, CaseIterable {
         case json, gexf
@@ -45,7 +47,28 @@ extension LayoutExport {
                   cells: snapshot.cells.map { cell in
                       Cell(id: cell.id, x: cell.x, y: cell.y, pinned: cell.pinned, data: catalog[cell.id], radius: cell.radius)
                   },
-                  links: snapshot.links)
+                  links: snapshot.links, linkAttrs: catalog.links)
+    }
+
+    /// Each cell's id in the exports, by position in `cells`: its key when no other cell has
+    /// the same key, else its cell id as a number, unless a key already is that number: then
+    /// `"cell N"` (with `'` added until no key is that string). Every node has an id of its own.
+    func nodeIDs() -> [CellKey] {
+        var counts: [CellKey: Int] = [:]
+        for cell in cells { if let key = cell.data.key { counts[key, default: 0] += 1 } }
+        return cells.map { cell in
+            if let key = cell.data.key, counts[key] == 1 { return key }
+            let number = CellKey.number(Double(cell.id))
+            if counts[number] == nil { return number }
+            var text = "cell \(cell.id)"
+            while counts[.string(text)] != nil { text += "'" }
+            return .string(text)
+        }
+    }
+
+    /// `nodeIDs` by cell id, for the links' ends.
+    func nodeIDsByCell() -> [CellID: CellKey] {
+        Dictionary(uniqueKeysWithValues: zip(cells.map(\.id), nodeIDs()))
     }
 }
 

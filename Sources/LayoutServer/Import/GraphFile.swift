@@ -3,7 +3,10 @@ import ForceLayout
 /// A graph read from a file, ready to become cells and links: node-link JSON (as d3's
 /// examples and networkx's `node_link_data` write it) or a CSV/TSV edge list (two columns,
 /// optional header). What the file holds that a room cannot is fixed or left out, and said
-/// in `notes`, one line per kind of problem.
+/// in `notes`, one line per kind of problem. A node keeps its id in the file as its cell's
+/// `key` and its other members as `attrs`; a link its other members (an edge list's further
+/// columns) as `attrs`. Attributes are not yet bounded by size here: the server's
+/// `maxAttrBytes` is known once connected (`ImportSession`).
 public struct GraphFile: Sendable {
     public struct Node: Sendable, Equatable {
         /// The node's id in the file, as text.
@@ -16,6 +19,7 @@ public struct GraphFile: Sendable {
         public var target: Int
         public var distance: Double?
         public var strength: Double?
+        public var attrs: Attrs?
     }
 
     public var nodes: [Node] = []
@@ -66,7 +70,8 @@ struct GraphReader {
     /// The node named `key`, made (labelled by its key) when new.
     mutating func node(_ key: String, cell: NewCell? = nil) -> Int {
         if let known = index[key] { return known }
-        var cell = cell ?? NewCell(data: CellData(label: fitted(key, limit: CellData.labelLimit, what: "label")))
+        var cell = cell ?? NewCell(data: CellData(label: fitted(key, limit: CellData.labelLimit, what: "label"),
+                                                  key: try? CellKey.make(.string(key)).get()))
         if cell.data.label == nil { cell.data.label = fitted(key, limit: CellData.labelLimit, what: "label") }
         index[key] = graph.nodes.count
         graph.nodes.append(GraphFile.Node(key: key, cell: cell))
@@ -76,12 +81,22 @@ struct GraphReader {
     func known(_ key: String) -> Int? { index[key] }
 
     /// Adds an edge between two nodes unless it loops or repeats.
-    mutating func edge(_ source: Int, _ target: Int, distance: Double? = nil, strength: Double? = nil) {
+    mutating func edge(_ source: Int, _ target: Int, distance: Double? = nil, strength: Double? = nil, attrs: Attrs? = nil) {
         guard source != target else { return note("self link(s) left out (a cell cannot link to itself)") }
         guard linked.insert([min(source, target), max(source, target)]).inserted else {
             return note("repeated link(s) left out (two cells link once)")
         }
-        graph.edges.append(GraphFile.Edge(source: source, target: target, distance: distance, strength: strength))
+        graph.edges.append(GraphFile.Edge(source: source, target: target, distance: distance, strength: strength, attrs: attrs))
+    }
+
+    /// `members` as attributes (nil when none), or nil with a note when they cannot be.
+    mutating func attrs(_ members: [(key: String, value: JSONValue)], of what: String) -> Attrs? {
+        switch Attrs.make(.object(members), maxBytes: .max) {
+        case .success(let attrs): return attrs
+        case .failure(let problem):
+            note("\(what) attribute set(s) left out: they \(problem.why)")
+            return nil
+        }
     }
 
     /// `text` as a label or group: control characters become spaces, and it is cut to `limit`.

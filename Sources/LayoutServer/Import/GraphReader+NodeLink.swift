@@ -4,6 +4,11 @@ import ForceLayout
 /// names them `edges`). A node's `label` is its `label`, else its `name`, else its id; `group`
 /// may be a string or a number; `color`, `radius` (or d3's `r`), `x`, `y` are taken when valid.
 /// A link's ends name nodes by id (or, as in d3 v3's examples, by position in `nodes`).
+/// A node's `id` becomes its cell's `key` (a string or a number, as written), and every
+/// member not drawn (all but `id` and the members `label`, `group`, `color`, `radius`/`r`,
+/// `x`, `y` taken as the cell's fields; `name` stays even when it gave the label) its
+/// `attrs`; a link's members but `source`, `target` and a valid `distance`, `strength` its
+/// `attrs`.
 extension GraphReader {
     mutating func readNodeLink(_ bytes: [UInt8]) throws(GraphFile.Unreadable) {
         let root: JSONValue
@@ -37,27 +42,52 @@ extension GraphReader {
                 note("link(s) left out: an end names no node")
                 continue
             }
-            edge(source, target, distance: number(link["distance"], in: 0...1e6, what: "distance"),
-                 strength: number(link["strength"], in: 0...1, what: "strength"))
+            let distance = number(link["distance"], in: 0...1e6, what: "distance")
+            let strength = number(link["strength"], in: 0...1, what: "strength")
+            var drawn: Set<String> = ["source", "target"]
+            if distance != nil { drawn.insert("distance") }
+            if strength != nil { drawn.insert("strength") }
+            edge(source, target, distance: distance, strength: strength, attrs: attrs(of: link, except: drawn, what: "link"))
         }
     }
 
     private mutating func cell(_ node: JSONValue) -> NewCell {
         var cell = NewCell()
+        var drawn: Set<String> = ["id"]
         let label = Self.text(node["label"]) ?? Self.text(node["name"]) ?? Self.key(node["id"])
+        if Self.text(node["label"]) != nil { drawn.insert("label") }
         cell.data.label = label.map { fitted($0, limit: CellData.labelLimit, what: "label") }
         cell.data.group = Self.key(node["group"]).map { fitted($0, limit: CellData.groupLimit, what: "group") }
+        if cell.data.group != nil { drawn.insert("group") }
         if let color = node["color"] {
-            if case .string(let text) = color, let valid = CellData.color(text) { cell.data.color = valid } else {
-                note("colour(s) left out: not \"#rrggbb\"")
+            if case .string(let text) = color, let valid = CellData.color(text) {
+                cell.data.color = valid
+                drawn.insert("color")
+            } else {
+                note("colour(s) kept as attributes only: not \"#rrggbb\"")
             }
         }
-        cell.seed.radius = number(node["radius"] ?? node["r"], in: Simulation.radiusRange, what: "radius")
+        let radiusName = node["radius"] != nil ? "radius" : "r"
+        cell.seed.radius = number(node[radiusName], in: Simulation.radiusRange, what: "radius")
+        if cell.seed.radius != nil { drawn.insert(radiusName) }
         if case .number(let x)? = node["x"], case .number(let y)? = node["y"], abs(x) <= 1e9, abs(y) <= 1e9 {
             cell.seed.x = x
             cell.seed.y = y
+            drawn.formUnion(["x", "y"])
         }
+        if let id = node["id"] {
+            switch CellKey.make(id) {
+            case .success(let key): cell.data.key = key
+            case .failure(let problem): note("id(s) not kept (exported as cell ids): an id must be \(problem.why)")
+            }
+        }
+        cell.data.attrs = attrs(of: node, except: drawn, what: "node")
         return cell
+    }
+
+    private mutating func attrs(of item: JSONValue, except drawn: Set<String>, what: String) -> Attrs? {
+        guard case .object(let members) = item else { return nil }
+        return attrs(members.filter { !drawn.contains($0.key) }, of: what)
     }
 
     private func end(_ value: JSONValue?, count: Int) -> Int? {

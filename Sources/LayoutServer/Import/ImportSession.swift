@@ -4,6 +4,8 @@ import ForceLayout
 /// batches within the server's limits (`maxAddPerMessage`, `maxMessageBytes`), one message
 /// at a time, each answered by its `added` event (which gives the cells' ids) or its error;
 /// then the links the same way. A value with transitions that return what to do; no I/O.
+/// Attributes over the server's `maxAttrBytes` are left out (and said in the notes); a server
+/// whose hello announces no `maxAttrBytes` (one from before keys and attributes) gets none.
 public struct ImportSession: Sendable {
     public enum Action: Equatable, Sendable {
         /// Send this text message, then wait for its answer.
@@ -34,6 +36,10 @@ public struct ImportSession: Sendable {
     /// The nodes or edges the message awaiting its answer carries.
     private var inFlight: Range<Int>?
     private var summary = Summary()
+    /// Whether the server keeps keys and attributes (its hello announces `maxAttrBytes`).
+    private var keepsAttrs = false
+    /// Attribute sets left out for being over `maxAttrBytes`, of nodes and of links.
+    private var oversized = (nodes: 0, links: 0)
 
     public init(graph: GraphFile) {
         self.graph = graph
@@ -53,6 +59,8 @@ public struct ImportSession: Sendable {
             guard case .string(let id)? = message["client"] else { return .failed("the server's hello names no client") }
             client = id
             limits = Self.limits(message["limits"])
+            keepsAttrs = message["limits"]?["maxAttrBytes"] != nil
+            if !keepsAttrs { summary.notes.append("ids and attributes not kept: the server does not keep them (it is older)") }
             phase = .cells
             return nextMessage()
         case (.cells, "event"), (.links, "event"):
@@ -90,13 +98,29 @@ public struct ImportSession: Sendable {
             if let action = sendLinks() { return action }
         }
         phase = .done
+        if oversized.nodes > 0 { summary.notes.append("\(oversized.nodes) node attribute set(s) left out: over maxAttrBytes (\(limits.maxAttrBytes)) or too big for a message") }
+        if oversized.links > 0 { summary.notes.append("\(oversized.links) link attribute set(s) left out: over maxAttrBytes (\(limits.maxAttrBytes)) or too big for a message") }
         return .finished(summary)
     }
 
     private mutating func sendCells() -> Action {
         let start = nextNode
         var batch = Batch(limits: limits)
-        while nextNode < graph.nodes.count, batch.admit(graph.nodes[nextNode].cell) {
+        while nextNode < graph.nodes.count {
+            var cell = graph.nodes[nextNode].cell
+            if !keepsAttrs { cell.data.key = nil }
+            let tooBig = (cell.data.attrs?.bytes.count ?? 0) > limits.maxAttrBytes
+            if !keepsAttrs || tooBig { cell.data.attrs = nil }
+            if batch.admit(cell) {
+                if keepsAttrs && tooBig { oversized.nodes += 1 }
+            } else {
+                // Alone in a message, it still does not fit (maxAttrBytes near maxMessageBytes):
+                // it goes without its attributes.
+                guard batch.isEmpty, cell.data.attrs != nil else { break }
+                cell.data.attrs = nil
+                guard batch.admit(cell) else { break }
+                oversized.nodes += 1
+            }
             nextNode += 1
         }
         guard nextNode > start else { return .failed("node \(graph.nodes[start].key) does not fit in one message") }
@@ -117,7 +141,14 @@ public struct ImportSession: Sendable {
                 continue
             }
             let link = Link(source: source, target: target, distance: edge.distance ?? Link.defaultDistance, strength: edge.strength)
-            guard batch.admit(link) else { break }
+            let tooBig = (edge.attrs?.bytes.count ?? 0) > limits.maxAttrBytes
+            let attrs = keepsAttrs && !tooBig ? edge.attrs : nil
+            if batch.admit(LinkRecord(link, attrs: attrs)) {
+                if keepsAttrs && tooBig { oversized.links += 1 }
+            } else {
+                guard batch.isEmpty, attrs != nil, batch.admit(LinkRecord(link)) else { break }
+                oversized.links += 1
+            }
             nextEdge += 1
         }
         if skipped > 0 { summary.notes.append("\(skipped) link(s) left out: an end was not imported") }
@@ -132,8 +163,10 @@ public struct ImportSession: Sendable {
     private struct Batch {
         let limits: Limits
         var cells: [NewCell] = []
-        var links: [Link] = []
+        var links: [LinkRecord] = []
         private var bytes = 0
+
+        var isEmpty: Bool { cells.isEmpty && links.isEmpty }
 
         /// The bytes of a message with no items (the larger, `add`'s).
         private let overhead: Int
@@ -149,7 +182,7 @@ public struct ImportSession: Sendable {
             return true
         }
 
-        mutating func admit(_ link: Link) -> Bool {
+        mutating func admit(_ link: LinkRecord) -> Bool {
             guard admit(Self.size(.link([link])) - Self.size(.link([]))) else { return false }
             links.append(link)
             return true
@@ -171,6 +204,7 @@ public struct ImportSession: Sendable {
         var limits = Limits()
         if case .number(let n)? = value?["maxAddPerMessage"], n >= 1 { limits.maxAddPerMessage = Int(n) }
         if case .number(let n)? = value?["maxMessageBytes"], n >= 256 { limits.maxMessageBytes = Int(n) }
+        if case .number(let n)? = value?["maxAttrBytes"], n >= 2, n < 1e9 { limits.maxAttrBytes = Int(n) }
         if case .number(let n)? = value?["messagesPerSecond"], n > 0 { limits.messagesPerSecond = n }
         if case .number(let n)? = value?["messageBurst"], n >= 1 { limits.messageBurst = n }
         return limits

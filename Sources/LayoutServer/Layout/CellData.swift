@@ -10,17 +10,23 @@ public struct CellData: Equatable, Sendable {
     public var color: String?
     /// At most `groupLimit` code points, no control characters.
     public var group: String?
+    /// Its id in the user's data.
+    public var key: CellKey?
+    /// Its other attributes in the user's data.
+    public var attrs: Attrs?
 
     public static let labelLimit = 80
     public static let groupLimit = 40
 
-    public init(label: String? = nil, color: String? = nil, group: String? = nil) {
+    public init(label: String? = nil, color: String? = nil, group: String? = nil, key: CellKey? = nil, attrs: Attrs? = nil) {
         self.label = label
         self.color = color
         self.group = group
+        self.key = key
+        self.attrs = attrs
     }
 
-    public var isEmpty: Bool { label == nil && color == nil && group == nil }
+    public var isEmpty: Bool { label == nil && color == nil && group == nil && key == nil && attrs == nil }
 
     /// Why `text` cannot be a label or group of at most `limit` code points; nil when it can.
     static func problem(text: String, limit: Int) -> String? {
@@ -60,12 +66,15 @@ public struct CellRecordData: Equatable, Sendable {
     }
 }
 
-/// The data of the cells that have any, by id. Pure.
+/// The data of the cells that have any, by id, and the attributes of the links that have
+/// any (the engine's `Link` is physics only). Pure.
 public struct CellCatalog: Equatable, Sendable {
     public private(set) var data: [CellID: CellData] = [:]
+    public private(set) var links = LinkAttributes()
 
-    public init(_ data: [CellID: CellData] = [:]) {
+    public init(_ data: [CellID: CellData] = [:], links: LinkAttributes = LinkAttributes()) {
         self.data = data.filter { !$0.value.isEmpty }
+        self.links = links
     }
 
     public subscript(id: CellID) -> CellData {
@@ -73,10 +82,21 @@ public struct CellCatalog: Equatable, Sendable {
         set { data[id] = newValue.isEmpty ? nil : newValue }
     }
 
+    /// Removed cells' data goes, and the attributes of their links (the engine drops the links).
     public mutating func remove(_ ids: [CellID]) {
+        links.remove(cells: ids)
         guard !data.isEmpty else { return }
         for id in ids { data[id] = nil }
     }
 
-    public mutating func removeAll() { data.removeAll() }
+    public mutating func removeAll() {
+        data.removeAll()
+        links = LinkAttributes()
+    }
+
+    /// The attributes of the link between `a` and `b` (either way round).
+    public subscript(link a: CellID, _ b: CellID) -> Attrs? {
+        get { links[a, b] }
+        set { links[a, b] = newValue }
+    }
 }

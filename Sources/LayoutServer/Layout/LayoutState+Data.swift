@@ -71,6 +71,8 @@ extension LayoutState {
             data.label = edit.label.applied(to: data.label)
             data.color = edit.color.applied(to: data.color)
             data.group = edit.group.applied(to: data.group)
+            data.key = edit.key.applied(to: data.key)
+            data.attrs = edit.attrs.applied(to: data.attrs)
             if data != before {
                 catalog[edit.id] = data
                 changed.insert(.data)
@@ -94,18 +96,23 @@ extension LayoutState {
         return event(.updated, by: client, .updated(order.map { record(of: $0) }), changed)
     }
 
-    mutating func link(_ links: [Link], by client: String) throws(ProtocolError) -> (LayoutEvent, Changes)? {
+    /// Links with attributes keep them in the catalog, beside the engine's links.
+    mutating func link(_ links: [LinkRecord], by client: String) throws(ProtocolError) -> (LayoutEvent, Changes)? {
         let count = simulation.links.count
         guard count + links.count <= limits.maxLinks else {
             throw ProtocolError(.limit, "linking \(links.count) would pass maxLinks (\(limits.maxLinks)): the layout has \(count)")
         }
-        try Self.checked { () throws(LayoutError) in try simulation.link(links) }
+        try Self.checked { () throws(LayoutError) in try simulation.link(links.map(\.link)) }
+        for record in links where record.attrs != nil {
+            catalog[link: record.link.source, record.link.target] = record.attrs
+        }
         dataVersion += 1
         return event(.linked, by: client, .linked(links), [.data, .other])
     }
 
     mutating func unlink(_ ends: [LinkEnds], by client: String) throws(ProtocolError) -> (LayoutEvent, Changes)? {
         try Self.checked { () throws(LayoutError) in try simulation.unlink(ends.map { ($0.source, $0.target) }) }
+        for end in ends { catalog[link: end.source, end.target] = nil }
         dataVersion += 1
         return event(.unlinked, by: client, .unlinked(ends), [.data, .other])
     }

@@ -17,7 +17,7 @@ extension StateFile {
         }
         let root: JSONValue
         do {
-            root = try JSONParser.parse(bytes, maxDepth: 8)
+            root = try JSONParser.parse(bytes, maxDepth: 5 + Attrs.depthLimit)
         } catch {
             throw notOurs("corrupt data: \(error)")
         }
@@ -61,7 +61,12 @@ extension StateFile {
         case nil: break
         case .array(let items)?:
             links.reserveCapacity(items.count)
-            for (index, item) in items.enumerated() { links.append(try link(item, at: "layout.links.\(index)")) }
+            for (index, item) in items.enumerated() {
+                let path = "layout.links.\(index)"
+                let link = try link(item, at: path)
+                links.append(link)
+                if let attrs = item["attrs"] { catalog[link: link.source, link.target] = try self.attrs(attrs, at: path + ".attrs") }
+            }
         default: throw Unreadable(why: "wrong type at layout.links")
         }
         return LayoutSnapshot(parameters: try parameters(value["parameters"]),
@@ -82,6 +87,10 @@ extension StateFile {
             case "label": data.label = try string(member.value, at: path + ".label")
             case "group": data.group = try string(member.value, at: path + ".group")
             case "color": data.color = try string(member.value, at: path + ".color")
+            case "key":
+                guard case .success(let key) = CellKey.make(member.value) else { throw Unreadable(why: "wrong type at \(path).key") }
+                data.key = key
+            case "attrs": data.attrs = try attrs(member.value, at: path + ".attrs")
             default: break
             }
         }
@@ -114,6 +123,15 @@ extension StateFile {
             }
         }
         return parameters
+    }
+
+    /// Attributes as `Attrs` bounds them, but for their size: a file written under a larger
+    /// `--max-attr-bytes` still loads.
+    private static func attrs(_ value: JSONValue, at path: String) throws(Unreadable) -> Attrs? {
+        switch Attrs.make(value, maxBytes: .max) {
+        case .success(let attrs): return attrs
+        case .failure(let problem): throw Unreadable(why: "\(path) \(problem.why)")
+        }
     }
 
     private static func number(_ value: JSONValue?, at path: String) throws(Unreadable) -> Double {

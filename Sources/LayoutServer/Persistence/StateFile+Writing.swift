@@ -11,7 +11,7 @@ extension StateFile {
         writer.raw(",\"layout\":{\"cells\":")
         writer.array(state.layout.cells) { $0.stateCell($1, data: state.catalog[$1.id]) }
         writer.raw(",\"links\":")
-        writer.array(state.layout.links) { $0.stateLink($1) }
+        writer.array(state.layout.links) { $0.stateLink($1, attrs: state.catalog[link: $1.source, $1.target]) }
         writer.member("nextID", state.layout.nextID)
         writer.raw(",\"parameters\":{")
         for (offset, spec) in sortedParameters.enumerated() {
@@ -35,10 +35,12 @@ extension StateFile {
 extension JSONWriter {
     fileprivate mutating func stateCell(_ cell: CellRecord, data: CellData) {
         raw("{")
+        if let attrs = data.attrs { key("attrs"); self.attrs(attrs); raw(",") }
         if let color = data.color { key("color"); string(color); raw(",") }
         if let group = data.group { key("group"); string(group); raw(",") }
         key("id")
         integer(cell.id)
+        if let cellKey = data.key { raw(",\"key\":"); self.cellKey(cellKey) }
         if let label = data.label { member("label", label) }
         member("pinned", cell.pinned)
         if let radius = cell.radius { member("radius", radius) }
@@ -49,8 +51,10 @@ extension JSONWriter {
         raw("}")
     }
 
-    fileprivate mutating func stateLink(_ link: Link) {
-        raw("{\"distance\":")
+    fileprivate mutating func stateLink(_ link: Link, attrs: Attrs?) {
+        raw("{")
+        if let attrs { key("attrs"); self.attrs(attrs); raw(",") }
+        raw("\"distance\":")
         number(link.distance)
         member("source", link.source)
         if let strength = link.strength { member("strength", strength) }

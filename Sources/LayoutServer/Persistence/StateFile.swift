@@ -9,11 +9,13 @@ import ForceLayout
 /// Version 2 adds `reservation` (see `IDReservation`); version 1 files, which have none,
 /// still load, with their `nextID` as the reservation. `settled` (added with rooms) is read
 /// as false when absent. Version 3 adds cells' `label`, `color`, `group` and `radius` (each
-/// only when set) and the layout's `links`; earlier files have none of them.
+/// only when set) and the layout's `links`; earlier files have none of them. Version 4 adds
+/// cells' `key` and `attrs` and links' `attrs` (each only when set): a server that reads only
+/// up to version 3 refuses such a file rather than load it and write it back without them.
 public enum StateFile {
     public static let format = "forcelayout-state"
-    public static let version = 3
-    static let readableVersions = 1...3
+    public static let version = 4
+    static let readableVersions = 1...4
     /// No id or reservation beyond it: ids must stay exact in JavaScript numbers (2^53).
     static let largestID: CellID = 1 << 53
 
@@ -90,6 +92,9 @@ public enum StateFile {
             }
             if let color = data.color, CellData.color(color) != color {
                 return "cell \(id)'s color \(Excerpt.quoted(color, limit: 16)) is not \"#rrggbb\" in lower case"
+            }
+            if let key = data.key, case .failure(let problem) = CellKey.make(key.json) {
+                return "cell \(id)'s key must be \(problem.why)"
             }
         }
         return validate(state.layout.parameters)

@@ -16,15 +16,24 @@ extension JSONWriter {
         if let radius { member("radius", radius) }
         if let color = data.color { member("color", color) }
         if let group = data.group { member("group", group) }
+        if let key = data.key { raw(",\"key\":"); cellKey(key) }
+        if let attrs = data.attrs { raw(",\"attrs\":"); self.attrs(attrs) }
     }
 
-    mutating func link(_ link: Link) {
+    /// A link and its attributes, as `link` and `linked` carry them.
+    mutating func linkRecord(_ record: LinkRecord) {
+        link(record.link, closing: false)
+        if let attrs = record.attrs { raw(",\"attrs\":"); self.attrs(attrs) }
+        raw("}")
+    }
+
+    mutating func link(_ link: Link, closing: Bool = true) {
         raw("{\"source\":")
         integer(link.source)
         member("target", link.target)
         member("distance", link.distance)
         if let strength = link.strength { member("strength", strength) }
-        raw("}")
+        if closing { raw("}") }
     }
 
     /// `{"source":…,"target":…}`: the ends of a link, as `unlink` names them.

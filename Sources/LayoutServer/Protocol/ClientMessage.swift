@@ -40,6 +40,8 @@ public struct CellEdit: Equatable, Sendable {
     public var color: FieldEdit<String> = .keep
     public var group: FieldEdit<String> = .keep
     public var radius: FieldEdit<Double> = .keep
+    public var key: FieldEdit<CellKey> = .keep
+    public var attrs: FieldEdit<Attrs> = .keep
     /// Where to put the cell (a pinned one stays pinned there); nil: where it is.
     public var x: Double?
     public var y: Double?
@@ -63,7 +65,7 @@ public enum LayoutCommand: Equatable, Sendable {
     case add(count: Int, spawn: Spawn)
     case addCells([NewCell], spawn: Spawn)
     case update([CellEdit])
-    case link([Link])
+    case link([LinkRecord])
     case unlink([LinkEnds])
     case remove(ids: [CellID])
     case removeNewest(count: Int)

@@ -2,9 +2,10 @@ import ForceLayout
 
 /// The `data` message a late joiner gets after `hello`: every cell's data and every link, in
 /// columns (one array per field, `null` where a cell has no value; a column no cell uses is
-/// left out), so 100k labelled cells cost their labels and little else.
+/// left out), so 100k labelled cells cost their labels and little else. `key` and `attrs`
+/// (cells and links) are columns like the others.
 enum DataMessage {
-    static func encode(records: [CellRecordData], links: [Link]) -> [UInt8] {
+    static func encode(records: [CellRecordData], links: [Link], linkAttrs: LinkAttributes = LinkAttributes()) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 64 + records.count * 24 + links.count * 24)
         writer.raw("{\"type\":\"data\",\"cells\":{\"id\":")
         writer.integers(records.map(\.id))
@@ -12,6 +13,8 @@ enum DataMessage {
         column("radius", records.map(\.radius), into: &writer) { $0.number($1) }
         column("color", records.map(\.data.color), into: &writer) { $0.string($1) }
         column("group", records.map(\.data.group), into: &writer) { $0.string($1) }
+        column("key", records.map(\.data.key), into: &writer) { $0.cellKey($1) }
+        column("attrs", records.map(\.data.attrs), into: &writer) { $0.attrs($1) }
         writer.raw("},\"links\":{\"source\":")
         writer.integers(links.map(\.source))
         writer.raw(",\"target\":")
@@ -19,6 +22,9 @@ enum DataMessage {
         writer.raw(",\"distance\":")
         writer.array(links) { $0.number($1.distance) }
         column("strength", links.map(\.strength), into: &writer) { $0.number($1) }
+        if !linkAttrs.isEmpty {
+            column("attrs", links.map { linkAttrs[$0.source, $0.target] }, into: &writer) { $0.attrs($1) }
+        }
         writer.raw("}}")
         return writer.bytes
     }

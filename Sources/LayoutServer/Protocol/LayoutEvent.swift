@@ -21,7 +21,7 @@ public struct LayoutEvent: BusEvent, Equatable {
         case added([CellID], data: [CellRecordData])
         /// Each updated cell's data as it now is, whole.
         case updated([CellRecordData])
-        case linked([Link])
+        case linked([LinkRecord])
         case unlinked([LinkEnds])
         case params(Parameters, changed: [String])
         case pinned(id: CellID, x: Double, y: Double)
@@ -96,7 +96,7 @@ public struct LayoutEvent: BusEvent, Equatable {
             writer.array(data) { $0.cellRecord($1) }
         case .linked(let links):
             writer.raw(",\"links\":")
-            writer.array(links) { $0.link($1) }
+            writer.array(links) { $0.linkRecord($1) }
         case .unlinked(let ends):
             writer.raw(",\"links\":")
             writer.array(ends) { $0.linkEnds($1) }

@@ -7,6 +7,8 @@ public struct Limits: Sendable, Equatable {
     /// Links one room holds at once.
     public var maxLinks: Int = 200_000
     public var maxMessageBytes: Int = 65_536
+    /// Bytes of a cell's or a link's `attrs` (its canonical encoding).
+    public var maxAttrBytes: Int = 1024
     /// Events kept for `hello` and `replay`.
     public var replayBuffer: Int = 256
     /// Bytes of events kept for `hello` and `replay` (their messages' sizes): whatever the

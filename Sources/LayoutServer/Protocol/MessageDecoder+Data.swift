@@ -12,6 +12,8 @@ extension MessageDecoder {
             cell.data.color = try fields.color("color")
             cell.data.group = try fields.text("group", limit: CellData.groupLimit)
             cell.seed.radius = try fields.radius("radius")
+            cell.data.key = try fields.cellKey("key")
+            cell.data.attrs = try fields.attrs("attrs", maxBytes: limits.maxAttrBytes)
             (cell.seed.x, cell.seed.y) = try fields.optionalPoint()
             return cell
         }
@@ -29,6 +31,12 @@ extension MessageDecoder {
                 try fields.text("group", limit: CellData.groupLimit)
             }
             edit.radius = try fields.edit("radius") { (fields: inout Fields) throws(ProtocolError) in try fields.radius("radius") }
+            edit.key = try fields.edit("key") { (fields: inout Fields) throws(ProtocolError) in try fields.cellKey("key") }
+            // `{}` is no attributes: as `null`, it resets them.
+            let attrs = try fields.edit("attrs") { (fields: inout Fields) throws(ProtocolError) in
+                try fields.attrs("attrs", maxBytes: limits.maxAttrBytes) ?? Attrs(bytes: [])
+            }
+            edit.attrs = attrs == .set(Attrs(bytes: [])) ? .reset : attrs
             (edit.x, edit.y) = try fields.optionalPoint()
             return edit
         })
@@ -39,7 +47,8 @@ extension MessageDecoder {
         return .link(try objects(value, named: "link.links") { (fields: inout Fields) throws(ProtocolError) in
             let source = try fields.cellID("source"), target = try fields.cellID("target")
             let distance = try fields.number("distance", in: 0...Self.distanceLimit) ?? Link.defaultDistance
-            return Link(source: source, target: target, distance: distance, strength: try fields.number("strength", in: 0...1))
+            let link = Link(source: source, target: target, distance: distance, strength: try fields.number("strength", in: 0...1))
+            return LinkRecord(link, attrs: try fields.attrs("attrs", maxBytes: limits.maxAttrBytes))
         })
     }
 
@@ -86,6 +95,25 @@ extension Fields {
             throw ProtocolError(.badRequest, "\(context).\(key) must have \(problem)")
         }
         return text
+    }
+
+    /// A cell's key: a string of at most `CellKey.byteLimit` bytes or a finite number.
+    mutating func cellKey(_ key: String) throws(ProtocolError) -> CellKey? {
+        guard let value = take(key) else { return nil }
+        switch CellKey.make(value) {
+        case .success(let cellKey): return cellKey
+        case .failure(let problem): throw ProtocolError(.badRequest, "\(context).\(key) must be \(problem.why)")
+        }
+    }
+
+    /// Attributes: an object within `Attrs`' bounds and `maxBytes`; nil when absent or empty.
+    /// Too many bytes is a `limit` error (`maxAttrBytes`), anything else `bad_request`.
+    mutating func attrs(_ key: String, maxBytes: Int) throws(ProtocolError) -> Attrs? {
+        guard let value = take(key) else { return nil }
+        switch Attrs.make(value, maxBytes: maxBytes) {
+        case .success(let attrs): return attrs
+        case .failure(let problem): throw ProtocolError(problem.tooBig ? .limit : .badRequest, "\(context).\(key) \(problem.why)")
+        }
     }
 
     mutating func color(_ key: String) throws(ProtocolError) -> String? {

@@ -84,7 +84,7 @@ extension ClientRequest {
             writer.array(edits) { writeEdit($1, into: &$0) }
         case .layout(.link(let links)):
             writer.raw("{\"type\":\"link\",\"links\":")
-            writer.array(links) { $0.link($1) }
+            writer.array(links) { $0.linkRecord($1) }
         case .layout(.unlink(let ends)):
             writer.raw("{\"type\":\"unlink\",\"links\":")
             writer.array(ends) { $0.linkEnds($1) }
@@ -100,6 +100,8 @@ extension ClientRequest {
         writeEdit("color", edit.color, into: &writer) { $0.string($1) }
         writeEdit("group", edit.group, into: &writer) { $0.string($1) }
         writeEdit("radius", edit.radius, into: &writer) { $0.number($1) }
+        writeEdit("key", edit.key, into: &writer) { $0.cellKey($1) }
+        writeEdit("attrs", edit.attrs, into: &writer) { $0.attrs($1) }
         if let x = edit.x, let y = edit.y { writePoint(x, y, into: &writer, open: ",") }
         writer.raw("}")
     }

@@ -72,6 +72,7 @@ public enum ServerMessages {
         writer.member("maxAddPerMessage", limits.maxAddPerMessage)
         writer.member("maxLinks", limits.maxLinks)
         writer.member("maxMessageBytes", limits.maxMessageBytes)
+        writer.member("maxAttrBytes", limits.maxAttrBytes)
         writer.member("replayBuffer", limits.replayBuffer)
         writer.member("replayBytes", limits.replayBytes)
         writer.member("messagesPerSecond", limits.messagesPerSecond)

@@ -96,7 +96,7 @@ struct RoomLayout {
         if dataMessage?.version != state.dataVersion {
             let records = state.records
             let links = state.simulation.links
-            let bytes = records.isEmpty && links.isEmpty ? nil : DataMessage.encode(records: records, links: links)
+            let bytes = records.isEmpty && links.isEmpty ? nil : DataMessage.encode(records: records, links: links, linkAttrs: state.catalog.links)
             dataMessage = (state.dataVersion, bytes.map { OutgoingMessage($0) })
         }
         return dataMessage?.message
