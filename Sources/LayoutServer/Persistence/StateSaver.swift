@@ -12,14 +12,31 @@ protocol StateDestination: Sendable {
     func remove()
 }
 
-/// A room's state file (`StateFile.save`).
-struct StateFileDestination: StateDestination {
+/// A room's state file (`StateFile.save`). It replaces only the version it last wrote or was
+/// read from (`known`; nil: there must be no file): a file put there by someone else while the
+/// room is in memory is left as it is, and the save fails (the log says why).
+final class StateFileDestination: StateDestination {
     let path: String
+    /// Where the file goes when the room is forgotten (`ForgottenFiles`); nil: deleted.
+    let aside: String?
     let logger: Logger
+    private let known: Mutex<FileStamp?>
+
+    init(path: String, aside: String?, known: FileStamp?, logger: Logger) {
+        self.path = path
+        self.aside = aside
+        self.logger = logger
+        self.known = Mutex(known)
+    }
 
     func write(_ state: SavedState) -> Bool {
+        guard isOurs else {
+            logger.error("not saving \(path): the file changed on disk since this server last wrote or read it (put there by someone else?); it is left as it is, and this room's changes are not saved")
+            return false
+        }
         do {
             try StateFile.save(state, to: path)
+            known.withLock { $0 = FileStamp(path: path) }
             return true
         } catch {
             logger.error("saving state failed: \(error)")
@@ -27,7 +44,28 @@ struct StateFileDestination: StateDestination {
         }
     }
 
-    func remove() { unlink(path) }
+    func remove() {
+        guard isOurs else {
+            logger.warning("\(path) was not moved aside: it changed on disk since this server last wrote or read it")
+            return
+        }
+        guard let aside else {
+            unlink(path)
+            return
+        }
+        do {
+            if let moved = try ForgottenFiles.moveAside(path, into: aside) { logger.info("moved \(path) to \(moved)") }
+        } catch {
+            logger.error("forgetting a room: \(error); its file stays where it is")
+        }
+    }
+
+    /// Whether the file on disk is the one this room last wrote or read (or there is none, as
+    /// expected).
+    private var isOurs: Bool {
+        let now = FileStamp(path: path)
+        return known.withLock { $0 == now }
+    }
 }
 
 /// Writes the state off the simulation thread, newest wins: while one write runs, further

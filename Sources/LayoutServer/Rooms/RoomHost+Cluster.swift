@@ -27,6 +27,14 @@ extension RoomHost {
                 return false
             }
         }
+        // A room taken over or loaded from Redis holds what it holds: it must fit in the total
+        // (idle rooms make room), else it is not served here and its lease goes back.
+        let reserved = saved?.layout.cells.count ?? 0
+        guard reserve(reserved, for: name) else {
+            logger.error("room \(name): its \(reserved) cells do not fit under --max-total-cells \(budget.limit) (\(budget.total) in memory, and no idle room can be unloaded); the room is not served here")
+            cluster.drop(name)
+            return false
+        }
         let mirror = room.mirror
         let seen = room.status.current
         let lastSerial = mirror?.lastSerial ?? 0
@@ -44,7 +52,7 @@ extension RoomHost {
             layout.continueFrames(after: lastSerial)
             return layout
         }
-        budget.force(room.cellCount)
+        budget.force(room.cellCount - reserved)
         let gone = replicator.adopt(roster: claim.roster, node: cluster.name, gone: claim.previous)
         for client in members { _ = replicator.joined(client, on: cluster.name, local: true) }
         if claim.previous != nil {
