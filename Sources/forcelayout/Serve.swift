@@ -74,7 +74,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Most rooms in memory at once. At the cap a room nobody is in makes way (saved and unloaded with --state-dir; without it, evicted with its cells after --room-evict-seconds empty); with none, a handshake that would make one more gets 503.")
     var maxRooms = Self.defaults.limits.maxRooms
 
-    @Option(help: "Most rooms in memory one address (an IPv6 /64) may have created; one more gets 429 (default: a quarter of --max-rooms, at least 1).")
+    @Option(help: "Most rooms in memory one address (an IPv6 /64) may have created; one more gets 429 (default: a quarter of --max-rooms, at least 16 or all of them when fewer).")
     var maxRoomsPerAddress: Int?
 
     @Option(help: "Seconds a room without a file (no --state-dir) must have been empty before it may be evicted, its cells lost, to make way for another room at --max-rooms.")
@@ -237,10 +237,15 @@ struct Serve: ParsableCommand {
         limits.maxQueuedBytes = maxQueuedBytes
         limits.maxRooms = maxRooms
         limits.roomsPerMinute = roomsPerMinute
-        limits.maxRoomsPerAddress = maxRoomsPerAddress ?? max(1, maxRooms / 4)
+        limits.maxRoomsPerAddress = maxRoomsPerAddress ?? Self.defaultRoomsPerAddress(maxRooms: maxRooms)
         limits.maxTotalCells = maxTotalCells
         limits.roomIdleSeconds = roomIdleSeconds
         return limits
+    }
+
+    /// A quarter of the rooms, but at least 16 (all of them when there are fewer).
+    static func defaultRoomsPerAddress(maxRooms: Int) -> Int {
+        max(maxRooms / 4, min(16, maxRooms))
     }
 
     /// `HOSTNAME-PORT`, lowercased, with what a node name cannot hold dropped.

@@ -141,6 +141,13 @@ final class RoomRegistryTests: XCTestCase {
         XCTAssertEqual(rooms.join(name("a3"), from: a, now: 62), .create(name("a3")), "a room gone gives the share back")
     }
 
+    func testAShareOfEveryRoomIsTheRoomCap() {
+        var rooms = registry(maxRooms: 2, perMinute: 100, perAddress: 2)
+        _ = rooms.join(name("a1"), from: a, now: 0)
+        _ = rooms.join(name("a2"), from: a, now: 0)
+        XCTAssertEqual(rooms.join(name("a3"), from: a, now: 0), .refuse(.full(2)))
+    }
+
     func testAtMaxRoomsAnIdleRoomMakesWayNothingLostFirst() {
         var rooms = registry(maxRooms: 4, perMinute: 100)
         for n in 0..<4 { _ = rooms.join(name("r\(n)"), from: a, now: 0) }

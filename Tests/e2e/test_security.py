@@ -89,7 +89,7 @@ def test_limits_are_flags_and_reported_in_hello():
                                               "replayBuffer": 16, "messagesPerSecond": 5, "messageBurst": 8,
                                               "maxEventBacklog": 64, "maxClients": 9, "maxConnections": 40,
                                               "maxConnectionsPerAddress": 20, "maxQueuedBytes": 100000,
-                                              "requestTimeout": 7, "maxRooms": 12, "roomsPerMinute": 3, "maxRoomsPerAddress": 3,
+                                              "requestTimeout": 7, "maxRooms": 12, "roomsPerMinute": 3, "maxRoomsPerAddress": 12,
                                               "maxTotalCells": 700, "roomIdleSeconds": 30}
             await client.send({"type": "add", "count": 51})
             assert "50" in (await client.error("limit"))["message"]

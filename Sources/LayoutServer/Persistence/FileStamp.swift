@@ -10,10 +10,10 @@ struct FileStamp: Equatable, Sendable {
     let seconds: Int
     let nanoseconds: Int
 
-    /// The file at `path` now; nil: there is none.
+    /// The regular file at `path` now; nil: there is none (nothing, or not a regular file).
     init?(path: String) {
         var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
         size = Int64(status.st_size)

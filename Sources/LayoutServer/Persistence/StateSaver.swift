@@ -15,18 +15,21 @@ protocol StateDestination: Sendable {
 /// A room's state file (`StateFile.save`). It replaces only the version it last wrote or was
 /// read from (`known`; nil: there must be no file): a file put there by someone else while the
 /// room is in memory is left as it is, and the save fails (the log says why).
+/// A layout with cells is never lost to a `clear` or a forgotten room: the file is moved aside
+/// (`ForgottenFiles`) before an empty layout replaces it, and when the room is forgotten.
 final class StateFileDestination: StateDestination {
     let path: String
-    /// Where the file goes when the room is forgotten (`ForgottenFiles`); nil: deleted.
+    /// Where files with cells go instead of being replaced by an empty layout or deleted.
     let aside: String?
     let logger: Logger
-    private let known: Mutex<FileStamp?>
+    /// The version on disk this room last wrote or read, and whether it holds cells.
+    private let known: Mutex<(stamp: FileStamp?, cells: Bool)>
 
-    init(path: String, aside: String?, known: FileStamp?, logger: Logger) {
+    init(path: String, aside: String?, known: FileStamp?, holdsCells: Bool, logger: Logger) {
         self.path = path
         self.aside = aside
         self.logger = logger
-        self.known = Mutex(known)
+        self.known = Mutex((known, holdsCells))
     }
 
     func write(_ state: SavedState) -> Bool {
@@ -34,9 +37,10 @@ final class StateFileDestination: StateDestination {
             logger.error("not saving \(path): the file changed on disk since this server last wrote or read it (put there by someone else?); it is left as it is, and this room's changes are not saved")
             return false
         }
+        if state.layout.cells.isEmpty, known.withLock({ $0.cells }) { setAside(because: "its room was emptied") }
         do {
             try StateFile.save(state, to: path)
-            known.withLock { $0 = FileStamp(path: path) }
+            known.withLock { $0 = (FileStamp(path: path), !state.layout.cells.isEmpty) }
             return true
         } catch {
             logger.error("saving state failed: \(error)")
@@ -46,25 +50,33 @@ final class StateFileDestination: StateDestination {
 
     func remove() {
         guard isOurs else {
-            logger.warning("\(path) was not moved aside: it changed on disk since this server last wrote or read it")
+            logger.warning("\(path) was not removed: it changed on disk since this server last wrote or read it")
             return
         }
-        guard let aside else {
-            unlink(path)
-            return
+        if known.withLock({ $0.cells }) {
+            setAside(because: "its room was forgotten")
+        } else {
+            unlink(path)  // an empty layout: nothing to keep
         }
+        known.withLock { $0 = (nil, false) }
+    }
+
+    private func setAside(because why: String) {
+        guard let aside else { return }
         do {
-            if let moved = try ForgottenFiles.moveAside(path, into: aside) { logger.info("moved \(path) to \(moved)") }
+            if let moved = try ForgottenFiles.moveAside(path, into: aside) {
+                logger.info("moved \(path) to \(moved) (\(why)); move it back to restore it")
+            }
         } catch {
-            logger.error("forgetting a room: \(error); its file stays where it is")
+            logger.error("\(error); the file stays where it is")
         }
     }
 
-    /// Whether the file on disk is the one this room last wrote or read (or there is none, as
-    /// expected).
+    /// Whether the file on disk is the one this room last wrote or read, or there is none
+    /// (then nothing is overwritten).
     private var isOurs: Bool {
-        let now = FileStamp(path: path)
-        return known.withLock { $0 == now }
+        guard let now = FileStamp(path: path) else { return true }
+        return known.withLock { $0.stamp == now }
     }
 }
 

@@ -30,7 +30,7 @@ extension RoomHost {
         // A room taken over or loaded from Redis holds what it holds: it must fit in the total
         // (idle rooms make room), else it is not served here and its lease goes back.
         let reserved = saved?.layout.cells.count ?? 0
-        guard reserve(reserved, for: name) else {
+        guard reserve(reserved, for: name, now: Uptime.seconds()) else {
             logger.error("room \(name): its \(reserved) cells do not fit under --max-total-cells \(budget.limit) (\(budget.total) in memory, and no idle room can be unloaded); the room is not served here")
             cluster.drop(name)
             return false

@@ -95,9 +95,12 @@ final class RoomHost {
             registry.found(name)
         }
         var action = registry.join(name, from: address, now: now)
-        if case .refuse(.full) = action, let way = registry.makeWay(now: now) {
-            carryOut(way, because: "to make way for room \(name) (--max-rooms)")
-            action = registry.join(name, from: address, now: now)
+        if case .refuse(.full) = action {
+            refreshRegistry(now: now)
+            if let way = registry.makeWay(now: now) {
+                carryOut(way, because: "to make way for room \(name) (--max-rooms)")
+                action = registry.join(name, from: address, now: now)
+            }
         }
         switch action {
         case .join(let name):
@@ -124,7 +127,7 @@ final class RoomHost {
                 return .refused(status: 503, why: "room \(name): \(error.description)")
             }
             let cells = saved?.layout.cells.count ?? 0
-            guard reserve(cells, for: name) else {
+            guard reserve(cells, for: name, now: now) else {
                 registry.failed(name)
                 return .refused(status: 503, why: "room \(name): its \(cells) cells do not fit under --max-total-cells \(budget.limit) (\(budget.total) in memory, and no idle room can be unloaded to make room)")
             }
@@ -141,8 +144,9 @@ final class RoomHost {
     /// Takes `cells` from the total for a room coming into memory (loaded, or taken over in a
     /// cluster); when they do not fit, idle rooms are unloaded first to make room. False: they
     /// do not fit, and nothing was taken.
-    func reserve(_ cells: Int, for name: RoomName) -> Bool {
+    func reserve(_ cells: Int, for name: RoomName, now: Double) -> Bool {
         if budget.take(cells) { return true }
+        refreshRegistry(now: now)
         for action in registry.makeWay(freeing: cells - (budget.limit - budget.total)) {
             carryOut(action, because: "to make room for the \(cells) cells of room \(name) (--max-total-cells)")
         }
@@ -180,20 +184,7 @@ final class RoomHost {
     /// Once a second: the registry learns what each room says of itself, then forgets the
     /// empty rooms and unloads the idle settled ones it names.
     func sweep(now: Double) {
-        for (name, room) in rooms {
-            let status = room.status.current
-            switch room.role {
-            case .local:
-                registry.update(name, cells: status.cells, settled: status.settled,
-                                unloadable: files.path(for: name) != nil)
-            case .owner(let replicator):
-                registry.update(name, cells: status.cells, settled: status.settled)
-                registry.watched(name, elsewhere: replicator.remoteClients > 0, now: now)
-            case .relay, .pending:
-                // Nothing to keep: a relay lets go of an idle room whatever its layout does.
-                registry.update(name, cells: status.cells, settled: true)
-            }
-        }
+        refreshRegistry(now: now)
         closing = closing.filter { $0.value.wait(timeout: .now()) == .timedOut }
         for action in registry.sweep(now: now) {
             switch action {
@@ -208,6 +199,25 @@ final class RoomHost {
                 for name in files.purgeForgotten(olderThan: retention) {
                     logger.info("deleted \(name): forgotten longer than --forgotten-retention-days")
                 }
+            }
+        }
+    }
+
+    /// The registry learns what each room says of itself now (cells, settled), before it
+    /// decides which rooms leave.
+    private func refreshRegistry(now: Double) {
+        for (name, room) in rooms {
+            let status = room.status.current
+            switch room.role {
+            case .local:
+                registry.update(name, cells: status.cells, settled: status.settled,
+                                unloadable: files.path(for: name) != nil)
+            case .owner(let replicator):
+                registry.update(name, cells: status.cells, settled: status.settled)
+                registry.watched(name, elsewhere: replicator.remoteClients > 0, now: now)
+            case .relay, .pending:
+                // Nothing to keep: a relay lets go of an idle room whatever its layout does.
+                registry.update(name, cells: status.cells, settled: true)
             }
         }
     }
@@ -293,6 +303,7 @@ final class RoomHost {
             // The file as read (none for a new room): the only one a save may replace.
             StateKeeper(saver: StateSaver(StateFileDestination(path: path, aside: files.asidePath(for: name),
                                                                known: saved == nil ? nil : FileStamp(path: path),
+                                                               holdsCells: saved?.layout.cells.isEmpty == false,
                                                                logger: logger)), ids: parts.ids,
                         closed: saved.flatMap { $0.reservation == $0.layout.nextID ? $0.reservation : nil })
         }

@@ -90,7 +90,8 @@ struct RoomRegistry {
         if creating {
             creations[address] = recent
             guard recent.count < policy.roomsPerMinute else { return .refuse(.tooFast(policy.roomsPerMinute)) }
-            guard created(by: address) < policy.maxRoomsPerAddress else {
+            // (A share of all the rooms or more binds no sooner than `maxRooms`: that is 503.)
+            guard policy.maxRoomsPerAddress >= policy.maxRooms || created(by: address) < policy.maxRoomsPerAddress else {
                 return .refuse(.tooMany(policy.maxRoomsPerAddress))
             }
         }
