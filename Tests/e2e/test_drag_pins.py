@@ -27,3 +27,29 @@ def test_a_drag_pin_ends_with_its_connection_a_pin_stays():
                 await client.send({"type": "pin", "id": ids[0], "x": 1, "y": 1, "drag": "yes"})
                 assert "drag" in (await client.error("bad_request"))["message"]
         run(scenario())
+
+
+def test_a_drag_pin_from_a_relayed_client_ends_with_its_connection():
+    """In a cluster: a client of another server than the room's drags; it leaves, and the
+    server that steps the room lets the cell go."""
+    from redis_server import RunningRedis
+    with RunningRedis() as redis:
+        servers = [RunningServer("--redis", redis.url, "--node", node) for node in "ab"]
+        try:
+            async def scenario():
+                async with Client(servers[0].room("spread")) as owner_side:
+                    async with Client(servers[1].room("spread")) as dragger:
+                        ids = await add(owner_side, 2)
+                        await dragger.frame_with(ids)
+                        await dragger.send({"type": "pin", "id": ids[0], "x": 5, "y": 5, "drag": True})
+                        await dragger.send({"type": "pin", "id": ids[1], "x": -5, "y": 5})
+                        for _ in range(2):
+                            await owner_side.event("pinned", by=dragger.id)
+                    released = await owner_side.event("unpinned")
+                    assert released["id"] == ids[0], released
+                    await owner_side.quiet(0.5)
+                    assert not owner_side.since(0, "event", kind="unpinned", id=ids[1])
+            run(scenario())
+        finally:
+            for server in servers:
+                server.close()
