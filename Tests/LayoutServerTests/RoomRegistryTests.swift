@@ -198,6 +198,14 @@ final class RoomRegistryTests: XCTestCase {
         XCTAssertEqual(rooms.join(name("r1"), from: b, now: 5), .load(name("r1")))
     }
 
+    func testRoomsWhoseCellsAreNotCountedHereFreeNothing() {
+        var rooms = registry()
+        _ = rooms.join(name("relayed"), from: a, now: 0)
+        rooms.update(name("relayed"), cells: 500, settled: true, budgeted: false)
+        rooms.left(name("relayed"), now: 1)
+        XCTAssertEqual(rooms.makeWay(freeing: 100), [], "stepped on another server: unloading it frees nothing here")
+    }
+
     func testARoomFileFoundIsLoadedNotCreated() {
         var rooms = registry(perMinute: 1)
         rooms.found(name("dropped"))

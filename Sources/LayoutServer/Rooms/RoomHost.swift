@@ -217,7 +217,7 @@ final class RoomHost {
                 registry.watched(name, elsewhere: replicator.remoteClients > 0, now: now)
             case .relay, .pending:
                 // Nothing to keep: a relay lets go of an idle room whatever its layout does.
-                registry.update(name, cells: status.cells, settled: true)
+                registry.update(name, cells: status.cells, settled: true, budgeted: false)
             }
         }
     }

@@ -62,6 +62,8 @@ struct RoomRegistry {
         var settled = true
         /// Whether it has a file to be unloaded into (else it stays in memory while it has cells).
         var unloadable = true
+        /// Whether its cells count in the total (false: a cluster's room stepped elsewhere).
+        var budgeted = true
         /// When its last client left (nil while it has clients).
         var emptySince: Double?
         /// The address that created it (nil: loaded from its file, or placed by the cluster).
@@ -147,7 +149,7 @@ struct RoomRegistry {
     /// free that many together.
     mutating func makeWay(freeing cells: Int) -> [SweepAction] {
         let idle = loaded.filter { $0.value.clients == 0 && $0.value.emptySince != nil && $0.value.settled
-            && $0.value.unloadable && $0.value.cells > 0 }
+            && $0.value.unloadable && $0.value.budgeted && $0.value.cells > 0 }
             .sorted { ($0.value.emptySince!, $0.key) < ($1.value.emptySince!, $1.key) }
         var freed = 0
         var chosen: [RoomName] = []
@@ -186,11 +188,12 @@ struct RoomRegistry {
     }
 
     /// What the room's layout says of itself now.
-    mutating func update(_ name: RoomName, cells: Int, settled: Bool, unloadable: Bool = true) {
+    mutating func update(_ name: RoomName, cells: Int, settled: Bool, unloadable: Bool = true, budgeted: Bool = true) {
         guard var room = loaded[name] else { return }
         room.cells = cells
         room.settled = settled
         room.unloadable = unloadable
+        room.budgeted = budgeted
         loaded[name] = room
     }
 
