@@ -1,4 +1,5 @@
 @testable import LayoutServer
+import ForceLayout
 import XCTest
 
 final class RoomNameTests: XCTestCase {
@@ -224,6 +225,18 @@ final class ForgottenFilesTests: XCTestCase {
             XCTAssertNil(ForgottenFiles.movedAt(other), other)
         }
         XCTAssertEqual(ForgottenFiles.directory(beside: "/s/demo.json"), "/s/.forgotten")
+    }
+
+    func testALayoutThatKeepsNoneOfTheFilesCellsSetsTheFileAside() {
+        func layout(_ ids: [CellID]) -> LayoutSnapshot {
+            LayoutSnapshot(parameters: .defaults, nextID: (ids.max() ?? 0) + 1,
+                           cells: ids.map { CellRecord(id: $0, x: 0, y: 0, pinned: false) })
+        }
+        XCTAssertFalse(ForgottenFiles.losesEveryCell(fileMaxID: nil, layout([])), "the file holds no cells")
+        XCTAssertTrue(ForgottenFiles.losesEveryCell(fileMaxID: 5, layout([])), "cleared")
+        XCTAssertTrue(ForgottenFiles.losesEveryCell(fileMaxID: 5, layout([6, 7])), "cleared, then new cells added")
+        XCTAssertFalse(ForgottenFiles.losesEveryCell(fileMaxID: 5, layout([5, 6])), "one of its cells is kept")
+        XCTAssertFalse(ForgottenFiles.losesEveryCell(fileMaxID: 5, layout([1])))
     }
 
     func testOnlyFilesOlderThanTheRetentionExpire() {

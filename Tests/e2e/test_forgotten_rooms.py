@@ -36,6 +36,7 @@ def test_a_cleared_and_forgotten_room_is_kept_aside_and_can_be_restored(tmp_path
             async with Client(server.room("work")) as client:
                 return len((await client.next("frame"))["ids"])
         assert run(cells()) == 5
+        assert server.terminate() == 0, server.log
     assert sorted(path.name for path in folder.iterdir()) == [".forgotten", "work.json"], "nothing else in the folder"
 
     # The folder is not a room, and its files go after the retention period.
@@ -79,3 +80,21 @@ def test_a_room_file_put_in_while_running_is_loaded_never_overwritten(tmp_path):
         assert server.terminate() == 0, server.log
     assert (folder / "live.json").read_bytes() == made, "not overwritten on shutdown either"
     assert "not saving" in server.log
+
+
+def test_clear_then_add_at_once_still_keeps_the_layout_aside(tmp_path):
+    folder = tmp_path / "rooms"
+    folder.mkdir()
+    with RunningServer("--state-dir", str(folder)) as server:
+        async def vandal():
+            async with Client(server.room("work")) as client:
+                await add(client, 6)
+                assert wait_until(lambda: saved_cells(folder / "work.json") == 6, timeout=5)
+                # No save in between can hold the empty layout.
+                await client.send({"type": "clear"})
+                await client.send({"type": "add", "count": 1})
+                await client.event("added", by=client.id)
+                assert wait_until(lambda: saved_cells(folder / "work.json") == 1, timeout=5)
+        run(vandal())
+        kept = sorted((folder / ".forgotten").glob("work.*.json"))
+        assert [saved_cells(path) for path in kept] == [6], kept

@@ -1,3 +1,4 @@
+import ForceLayout
 import Foundation
 
 /// Where a forgotten room's file goes instead of being deleted: `.forgotten/STEM.SECONDS.json`
@@ -18,6 +19,15 @@ enum ForgottenFiles {
         var stem = URL(fileURLWithPath: path).lastPathComponent
         if stem.hasSuffix(".json") { stem.removeLast(5) }
         return "\(stem).\(seconds)\(attempt > 0 ? "-\(attempt)" : "").json"
+    }
+
+    /// Whether writing `layout` over a file whose highest cell id is `fileMaxID` (nil: the file
+    /// holds no cells) would keep none of its cells: they were all removed (`clear`), perhaps
+    /// with new ones added since. Ids are never reused, so a cell kept has an id at most
+    /// `fileMaxID`.
+    static func losesEveryCell(fileMaxID: CellID?, _ layout: LayoutSnapshot) -> Bool {
+        guard let fileMaxID else { return false }
+        return layout.cells.allSatisfy { $0.id > fileMaxID }
     }
 
     /// When the file named `name` was moved aside (nil: not a name `name(of:at:)` gives).

@@ -16,20 +16,23 @@ protocol StateDestination: Sendable {
 /// read from (`known`; nil: there must be no file): a file put there by someone else while the
 /// room is in memory is left as it is, and the save fails (the log says why).
 /// A layout with cells is never lost to a `clear` or a forgotten room: the file is moved aside
-/// (`ForgottenFiles`) before an empty layout replaces it, and when the room is forgotten.
+/// (`ForgottenFiles`) before a layout that keeps none of its cells replaces it, and when the
+/// room is forgotten.
 final class StateFileDestination: StateDestination {
     let path: String
     /// Where files with cells go instead of being replaced by an empty layout or deleted.
     let aside: String?
     let logger: Logger
-    /// The version on disk this room last wrote or read, and whether it holds cells.
-    private let known: Mutex<(stamp: FileStamp?, cells: Bool)>
+    /// The version on disk this room last wrote or read, and its highest cell id (nil: no
+    /// cells).
+    private let known: Mutex<(stamp: FileStamp?, maxID: CellID?)>
 
-    init(path: String, aside: String?, known: FileStamp?, holdsCells: Bool, logger: Logger) {
+    /// `known`: the file as read (nil: there must be none); `maxID`: its highest cell id.
+    init(path: String, aside: String?, known: FileStamp?, maxID: CellID?, logger: Logger) {
         self.path = path
         self.aside = aside
         self.logger = logger
-        self.known = Mutex((known, holdsCells))
+        self.known = Mutex((known, maxID))
     }
 
     func write(_ state: SavedState) -> Bool {
@@ -37,10 +40,12 @@ final class StateFileDestination: StateDestination {
             logger.error("not saving \(path): the file changed on disk since this server last wrote or read it (put there by someone else?); it is left as it is, and this room's changes are not saved")
             return false
         }
-        if state.layout.cells.isEmpty, known.withLock({ $0.cells }) { setAside(because: "its room was emptied") }
+        if ForgottenFiles.losesEveryCell(fileMaxID: known.withLock { $0.maxID }, state.layout) {
+            setAside(because: "none of its cells are left (cleared)")
+        }
         do {
             try StateFile.save(state, to: path)
-            known.withLock { $0 = (FileStamp(path: path), !state.layout.cells.isEmpty) }
+            known.withLock { $0 = (FileStamp(path: path), state.layout.cells.lazy.map(\.id).max()) }
             return true
         } catch {
             logger.error("saving state failed: \(error)")
@@ -53,12 +58,12 @@ final class StateFileDestination: StateDestination {
             logger.warning("\(path) was not removed: it changed on disk since this server last wrote or read it")
             return
         }
-        if known.withLock({ $0.cells }) {
+        if known.withLock({ $0.maxID != nil }) {
             setAside(because: "its room was forgotten")
         } else {
             unlink(path)  // an empty layout: nothing to keep
         }
-        known.withLock { $0 = (nil, false) }
+        known.withLock { $0 = (nil, nil) }
     }
 
     private func setAside(because why: String) {

@@ -215,7 +215,7 @@ final class RoomHost {
             // The file as read (none for a new room): the only one a save may replace.
             StateKeeper(saver: StateSaver(StateFileDestination(path: path, aside: files.asidePath(for: name),
                                                                known: saved == nil ? nil : FileStamp(path: path),
-                                                               holdsCells: saved?.layout.cells.isEmpty == false,
+                                                               maxID: saved?.layout.cells.lazy.map(\.id).max(),
                                                                logger: logger)), ids: parts.ids,
                         closed: saved.flatMap { $0.reservation == $0.layout.nextID ? $0.reservation : nil })
         }
