@@ -80,9 +80,15 @@ extension RoomHost {
     }
 
     /// Another server placed new room `name` here (`NodeMessage.adopt`): it is made and
-    /// claimed, with no client here yet (within `--max-rooms`).
+    /// claimed, with no client here yet (within `--max-rooms`: a room nobody is in makes way).
     func adopt(_ name: RoomName, now: Double) {
-        guard let cluster, rooms[name] == nil, registry.adopt(name, now: now) else { return }
+        guard let cluster, rooms[name] == nil else { return }
+        if !registry.adopt(name, now: now) {
+            refreshRegistry(now: now)
+            guard let way = registry.makeWay(now: now) else { return }
+            carryOut(way, because: "to make way for room \(name), placed here by another server (--max-rooms)")
+            guard registry.adopt(name, now: now) else { return }
+        }
         cluster.claimHere(openPending(name))
     }
 
