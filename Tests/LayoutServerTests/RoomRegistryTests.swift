@@ -245,20 +245,23 @@ final class ForgottenFilesTests: XCTestCase {
         XCTAssertEqual(ForgottenFiles.expired(names, now: 250, retention: 1000), [])
     }
 
-    func testMovingAsideNeverReplacesAFileAndPurgeDeletesOnlyExpiredOnes() throws {
+    func testKeepingAsideNeverReplacesAFileAndPurgeDeletesOnlyExpiredOnes() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("forgotten-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let aside = "\(directory)/.forgotten"
         let when = Date(timeIntervalSince1970: 1000)
-        for text in ["one", "two"] {
-            FileManager.default.createFile(atPath: "\(directory)/demo.json", contents: Data(text.utf8))
-            XCTAssertNotNil(try ForgottenFiles.moveAside("\(directory)/demo.json", into: aside, now: when))
-        }
+        FileManager.default.createFile(atPath: "\(directory)/demo.json", contents: Data("one".utf8))
+        XCTAssertNotNil(try ForgottenFiles.keep("\(directory)/demo.json", in: aside, removing: false, now: when))
+        XCTAssertEqual(try String(contentsOfFile: "\(directory)/demo.json", encoding: .utf8), "one", "kept, not moved")
+        // The write that replaces it (a rename, as StateFile.save does) leaves the kept one alone.
+        FileManager.default.createFile(atPath: "\(directory)/new", contents: Data("two".utf8))
+        XCTAssertEqual(rename("\(directory)/new", "\(directory)/demo.json"), 0)
+        XCTAssertNotNil(try ForgottenFiles.keep("\(directory)/demo.json", in: aside, removing: true, now: when))
         XCTAssertFalse(FileManager.default.fileExists(atPath: "\(directory)/demo.json"))
         XCTAssertEqual(try String(contentsOfFile: "\(aside)/demo.1000.json", encoding: .utf8), "one")
         XCTAssertEqual(try String(contentsOfFile: "\(aside)/demo.1000-1.json", encoding: .utf8), "two")
-        XCTAssertNil(try ForgottenFiles.moveAside("\(directory)/demo.json", into: aside, now: when), "no file: nothing moved")
+        XCTAssertNil(try ForgottenFiles.keep("\(directory)/demo.json", in: aside, removing: true, now: when), "no file: nothing kept")
         FileManager.default.createFile(atPath: "\(aside)/notes.txt", contents: Data())
         XCTAssertEqual(ForgottenFiles.purge(aside, retention: 500, now: 1400), [])
         XCTAssertEqual(ForgottenFiles.purge(aside, retention: 500, now: 1500).sorted(),

@@ -46,25 +46,29 @@ enum ForgottenFiles {
         names.filter { name in movedAt(name).map { now - Double($0) >= retention } ?? false }.sorted()
     }
 
-    /// Moves the file at `path` into the folder at `directory` (made if need be); returns
-    /// where it went, nil when there was no file; throws when it could not be moved.
-    static func moveAside(_ path: String, into directory: String, now: Date = Date()) throws(StateFile.Failure) -> String? {
+    /// Puts the file at `path` into the folder at `directory` (made if need be), and with
+    /// `removing` takes it away from `path`; returns where it went, nil when there was no file;
+    /// throws when it could not be kept. Without `removing` the file stays at `path` too (a
+    /// second name for it), so a crash before the write that replaces it loses nothing: that
+    /// write's rename gives `path` the new file and leaves the kept one as it is.
+    static func keep(_ path: String, in directory: String, removing: Bool, now: Date = Date()) throws(StateFile.Failure) -> String? {
         guard access(path, F_OK) == 0 else { return nil }
         if mkdir(directory, 0o700) != 0, errno != EEXIST {
             throw StateFile.Failure(description: "cannot make \(directory): \(String(cString: strerror(errno)))")
         }
         for attempt in 0..<100 {
             let target = "\(directory)/\(name(of: path, at: Int(now.timeIntervalSince1970), attempt: attempt))"
-            // link + unlink: never replaces a file already there (rename would).
-            if link(path, target) == 0 {
-                unlink(path)
+            // A link never replaces a file already there (rename would); a copy where links
+            // cannot be made.
+            if link(path, target) == 0 || (errno != EEXIST && (try? FileManager.default.copyItem(atPath: path, toPath: target)) != nil) {
+                if removing { unlink(path) }
                 return target
             }
-            guard errno == EEXIST else {
-                throw StateFile.Failure(description: "cannot move \(path) to \(target): \(String(cString: strerror(errno)))")
+            guard errno == EEXIST || access(target, F_OK) == 0 else {
+                throw StateFile.Failure(description: "cannot keep \(path) as \(target): \(String(cString: strerror(errno)))")
             }
         }
-        throw StateFile.Failure(description: "cannot move \(path) aside: too many files of the same second in \(directory)")
+        throw StateFile.Failure(description: "cannot keep \(path) aside: too many files of the same second in \(directory)")
     }
 
     /// Deletes the files of the folder at `directory` forgotten longer than `retention`

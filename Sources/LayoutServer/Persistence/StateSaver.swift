@@ -41,7 +41,7 @@ final class StateFileDestination: StateDestination {
             return false
         }
         if ForgottenFiles.losesEveryCell(fileMaxID: known.withLock { $0.maxID }, state.layout) {
-            setAside(because: "none of its cells are left (cleared)")
+            setAside(because: "none of its cells are left (cleared)", removing: false)
         }
         do {
             try StateFile.save(state, to: path)
@@ -59,18 +59,20 @@ final class StateFileDestination: StateDestination {
             return
         }
         if known.withLock({ $0.maxID != nil }) {
-            setAside(because: "its room was forgotten")
+            setAside(because: "its room was forgotten", removing: true)
         } else {
             unlink(path)  // an empty layout: nothing to keep
         }
         known.withLock { $0 = (nil, nil) }
     }
 
-    private func setAside(because why: String) {
+    /// `removing`: the file goes (the room is forgotten); else it stays until the write that
+    /// replaces it.
+    private func setAside(because why: String, removing: Bool) {
         guard let aside else { return }
         do {
-            if let moved = try ForgottenFiles.moveAside(path, into: aside) {
-                logger.info("moved \(path) to \(moved) (\(why)); move it back to restore it")
+            if let kept = try ForgottenFiles.keep(path, in: aside, removing: removing) {
+                logger.info("kept \(path) as \(kept) (\(why)); move it back to restore it")
             }
         } catch {
             logger.error("\(error); the file stays where it is")
