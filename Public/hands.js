@@ -1,7 +1,7 @@
 // Hands on the canvas: what the pointer gestures of pointers.js do to the layout. Pressing
 // a cell selects it; dragging it holds it at the pointer for everyone (`pin`, at most 30
-// a second) and the drop lets it go, or leaves it pinned where it is dropped if it was
-// pinned before; a double-click (double tap) pins or unpins a cell where it is; hovering
+// a second, held by this connection: see dragpins.js) and the drop lets it go, or leaves it
+// pinned where it is dropped if it was pinned before; a double-click (double tap) pins or unpins a cell where it is; hovering
 // shows its id and owner in the tooltip. The canvas's cursor classes follow the hovered
 // and the dragged cell, and a lost connection lets go of everything.
 import { createPointers } from './pointers.js';
@@ -9,12 +9,13 @@ import { ownerLookup, selectId, setDrag, setHover } from './state.js';
 import { describeOwner } from './owners.js';
 import { cellName } from './celldata.js';
 import { throttle } from './throttle.js';
+import { dragPin, dropMessage } from './dragpins.js';
 
 const round1 = (v) => Math.round(v * 10) / 10;
 
 // send: quiet (false when not connected); ask: the same, telling the user when it cannot go
 export function createHands({ canvas, renderer, scene, state, tooltip, send, ask, onCamera }) {
-  const sendPin = throttle((id, x, y) => send({ type: 'pin', id, x, y }), 33);
+  const sendPin = throttle((message) => send(message), 33);
   const drawn = scene.scene;
 
   function cellAt(clientX, clientY) {
@@ -49,16 +50,17 @@ export function createHands({ canvas, renderer, scene, state, tooltip, send, ask
       const [wx, wy] = renderer.toWorld(clientX, clientY);
       const d = { ...state.dragging, id, wx: round1(wx), wy: round1(wy) };
       setDrag(state, d);
-      sendPin.call(id, d.wx, d.wy);
+      sendPin.call(dragPin(id, d.wx, d.wy, d.wasPinned));
     },
     dragEnd(id, { cancelled }) {
       const d = state.dragging;
       setDrag(state, null);
       if (!d) return;
-      if (d.wasPinned && !cancelled) sendPin.flush(id, d.wx, d.wy);
+      const message = dropMessage(id, d.wx, d.wy, { wasPinned: d.wasPinned, cancelled });
+      if (message.type === 'pin') sendPin.flush(message);
       else {
         sendPin.cancel();
-        send({ type: 'unpin', id });
+        send(message);
       }
     },
     doubleTap(id) {

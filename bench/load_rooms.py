@@ -57,7 +57,8 @@ class RunFailed(Exception):
 
 def roomy_flags(clients):
     """Serve flags wide enough for these scenarios: every room and client from one address."""
-    return ["--max-rooms", "20000", "--rooms-per-minute", "100000", "--max-total-cells", "10000000",
+    return ["--max-rooms", "20000", "--max-rooms-per-address", "20000", "--rooms-per-minute", "100000",
+            "--max-total-cells", "10000000",
             "--max-clients", str(clients + 50), "--max-connections", str(clients + 200),
             "--max-connections-per-address", str(clients + 100)]
 

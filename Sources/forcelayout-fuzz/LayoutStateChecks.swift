@@ -70,7 +70,7 @@ extension MessagePathFuzzer {
             } ?? []
             require(Set(changed).count == changed.count, "a parameter reported changed twice", bytes)
             require(changed.isEmpty == (simulation.parameters == before.parameters), "changed names disagree with the values", bytes)
-        case .pin(let id, let x, let y):
+        case .pin(let id, let x, let y, _):
             require(simulation.position(of: id).map { $0.x == x && $0.y == y } == true && simulation.isPinned(id),
                     "pin \(id) did not hold the cell at (\(x), \(y))", bytes)
         case .unpin(let id):

@@ -153,7 +153,7 @@ enum MessagePathFuzzer {
             for (spec, value) in change.entries {
                 require(spec.accepts(value), "\(spec.name) \(value) accepted", bytes)
             }
-        case .layout(.pin(let id, let x, let y)):
+        case .layout(.pin(let id, let x, let y, _)):
             require(id >= 1 && coordinate(x) && coordinate(y), "pin \(id) at (\(x), \(y))", bytes)
         case .layout(.unpin(let id)):
             require(id >= 1, "unpin \(id)", bytes)

@@ -77,8 +77,17 @@ struct Serve: ParsableCommand {
     @Option(help: "Room main's file (wins over --state-dir for it): a state file of an earlier version loads as room main.")
     var state: String?
 
-    @Option(help: "Most rooms in memory at once; a handshake that would make one more gets 503.")
+    @Option(help: "Most rooms in memory at once. At the cap a room nobody is in makes way (saved and unloaded with --state-dir; without it, evicted with its cells after --room-evict-seconds empty); with none, a handshake that would make one more gets 503.")
     var maxRooms = Self.defaults.limits.maxRooms
+
+    @Option(help: "Most rooms in memory one address (an IPv6 /64) may have created; one more gets 429 (default: a quarter of --max-rooms, at least 16 or all of them when fewer).")
+    var maxRoomsPerAddress: Int?
+
+    @Option(help: "Seconds a room without a file (no --state-dir) must have been empty before it may be evicted, its cells lost, to make way for another room at --max-rooms.")
+    var roomEvictSeconds = Self.defaults.roomEvictSeconds
+
+    @Option(help: "Days a forgotten room's file is kept in STATE_DIR/.forgotten/ (move it back to restore the room) before it is deleted; fractions allowed.")
+    var forgottenRetentionDays = Self.defaults.forgottenRetentionSeconds / 86_400
 
     @Option(help: "New rooms one address may create in a minute; beyond that the handshake gets 429.")
     var roomsPerMinute = Self.defaults.limits.roomsPerMinute
@@ -89,7 +98,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds a settled room with no clients stays in memory before it is saved and unloaded (rooms with a file only).")
     var roomIdleSeconds = Self.defaults.limits.roomIdleSeconds
 
-    @Option(help: "Seconds after its last client left that a room with no cells is forgotten (and its file deleted).")
+    @Option(help: "Seconds after its last client left that a room with no cells is forgotten (its file moved aside, see --forgotten-retention-days).")
     var roomForgetSeconds = Self.defaults.roomForgetSeconds
 
     @Option(help: "Threads that step the rooms (default: one per core).")
@@ -132,6 +141,11 @@ struct Serve: ParsableCommand {
         guard (1...3600).contains(requestTimeout) else { throw ValidationError("--request-timeout must be in 1...3600 seconds") }
         guard maxQueuedBytes >= 65_536 else { throw ValidationError("--max-queued-bytes must be at least 65536") }
         guard maxRooms >= 1 else { throw ValidationError("--max-rooms must be at least 1") }
+        if let maxRoomsPerAddress, maxRoomsPerAddress < 1 { throw ValidationError("--max-rooms-per-address must be at least 1") }
+        guard roomEvictSeconds >= 1 else { throw ValidationError("--room-evict-seconds must be at least 1") }
+        guard forgottenRetentionDays >= 0, forgottenRetentionDays <= 36_500 else {
+            throw ValidationError("--forgotten-retention-days must be in 0...36500")
+        }
         guard roomsPerMinute >= 1 else { throw ValidationError("--rooms-per-minute must be at least 1") }
         guard maxTotalCells >= 1 else { throw ValidationError("--max-total-cells must be at least 1") }
         guard roomIdleSeconds >= 1 else { throw ValidationError("--room-idle-seconds must be at least 1") }
@@ -210,6 +224,8 @@ struct Serve: ParsableCommand {
         config.statePath = state.map { URL(fileURLWithPath: $0).path }
         config.stateDirectory = stateDir.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         config.roomForgetSeconds = roomForgetSeconds
+        config.roomEvictSeconds = roomEvictSeconds
+        config.forgottenRetentionSeconds = forgottenRetentionDays * 86_400
         config.stepThreads = stepThreads
         config.seed = seed
         if let redis {
@@ -251,9 +267,15 @@ struct Serve: ParsableCommand {
         limits.maxQueuedBytes = maxQueuedBytes
         limits.maxRooms = maxRooms
         limits.roomsPerMinute = roomsPerMinute
+        limits.maxRoomsPerAddress = maxRoomsPerAddress ?? Self.defaultRoomsPerAddress(maxRooms: maxRooms)
         limits.maxTotalCells = maxTotalCells
         limits.roomIdleSeconds = roomIdleSeconds
         return limits
+    }
+
+    /// A quarter of the rooms, but at least 16 (all of them when there are fewer).
+    static func defaultRoomsPerAddress(maxRooms: Int) -> Int {
+        max(maxRooms / 4, min(16, maxRooms))
     }
 
     /// `HOSTNAME-PORT`, lowercased, with what a node name cannot hold dropped.

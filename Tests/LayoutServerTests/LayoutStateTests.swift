@@ -130,6 +130,25 @@ final class LayoutStateTests: XCTestCase {
         XCTAssertEqual(changes.pinned, [])
     }
 
+    func testADragPinEndsWithItsConnectionAPinForGoodStays() throws {
+        var state = state(cells: 4)
+        _ = try state.apply(.pin(id: 1, x: 1, y: 1, drag: true), from: "c1")
+        _ = try state.apply(.pin(id: 2, x: 2, y: 2), from: "c1")
+        _ = try state.apply(.pin(id: 3, x: 3, y: 3, drag: true), from: "c1")
+        _ = try state.apply(.pin(id: 3, x: 3, y: 3), from: "c1")  // the drop: pinned for good
+        _ = try state.apply(.pin(id: 4, x: 4, y: 4, drag: true), from: "c2")
+        XCTAssertEqual(state.releaseDrags(of: "c9"), [])
+        let released = state.releaseDrags(of: "c1")
+        XCTAssertEqual(released.filter { $0.kind == .unpinned }.map(\.detail), [.unpinned(id: 1)])
+        XCTAssertNil(released.first?.by)
+        XCTAssertEqual(state.simulation.pinnedIDs, [2, 3, 4])
+        XCTAssertEqual(state.releaseDrags(of: "c1"), [], "released once")
+        _ = try state.apply(.unpin(id: 4), from: "c3")
+        _ = try state.apply(.pin(id: 4, x: 0, y: 0), from: "c3")
+        XCTAssertEqual(state.releaseDrags(of: "c2"), [], "unpinned and pinned again by another: not c2's any more")
+        XCTAssertEqual(state.simulation.pinnedIDs, [2, 3, 4])
+    }
+
     func testPinsAndUnpins() throws {
         var state = state(cells: 3)
         XCTAssertEqual(try state.apply(.pin(id: 2, x: 5, y: -5), from: "c1").first?.detail, .pinned(id: 2, x: 5, y: -5))

@@ -90,6 +90,8 @@ final class MessageDecoderTests: XCTestCase {
     func testPinUnpin() {
         XCTAssertEqual(message(#"{"type":"pin","id":7,"x":1,"y":2}"#), .layout(.pin(id: 7, x: 1, y: 2)))
         XCTAssertEqual(message(#"{"type":"unpin","id":7}"#), .layout(.unpin(id: 7)))
+        XCTAssertEqual(message(#"{"type":"pin","id":7,"x":1,"y":2,"drag":true}"#), .layout(.pin(id: 7, x: 1, y: 2, drag: true)))
+        XCTAssertEqual(message(#"{"type":"pin","id":7,"x":1,"y":2,"drag":false}"#), .layout(.pin(id: 7, x: 1, y: 2)))
         assertError(#"{"type":"pin","id":7,"x":1}"#, .badRequest)
         assertError(#"{"type":"pin","id":-7,"x":1,"y":2}"#, .badRequest)
         assertError(#"{"type":"pin","id":7,"x":null,"y":2}"#, .badRequest)

@@ -1,4 +1,5 @@
 @testable import LayoutServer
+import ForceLayout
 import XCTest
 
 final class RoomNameTests: XCTestCase {
@@ -18,8 +19,9 @@ final class RoomRegistryTests: XCTestCase {
     let b = PeerAddress(ipv4: [127, 0, 0, 2])
     func name(_ text: String) -> RoomName { RoomName(text)! }
 
-    func registry(maxRooms: Int = 10, perMinute: Int = 5, onDisk: [String] = []) -> RoomRegistry {
-        RoomRegistry(policy: .init(maxRooms: maxRooms, roomsPerMinute: perMinute, forgetAfter: 60, unloadAfter: 300),
+    func registry(maxRooms: Int = 10, perMinute: Int = 5, perAddress: Int = .max, onDisk: [String] = []) -> RoomRegistry {
+        RoomRegistry(policy: .init(maxRooms: maxRooms, roomsPerMinute: perMinute, forgetAfter: 60, unloadAfter: 300,
+                                   maxRoomsPerAddress: perAddress, evictAfter: 30),
                      onDisk: onDisk.map(name))
     }
 
@@ -125,5 +127,146 @@ final class RoomRegistryTests: XCTestCase {
         let listing = rooms.listing()
         XCTAssertEqual(listing.count, 100)
         XCTAssertEqual(listing.prefix(2).map(\.name), [name("r7"), name("r9")])
+    }
+
+    func testOneAddressMayHoldOnlyItsShareOfTheRooms() {
+        var rooms = registry(maxRooms: 10, perMinute: 100, perAddress: 2, onDisk: ["saved"])
+        XCTAssertEqual(rooms.join(name("a1"), from: a, now: 0), .create(name("a1")))
+        XCTAssertEqual(rooms.join(name("a2"), from: a, now: 0), .create(name("a2")))
+        XCTAssertEqual(rooms.join(name("a3"), from: a, now: 0), .refuse(.tooMany(2)))
+        XCTAssertEqual(rooms.join(name("b1"), from: b, now: 0), .create(name("b1")), "another address has its own share")
+        XCTAssertEqual(rooms.join(name("saved"), from: a, now: 0), .load(name("saved")), "loading is not creating")
+        XCTAssertEqual(rooms.join(name("b1"), from: a, now: 0), .join(name("b1")), "joining is not creating")
+        rooms.left(name("a1"), now: 1)
+        XCTAssertEqual(rooms.sweep(now: 61), [.forget(name("a1"))])
+        XCTAssertEqual(rooms.join(name("a3"), from: a, now: 62), .create(name("a3")), "a room gone gives the share back")
+    }
+
+    func testAShareOfEveryRoomIsTheRoomCap() {
+        var rooms = registry(maxRooms: 2, perMinute: 100, perAddress: 2)
+        _ = rooms.join(name("a1"), from: a, now: 0)
+        _ = rooms.join(name("a2"), from: a, now: 0)
+        XCTAssertEqual(rooms.join(name("a3"), from: a, now: 0), .refuse(.full(2)))
+    }
+
+    func testAtMaxRoomsAnIdleRoomMakesWayNothingLostFirst() {
+        var rooms = registry(maxRooms: 4, perMinute: 100)
+        for n in 0..<4 { _ = rooms.join(name("r\(n)"), from: a, now: 0) }
+        // r0: no file, cells; r1: a file, moving; r2: a file, settled; r3: no cells.
+        rooms.update(name("r0"), cells: 5, settled: true, unloadable: false)
+        rooms.update(name("r1"), cells: 5, settled: false)
+        rooms.update(name("r2"), cells: 5, settled: true)
+        rooms.update(name("r3"), cells: 0, settled: true)
+        XCTAssertNil(rooms.makeWay(now: 0), "every room has a client")
+        for n in 0..<4 { rooms.left(name("r\(n)"), now: Double(10 - n)) }
+        XCTAssertEqual(rooms.makeWay(now: 11), .forget(name("r3")), "no cells: nothing to lose")
+        XCTAssertEqual(rooms.makeWay(now: 11), .unload(name("r2")), "settled, with a file")
+        XCTAssertEqual(rooms.makeWay(now: 11), .unload(name("r1")), "with a file, even moving")
+        XCTAssertNil(rooms.makeWay(now: 11), "no file: not before it was empty evictAfter")
+        XCTAssertEqual(rooms.makeWay(now: 40), .evict(name("r0")))
+        XCTAssertTrue(rooms.loaded.isEmpty)
+        XCTAssertEqual(rooms.onDisk, [name("r1"), name("r2")])
+    }
+
+    func testAmongRoomsOfOneKindTheLongestEmptyMakesWay() {
+        var rooms = registry(maxRooms: 3, perMinute: 100)
+        for n in 0..<3 {
+            _ = rooms.join(name("r\(n)"), from: a, now: 0)
+            rooms.update(name("r\(n)"), cells: 5, settled: true)
+        }
+        rooms.left(name("r0"), now: 5)
+        rooms.left(name("r1"), now: 2)
+        XCTAssertEqual(rooms.join(name("new"), from: b, now: 6), .refuse(.full(3)))
+        XCTAssertEqual(rooms.makeWay(now: 6), .unload(name("r1")))
+        XCTAssertEqual(rooms.join(name("new"), from: b, now: 6), .create(name("new")))
+    }
+
+    func testALoadUnloadsIdleSettledRoomsToFitItsCellsOrNothing() {
+        var rooms = registry(maxRooms: 10, perMinute: 100)
+        for (n, cells) in [(0, 300), (1, 200), (2, 400), (3, 500)] {
+            _ = rooms.join(name("r\(n)"), from: a, now: 0)
+            rooms.update(name("r\(n)"), cells: cells, settled: n != 2)
+        }
+        rooms.left(name("r0"), now: 3)
+        rooms.left(name("r1"), now: 1)
+        rooms.left(name("r2"), now: 0)
+        // r3 has a client, r2 still moves: only r1 and r0 (500 cells together) may go.
+        XCTAssertEqual(rooms.makeWay(freeing: 600), [], "they cannot free 600: nothing goes")
+        XCTAssertEqual(rooms.loaded.count, 4)
+        XCTAssertEqual(rooms.makeWay(freeing: 150), [.unload(name("r1"))], "the longest empty first")
+        XCTAssertEqual(rooms.makeWay(freeing: 300), [.unload(name("r0"))])
+        XCTAssertEqual(Set(rooms.loaded.keys), [name("r2"), name("r3")])
+        XCTAssertEqual(rooms.join(name("r1"), from: b, now: 5), .load(name("r1")))
+    }
+
+    func testRoomsWhoseCellsAreNotCountedHereFreeNothing() {
+        var rooms = registry()
+        _ = rooms.join(name("relayed"), from: a, now: 0)
+        rooms.update(name("relayed"), cells: 500, settled: true, budgeted: false)
+        rooms.left(name("relayed"), now: 1)
+        XCTAssertEqual(rooms.makeWay(freeing: 100), [], "stepped on another server: unloading it frees nothing here")
+    }
+
+    func testARoomFileFoundIsLoadedNotCreated() {
+        var rooms = registry(perMinute: 1)
+        rooms.found(name("dropped"))
+        XCTAssertEqual(rooms.join(name("dropped"), from: a, now: 0), .load(name("dropped")))
+    }
+}
+
+final class ForgottenFilesTests: XCTestCase {
+    func testNamesCarryWhenTheFileWasMovedAside() {
+        XCTAssertEqual(ForgottenFiles.name(of: "/s/demo.json", at: 1_764_163_200), "demo.1764163200.json")
+        XCTAssertEqual(ForgottenFiles.name(of: "/s/demo.json", at: 5, attempt: 2), "demo.5-2.json")
+        XCTAssertEqual(ForgottenFiles.name(of: "/s/layout.state", at: 5), "layout.state.5.json")
+        XCTAssertEqual(ForgottenFiles.movedAt("demo.1764163200.json"), 1_764_163_200)
+        XCTAssertEqual(ForgottenFiles.movedAt("demo.5-2.json"), 5)
+        for other in ["demo.json", "notes.txt", ".5.json", "demo.x5.json", "demo.-1.json"] {
+            XCTAssertNil(ForgottenFiles.movedAt(other), other)
+        }
+        XCTAssertEqual(ForgottenFiles.directory(beside: "/s/demo.json"), "/s/.forgotten")
+    }
+
+    func testALayoutThatKeepsNoneOfTheFilesCellsSetsTheFileAside() {
+        func layout(_ ids: [CellID]) -> LayoutSnapshot {
+            LayoutSnapshot(parameters: .defaults, nextID: (ids.max() ?? 0) + 1,
+                           cells: ids.map { CellRecord(id: $0, x: 0, y: 0, pinned: false) })
+        }
+        XCTAssertFalse(ForgottenFiles.losesEveryCell(fileMaxID: nil, layout([])), "the file holds no cells")
+        XCTAssertTrue(ForgottenFiles.losesEveryCell(fileMaxID: 5, layout([])), "cleared")
+        XCTAssertTrue(ForgottenFiles.losesEveryCell(fileMaxID: 5, layout([6, 7])), "cleared, then new cells added")
+        XCTAssertFalse(ForgottenFiles.losesEveryCell(fileMaxID: 5, layout([5, 6])), "one of its cells is kept")
+        XCTAssertFalse(ForgottenFiles.losesEveryCell(fileMaxID: 5, layout([1])))
+    }
+
+    func testOnlyFilesOlderThanTheRetentionExpire() {
+        let names = ["a.100.json", "b.200.json", "c.150-1.json", "readme.txt", "d.json"]
+        XCTAssertEqual(ForgottenFiles.expired(names, now: 250, retention: 100), ["a.100.json", "c.150-1.json"])
+        XCTAssertEqual(ForgottenFiles.expired(names, now: 250, retention: 1000), [])
+    }
+
+    func testKeepingAsideNeverReplacesAFileAndPurgeDeletesOnlyExpiredOnes() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("forgotten-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let aside = "\(directory)/.forgotten"
+        let when = Date(timeIntervalSince1970: 1000)
+        FileManager.default.createFile(atPath: "\(directory)/demo.json", contents: Data("one".utf8))
+        XCTAssertNotNil(try ForgottenFiles.keep("\(directory)/demo.json", in: aside, removing: false, now: when))
+        XCTAssertEqual(try String(contentsOfFile: "\(directory)/demo.json", encoding: .utf8), "one", "kept, not moved")
+        // The write that replaces it (a rename, as StateFile.save does) leaves the kept one alone.
+        FileManager.default.createFile(atPath: "\(directory)/new", contents: Data("two".utf8))
+        XCTAssertEqual(rename("\(directory)/new", "\(directory)/demo.json"), 0)
+        XCTAssertNotNil(try ForgottenFiles.keep("\(directory)/demo.json", in: aside, removing: true, now: when))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(directory)/demo.json"))
+        XCTAssertEqual(try String(contentsOfFile: "\(aside)/demo.1000.json", encoding: .utf8), "one")
+        XCTAssertEqual(try String(contentsOfFile: "\(aside)/demo.1000-1.json", encoding: .utf8), "two")
+        XCTAssertNil(try ForgottenFiles.keep("\(directory)/demo.json", in: aside, removing: true, now: when), "no file: nothing kept")
+        FileManager.default.createFile(atPath: "\(aside)/notes.txt", contents: Data())
+        XCTAssertEqual(ForgottenFiles.purge(aside, retention: 500, now: 1400), [])
+        XCTAssertEqual(ForgottenFiles.purge(aside, retention: 500, now: 1500).sorted(),
+                       [".forgotten/demo.1000-1.json", ".forgotten/demo.1000.json"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: aside), ["notes.txt"])
+        XCTAssertEqual(RoomFiles(directory: directory, mainFile: nil).stored(), [], "the folder holds no rooms")
     }
 }

@@ -14,15 +14,19 @@ def test_hello_announces_the_room_limits():
     with RunningServer() as server:
         for path in (None, "demo"):
             announced = run(limits(server, path))
-            assert {key: announced.get(key) for key in ("maxRooms", "roomsPerMinute", "maxTotalCells", "roomIdleSeconds")} == \
-                {"maxRooms": 1000, "roomsPerMinute": 30, "maxTotalCells": 1000000, "roomIdleSeconds": 300}, announced
+            assert {key: announced.get(key) for key in ("maxRooms", "roomsPerMinute", "maxTotalCells", "roomIdleSeconds",
+                                                        "maxRoomsPerAddress")} == \
+                {"maxRooms": 1000, "roomsPerMinute": 30, "maxTotalCells": 1000000, "roomIdleSeconds": 300,
+                 "maxRoomsPerAddress": 250}, announced
             assert announced["maxCells"] == 100000
     with RunningServer("--max-rooms", "7", "--rooms-per-minute", "5", "--max-total-cells", "1234",
                        "--room-idle-seconds", "9", "--max-cells", "99") as server:
         for path in (None, "demo"):
             announced = run(limits(server, path))
-            assert {key: announced.get(key) for key in ("maxRooms", "roomsPerMinute", "maxTotalCells", "roomIdleSeconds", "maxCells")} == \
-                {"maxRooms": 7, "roomsPerMinute": 5, "maxTotalCells": 1234, "roomIdleSeconds": 9, "maxCells": 99}, announced
+            assert {key: announced.get(key) for key in ("maxRooms", "roomsPerMinute", "maxTotalCells", "roomIdleSeconds", "maxCells",
+                                                        "maxRoomsPerAddress")} == \
+                {"maxRooms": 7, "roomsPerMinute": 5, "maxTotalCells": 1234, "roomIdleSeconds": 9, "maxCells": 99,
+                 "maxRoomsPerAddress": 7}, announced
 
 
 def test_max_rooms_refuses_one_room_more_with_503_and_joins_still_work():

@@ -85,11 +85,11 @@ def test_limits_are_flags_and_reported_in_hello():
 
     async def scenario(server):
         async with Client(server.ws) as client:
-            assert client.hello["limits"] == {"maxCells": 500, "maxAddPerMessage": 50, "maxLinks": 77, "maxMessageBytes": 4096,
+            assert client.hello["limits"] == {"maxCells": 500, "maxAddPerMessage": 50, "maxLinks": 77, "maxMessageBytes": 4096, "maxAttrBytes": 1024,
                                               "replayBuffer": 16, "replayBytes": 50000, "messagesPerSecond": 5, "messageBurst": 8,
                                               "maxEventBacklog": 64, "maxClients": 9, "maxConnections": 40,
                                               "maxConnectionsPerAddress": 20, "maxQueuedBytes": 100000,
-                                              "requestTimeout": 7, "maxRooms": 12, "roomsPerMinute": 3,
+                                              "requestTimeout": 7, "maxRooms": 12, "roomsPerMinute": 3, "maxRoomsPerAddress": 12,
                                               "maxTotalCells": 700, "roomIdleSeconds": 30}
             await client.send({"type": "add", "count": 51})
             assert "50" in (await client.error("limit"))["message"]

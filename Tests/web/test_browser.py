@@ -134,7 +134,10 @@ class Page:
             self.driver.save_screenshot(str(Path(d) / name))
 
     def quit(self):
-        self.driver.quit()
+        try:
+            self.driver.quit()
+        except Exception:  # quit already (a test closed the window itself)
+            pass
 
 
 @pytest.fixture(scope="module")
@@ -512,6 +515,26 @@ def test_dragging_a_cell_pins_it_for_everyone(first, second):
     second.wait(lambda: not is_pinned(second, cell), f"cell {cell} released on the second page after the drop")
     first.wait(lambda: not is_pinned(first, cell), f"cell {cell} released on the first page after the drop")
     assert first.severe() == [] and second.severe() == []
+
+
+def test_a_page_closed_mid_drag_leaves_the_cell_free_for_everyone(pages, second):
+    dragger = pages()
+    connected(dragger)
+    connected(second)
+    ensure_cells(dragger, 8)
+    second.wait(lambda: second.cells() == dragger.cells(), "the second page to show every cell")
+    settled(dragger)
+    cell, _ = pick_cell(dragger, far=True)
+    x, y = steady_position(dragger, cell)
+    drag = ActionBuilder(dragger.driver, duration=40)
+    drag.pointer_action.move_to_location(int(round(x)), int(round(y))).pointer_down()
+    for i in range(1, 5):
+        drag.pointer_action.move_to_location(int(round(x + 12 * i)), int(round(y)))
+    drag.perform()  # the button stays down: the tab closes mid-drag
+    second.wait(lambda: is_pinned(second, cell), f"cell {cell} pinned on the second page while the first drags it")
+    dragger.driver.quit()
+    second.wait(lambda: not is_pinned(second, cell), f"cell {cell} released once the dragging page closed")
+    assert second.severe() == []
 
 
 def test_double_click_pins_a_cell_in_place_and_again_releases_it(first, second):

@@ -59,6 +59,9 @@ extension ClusterNode {
             if replicator.joined(client, on: node, local: false) { room.presence(.joined, of: client) }
         case .left(_, let client):
             if replicator.left(client, local: false) { room.presence(.left, of: client) }
+            // The cells it held by dragging are let go, as for a client of this server.
+            room.requests.push(.releaseDrags(client: client))
+            wakeRoom.withLock { $0 }?(room)
         case .data:
             room.requests.push(.relayData)
             wakeRoom.withLock { $0 }?(room)

@@ -27,8 +27,10 @@ extension LayoutState {
             guard !changed.isEmpty else { return nil }
             simulation.parameters = parameters
             return event(.params, by: client, .params(parameters, changed: changed), .other)
-        case .pin(let id, let x, let y):
+        case .pin(let id, let x, let y, let drag):
             try Self.checked { () throws(LayoutError) in try simulation.pin(id, x: x, y: y) }
+            // The last pin says who holds it: a drag's connection, or nobody (a pin for good).
+            dragPins[id] = drag ? client : nil
             return event(.pinned, by: client, .pinned(id: id, x: x, y: y), [.positions, .pins])
         case .unpin(let id):
             guard simulation.isPinned(id) else {
@@ -36,6 +38,7 @@ extension LayoutState {
                 throw ProtocolError(.badRequest, Self.describe(.unknownCell(id)))
             }
             try Self.checked { () throws(LayoutError) in try simulation.unpin(id) }
+            dragPins[id] = nil
             return event(.unpinned, by: client, .unpinned(id: id), [.pins, .other])
         }
     }
@@ -45,6 +48,7 @@ extension LayoutState {
     private mutating func forget(_ removed: [CellID]) {
         budget?.give(removed.count)
         guard !removed.isEmpty else { return }
+        for id in removed { dragPins[id] = nil }
         catalog.remove(removed)
         dataVersion += 1
     }

@@ -44,6 +44,8 @@ public struct LayoutState {
     /// for late joiners is encoded again only then.
     public internal(set) var dataVersion = 0
     public private(set) var settled: Bool
+    /// Cells pinned by a drag, and the connection dragging each (`releaseDrags`).
+    var dragPins: [CellID: String] = [:]
     /// Since the last `takeChanges`; everything is due at first.
     private var changes: Changes = [.membership, .positions, .pins, .other]
 
@@ -64,6 +66,23 @@ public struct LayoutState {
     public var isStepping: Bool { !settled && !simulation.parameters.paused }
 
     /// Applies `command` from `client`: all or nothing. Returns the events to publish, in order.
+    /// `client` closed (or left the room): the cells it held by dragging (`pin` with `drag`,
+    /// not pinned again since) are released, an `unpinned` event each, by nobody.
+    public mutating func releaseDrags(of client: String) -> [LayoutEvent] {
+        let held = dragPins.filter { $0.value == client }.keys.sorted()
+        var events: [LayoutEvent] = []
+        for id in held {
+            dragPins[id] = nil
+            guard simulation.isPinned(id), (try? simulation.unpin(id)) != nil else { continue }
+            events.append(LayoutEvent(kind: .unpinned, by: nil, tick: simulation.tick, detail: .unpinned(id: id)))
+        }
+        guard !events.isEmpty else { return [] }
+        changes.formUnion([.pins, .other])
+        guard settled else { return events }
+        settled = false
+        return events + [LayoutEvent(kind: .woke, by: nil, tick: simulation.tick, detail: .none)]
+    }
+
     public mutating func apply(_ command: LayoutCommand, from client: String,
                         reserveIDs: IDReserver = { _, _ throws(ProtocolError) in }) throws(ProtocolError) -> [LayoutEvent] {
         guard let (event, changed) = try change(command, by: client, reserveIDs: reserveIDs) else { return [] }

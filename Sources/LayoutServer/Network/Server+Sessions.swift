@@ -90,6 +90,7 @@ extension Server {
         } else if !room.isGone.load(ordering: .acquiring) {
             _ = room.replicator?.left(session.client, local: true)
             room.presence(.left, of: session.client)
+            host.request(.releaseDrags(client: session.client), of: room)
         }
         wakeMembers(of: room.name)
         return 0

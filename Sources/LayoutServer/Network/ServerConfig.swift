@@ -10,6 +10,11 @@ public struct ServerConfig: Sendable {
     public var stateDirectory: String?
     /// Seconds after its last client left that a room with no cells is forgotten.
     public var roomForgetSeconds = 60
+    /// Seconds a room without a file (no `--state-dir`) must have been empty before it may be
+    /// evicted, its cells lost, to make way for another at `--max-rooms`.
+    public var roomEvictSeconds = 60
+    /// Seconds a forgotten room's file is kept aside in `.forgotten/` before it is deleted.
+    public var forgottenRetentionSeconds: Double = 7 * 86_400
     /// Threads that step every room (`--step-threads`; nil: one per core).
     public var stepThreads: Int?
     public var limits = Limits()

@@ -71,7 +71,8 @@ public enum LayoutCommand: Equatable, Sendable {
     case removeNewest(count: Int)
     case clear
     case params(ParameterChange)
-    case pin(id: CellID, x: Double, y: Double)
+    /// `drag`: held by the connection while it drags the cell (released when it closes).
+    case pin(id: CellID, x: Double, y: Double, drag: Bool = false)
     case unpin(id: CellID)
 }
 

@@ -52,6 +52,15 @@ struct Fields {
         return Int(number)
     }
 
+    /// A boolean, or nil when absent.
+    mutating func boolean(_ key: String) throws(ProtocolError) -> Bool? {
+        guard let value = take(key) else { return nil }
+        guard case .bool(let flag) = value else {
+            throw ProtocolError(.badRequest, "\(name(key)) must be true or false, not \(value.typeName)")
+        }
+        return flag
+    }
+
     mutating func cellID(_ key: String) throws(ProtocolError) -> CellID {
         guard let value = take(key) else { throw ProtocolError(.badRequest, "\(context) needs \(key)") }
         guard let id = Fields.positiveInteger(value) else {

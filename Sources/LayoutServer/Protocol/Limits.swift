@@ -35,6 +35,8 @@ public struct Limits: Sendable, Equatable {
     public var maxRooms: Int = 1000
     /// New rooms one address may create in any 60 s; beyond that the handshake gets 429.
     public var roomsPerMinute: Int = 30
+    /// Rooms in memory one address may have created; one more is refused with 429.
+    public var maxRoomsPerAddress: Int = 250
     /// Cells of all rooms in memory together; an `add` past it is refused with `limit`.
     public var maxTotalCells: Int = 1_000_000
     /// Seconds a settled room with no clients stays in memory before it is saved and unloaded.

@@ -52,7 +52,8 @@ public struct MessageDecoder: Sendable {
         case "params": return .layout(.params(try decodeParams(&fields)))
         case "pin":
             let id = try fields.cellID("id")
-            return .layout(.pin(id: id, x: try fields.coordinate("x"), y: try fields.coordinate("y")))
+            let x = try fields.coordinate("x"), y = try fields.coordinate("y")
+            return .layout(.pin(id: id, x: x, y: y, drag: try fields.boolean("drag") ?? false))
         case "unpin": return .layout(.unpin(id: try fields.cellID("id")))
         case "update": return .layout(try decodeUpdate(&fields))
         case "link": return .layout(try decodeLink(&fields))

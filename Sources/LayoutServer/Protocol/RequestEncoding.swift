@@ -45,10 +45,11 @@ extension ClientRequest {
                 writer.raw(":")
                 writer.parameterValue(value)
             }
-        case .layout(.pin(let id, let x, let y)):
+        case .layout(.pin(let id, let x, let y, let drag)):
             writer.raw("{\"type\":\"pin\",\"id\":")
             writer.integer(id)
             writePoint(x, y, into: &writer, open: ",")
+            if drag { writer.raw(",\"drag\":true") }
         case .layout(.unpin(let id)):
             writer.raw("{\"type\":\"unpin\",\"id\":")
             writer.integer(id)

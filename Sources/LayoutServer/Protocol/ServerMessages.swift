@@ -85,6 +85,7 @@ public enum ServerMessages {
         writer.member("requestTimeout", limits.requestTimeout)
         writer.member("maxRooms", limits.maxRooms)
         writer.member("roomsPerMinute", limits.roomsPerMinute)
+        writer.member("maxRoomsPerAddress", limits.maxRoomsPerAddress)
         writer.member("maxTotalCells", limits.maxTotalCells)
         writer.member("roomIdleSeconds", limits.roomIdleSeconds)
         writer.raw("},\"tick\":")

@@ -28,6 +28,18 @@ struct RoomFiles: Sendable {
         return names
     }
 
+    /// Where the room's file goes when it is forgotten (`ForgottenFiles`).
+    func asidePath(for name: RoomName) -> String? {
+        path(for: name).map(ForgottenFiles.directory(beside:))
+    }
+
+    /// Deletes the files forgotten longer than `retention` seconds; returns their names.
+    func purgeForgotten(olderThan retention: Double) -> [String] {
+        let folders = Set([directory.map { "\($0)/\(ForgottenFiles.folder)" },
+                           mainFile.map(ForgottenFiles.directory(beside:))].compactMap { $0 })
+        return folders.sorted().flatMap { ForgottenFiles.purge($0, retention: retention) }
+    }
+
     /// Removes the temporary files crashed writers left; returns their names.
     func removeStaleTemporaries() -> [String] {
         (directory.map { StaleTemporaries.remove(inDirectory: $0) } ?? [])

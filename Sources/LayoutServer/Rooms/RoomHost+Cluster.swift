@@ -27,6 +27,14 @@ extension RoomHost {
                 return false
             }
         }
+        // A room taken over or loaded from Redis holds what it holds: it must fit in the total
+        // (idle rooms make room), else it is not served here and its lease goes back.
+        let reserved = saved?.layout.cells.count ?? 0
+        guard reserve(reserved, for: name, now: Uptime.seconds()) else {
+            logger.error("room \(name): its \(reserved) cells do not fit under --max-total-cells \(budget.limit) (\(budget.total) in memory, and no idle room can be unloaded); the room is not served here")
+            cluster.drop(name)
+            return false
+        }
         let mirror = room.mirror
         let seen = room.status.current
         let lastSerial = mirror?.lastSerial ?? 0
@@ -44,7 +52,7 @@ extension RoomHost {
             layout.continueFrames(after: lastSerial)
             return layout
         }
-        budget.force(room.cellCount)
+        budget.force(room.cellCount - reserved)
         let gone = replicator.adopt(roster: claim.roster, node: cluster.name, gone: claim.previous)
         for client in members { _ = replicator.joined(client, on: cluster.name, local: true) }
         if claim.previous != nil {
@@ -72,9 +80,15 @@ extension RoomHost {
     }
 
     /// Another server placed new room `name` here (`NodeMessage.adopt`): it is made and
-    /// claimed, with no client here yet (within `--max-rooms`).
+    /// claimed, with no client here yet (within `--max-rooms`: a room nobody is in makes way).
     func adopt(_ name: RoomName, now: Double) {
-        guard let cluster, rooms[name] == nil, registry.adopt(name, now: now) else { return }
+        guard let cluster, rooms[name] == nil else { return }
+        if !registry.adopt(name, now: now) {
+            refreshRegistry(now: now)
+            guard let way = registry.makeWay(now: now) else { return }
+            carryOut(way, because: "to make way for room \(name), placed here by another server (--max-rooms)")
+            guard registry.adopt(name, now: now) else { return }
+        }
         cluster.claimHere(openPending(name))
     }
 

@@ -28,7 +28,10 @@ final class RoomHost {
     /// Rooms unloaded whose last write is under way (off the service thread: a large room's
     /// file takes tens of ms to write and fsync); loading one again waits for it.
     var closing: [RoomName: DispatchGroup] = [:]
-    private let closer = DispatchQueue(label: "forcelayout.rooms.closing", attributes: .concurrent)
+    /// Seconds a forgotten room's file is kept aside (`--forgotten-retention-days`).
+    let forgottenRetention: Double
+    var nextPurge = 0.0
+    let closer = DispatchQueue(label: "forcelayout.rooms.closing", attributes: .concurrent)
 
     init(config: ServerConfig, logger: Logger) {
         limits = config.limits
@@ -38,6 +41,7 @@ final class RoomHost {
         cluster = config.cluster.map { ClusterNode(config: $0, limits: config.limits, logger: logger) }
         self.logger = logger
         seed = config.seed ?? UInt64.random(in: 1...UInt64.max)
+        forgottenRetention = config.forgottenRetentionSeconds
         for name in files.removeStaleTemporaries() {
             logger.info("removed \(name), a temporary state file its writer (no longer running) left behind")
         }
@@ -46,7 +50,9 @@ final class RoomHost {
             maxRooms: config.limits.maxRooms, roomsPerMinute: config.limits.roomsPerMinute,
             forgetAfter: Double(config.roomForgetSeconds),
             // Only a room with a file can leave memory without losing its layout.
-            unloadAfter: Double(config.limits.roomIdleSeconds)), onDisk: stored)
+            unloadAfter: Double(config.limits.roomIdleSeconds),
+            maxRoomsPerAddress: config.limits.maxRoomsPerAddress,
+            evictAfter: Double(config.roomEvictSeconds)), onDisk: stored)
         if !stored.isEmpty { logger.info("\(stored.count) room(s) on disk") }
     }
 
@@ -83,7 +89,20 @@ final class RoomHost {
     }
 
     private func join(_ name: RoomName, from address: PeerAddress, now: Double) -> Admission {
-        switch registry.join(name, from: address, now: now) {
+        if registry.loaded[name] == nil, !registry.onDisk.contains(name), let path = files.path(for: name),
+           FileManager.default.fileExists(atPath: path) {
+            // Put there while the server runs: loaded, never overwritten by an empty room.
+            registry.found(name)
+        }
+        var action = registry.join(name, from: address, now: now)
+        if case .refuse(.full) = action {
+            refreshRegistry(now: now)
+            if let way = registry.makeWay(now: now) {
+                carryOut(way, because: "to make way for room \(name) (--max-rooms)")
+                action = registry.join(name, from: address, now: now)
+            }
+        }
+        switch action {
         case .join(let name):
             // The registry and `rooms` change together; a room it has must be here.
             guard let room = rooms[name] else {
@@ -98,18 +117,27 @@ final class RoomHost {
             cluster?.claim(room)
             return .room(room)
         case .create(let name):
-            return .room(open(name, saved: nil))
+            return .room(open(name, saved: nil, reserved: 0))
         case .load(let name):
+            let saved: SavedState?
             do {
-                return .room(open(name, saved: try load(name)))
+                saved = try load(name)
             } catch {
                 registry.failed(name)
                 return .refused(status: 503, why: "room \(name): \(error.description)")
             }
+            let cells = saved?.layout.cells.count ?? 0
+            guard reserve(cells, for: name, now: now) else {
+                registry.failed(name)
+                return .refused(status: 503, why: "room \(name): its \(cells) cells do not fit under --max-total-cells \(budget.limit) (\(budget.total) in memory, and no idle room can be unloaded to make room)")
+            }
+            return .room(open(name, saved: saved, reserved: cells))
         case .refuse(.full(let count)):
-            return .refused(status: 503, why: "room \(name): \(count) rooms are in memory already (--max-rooms)")
+            return .refused(status: 503, why: "room \(name): \(count) rooms are in memory already, none of them idle (--max-rooms)")
         case .refuse(.tooFast(let count)):
             return .refused(status: 429, why: "room \(name): \(address) created \(count) rooms in the last minute (--rooms-per-minute)")
+        case .refuse(.tooMany(let count)):
+            return .refused(status: 429, why: "room \(name): \(address) created \(count) of the rooms in memory already (--max-rooms-per-address)")
         }
     }
 
@@ -139,55 +167,6 @@ final class RoomHost {
     func request(_ request: TurnRequest, of room: Room) {
         room.requests.push(request)
         pool.wake(room)
-    }
-
-    /// Once a second: the registry learns what each room says of itself, then forgets the
-    /// empty rooms and unloads the idle settled ones it names.
-    func sweep(now: Double) {
-        for (name, room) in rooms {
-            let status = room.status.current
-            switch room.role {
-            case .local:
-                registry.update(name, cells: status.cells, settled: status.settled,
-                                unloadable: files.path(for: name) != nil)
-            case .owner(let replicator):
-                registry.update(name, cells: status.cells, settled: status.settled)
-                registry.watched(name, elsewhere: replicator.remoteClients > 0, now: now)
-            case .relay, .pending:
-                // Nothing to keep: a relay lets go of an idle room whatever its layout does.
-                registry.update(name, cells: status.cells, settled: true)
-            }
-        }
-        closing = closing.filter { $0.value.wait(timeout: .now()) == .timedOut }
-        for action in registry.sweep(now: now) {
-            switch action {
-            case .forget(let name):
-                guard let room = takeOut(name) else { continue }
-                room.discard()
-                cluster?.drop(name)
-                logger.info("room \(name) forgotten: empty since its last client left")
-            case .unload(let name):
-                guard let room = takeOut(name) else { continue }
-                let group = DispatchGroup()
-                let cluster = cluster
-                closer.async(group: group) {
-                    room.close()
-                    cluster?.drop(name)
-                }
-                closing[name] = group
-                logger.info("room \(name) saved and unloaded: settled, no clients")
-            }
-        }
-    }
-
-    /// The room leaves memory (forgotten, unloaded, or stepped elsewhere now): out of the pool,
-    /// its cells off the total, and whatever the cluster learns of it late given back.
-    func takeOut(_ name: RoomName) -> Room? {
-        guard let room = rooms.removeValue(forKey: name) else { return nil }
-        room.isGone.store(true, ordering: .releasing)
-        pool.remove(room)
-        budget.give(room.cellCount)
-        return room
     }
 
     /// The rooms in memory for `GET /rooms`: most clients first, at most 100.
@@ -227,12 +206,17 @@ final class RoomHost {
     }
 
     /// The room's layout (restored from `saved`, or empty) in memory and in the pool.
-    private func open(_ name: RoomName, saved: SavedState?) -> Room {
+    /// `reserved`: the cells already taken from the total for it.
+    private func open(_ name: RoomName, saved: SavedState?, reserved: Int) -> Room {
         let parts = layoutParts(name, saved: saved)
         let simulation = parts.simulation()
-        budget.force(simulation.count)
+        budget.force(simulation.count - reserved)
         let keeper = files.path(for: name).map { path in
-            StateKeeper(saver: StateSaver(StateFileDestination(path: path, logger: logger)), ids: parts.ids,
+            // The file as read (none for a new room): the only one a save may replace.
+            StateKeeper(saver: StateSaver(StateFileDestination(path: path, aside: files.asidePath(for: name),
+                                                               known: saved == nil ? nil : FileStamp(path: path),
+                                                               maxID: saved?.layout.cells.lazy.map(\.id).max(),
+                                                               logger: logger)), ids: parts.ids,
                         closed: saved.flatMap { $0.reservation == $0.layout.nextID ? $0.reservation : nil })
         }
         let state = LayoutState(simulation: simulation, limits: limits, budget: budget, settled: saved?.settled,

@@ -82,6 +82,10 @@ struct RoomLayout {
                 room.replicator?.forgetSent()
                 state.republishAll()
                 keeper?.changed()
+            case .releaseDrags(let client):
+                let events = state.releaseDrags(of: client)
+                if !events.isEmpty { keeper?.changed() }
+                for event in events { room.bus.publish(event) }
             case .export(let format, let deliver):
                 let bytes = written[format] ?? state.export(room: room.name.description).encoded(as: format)
                 written[format] = bytes

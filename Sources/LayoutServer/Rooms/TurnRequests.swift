@@ -8,6 +8,7 @@ import Synchronization
 /// - `export`: the room as node-link JSON or GEXF, handed to `deliver` (`GET /export/…`).
 /// - `relayData`: relays have joiners waiting for the `data` message (`RelayRequest.data`);
 ///   it goes to them through Redis, in the same place among the events.
+/// - `releaseDrags`: a connection closed; the cells it was dragging are let go.
 /// - `republish`: a cluster's owner whose room Redis forgot (it restarted empty): the state,
 ///   the frame's copy with its membership, and the status are written anew.
 enum TurnRequest: Sendable {
@@ -15,6 +16,8 @@ enum TurnRequest: Sendable {
     case relayData
     case republish
     case export(LayoutExport.Format, deliver: @Sendable ([UInt8]) -> Void)
+    /// A connection closed: the cells it held by dragging are released (`releaseDrags`).
+    case releaseDrags(client: String)
 }
 
 /// A room's requests waiting for its next turn. Whoever pushes also wakes the room.

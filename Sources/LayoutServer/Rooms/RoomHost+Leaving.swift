@@ -1,0 +1,94 @@
+import Dispatch
+
+/// Rooms leaving memory, as the registry decides (`RoomRegistry`): once a second the idle ones
+/// (forgotten, or saved and unloaded), and when room is needed, those that make way for
+/// another (`--max-rooms`) or for a loaded room's cells (`--max-total-cells`).
+extension RoomHost {
+    /// Takes `cells` from the total for a room coming into memory (loaded, or taken over in a
+    /// cluster); when they do not fit, idle rooms are unloaded first to make room. False: they
+    /// do not fit, and nothing was taken.
+    func reserve(_ cells: Int, for name: RoomName, now: Double) -> Bool {
+        if budget.take(cells) { return true }
+        refreshRegistry(now: now)
+        for action in registry.makeWay(freeing: cells - (budget.limit - budget.total)) {
+            carryOut(action, because: "to make room for the \(cells) cells of room \(name) (--max-total-cells)")
+        }
+        return budget.take(cells)
+    }
+
+    /// Once a second: the registry learns what each room says of itself, then forgets the
+    /// empty rooms and unloads the idle settled ones it names.
+    func sweep(now: Double) {
+        refreshRegistry(now: now)
+        closing = closing.filter { $0.value.wait(timeout: .now()) == .timedOut }
+        for action in registry.sweep(now: now) {
+            switch action {
+            case .forget: carryOut(action, because: "empty since its last client left")
+            case .unload, .evict: carryOut(action, because: "settled, no clients")
+            }
+        }
+        if now >= nextPurge {
+            nextPurge = now + 60
+            let files = files, retention = forgottenRetention, logger = logger
+            closer.async {
+                for name in files.purgeForgotten(olderThan: retention) {
+                    logger.info("deleted \(name): forgotten longer than --forgotten-retention-days")
+                }
+            }
+        }
+    }
+
+    /// The registry learns what each room says of itself now (cells, settled), before it
+    /// decides which rooms leave.
+    func refreshRegistry(now: Double) {
+        for (name, room) in rooms {
+            let status = room.status.current
+            switch room.role {
+            case .local:
+                registry.update(name, cells: status.cells, settled: status.settled,
+                                unloadable: files.path(for: name) != nil)
+            case .owner(let replicator):
+                registry.update(name, cells: status.cells, settled: status.settled)
+                registry.watched(name, elsewhere: replicator.remoteClients > 0, now: now)
+            case .relay, .pending:
+                // Nothing to keep: a relay lets go of an idle room whatever its layout does.
+                registry.update(name, cells: status.cells, settled: true, budgeted: false)
+            }
+        }
+    }
+
+    /// A room leaves memory as the registry said (`RoomRegistry.SweepAction`).
+    func carryOut(_ action: RoomRegistry.SweepAction, because why: String) {
+        switch action {
+        case .forget(let name):
+            guard let room = takeOut(name) else { return }
+            room.discard()
+            cluster?.drop(name)
+            logger.info("room \(name) forgotten: \(why)")
+        case .unload(let name):
+            guard let room = takeOut(name) else { return }
+            let group = DispatchGroup()
+            let cluster = cluster
+            closer.async(group: group) {
+                room.close()
+                cluster?.drop(name)
+            }
+            closing[name] = group
+            logger.info("room \(name) saved and unloaded: \(why)")
+        case .evict(let name):
+            guard takeOut(name) != nil else { return }
+            cluster?.drop(name)
+            logger.warning("room \(name) evicted, its cells lost (no --state-dir to save it in): \(why)")
+        }
+    }
+
+    /// The room leaves memory (forgotten, unloaded, or stepped elsewhere now): out of the pool,
+    /// its cells off the total, and whatever the cluster learns of it late given back.
+    func takeOut(_ name: RoomName) -> Room? {
+        guard let room = rooms.removeValue(forKey: name) else { return nil }
+        room.isGone.store(true, ordering: .releasing)
+        pool.remove(room)
+        budget.give(room.cellCount)
+        return room
+    }
+}
