@@ -5,7 +5,9 @@ import LoadTool
 
 /// `forcelayout import`'s connection: one libwebsockets client (protocol v2, whose frames it
 /// skips unread) driving an `ImportSession`, one message at a time, paced under the server's
-/// rate limit. Runs on the calling thread until the import ends.
+/// rate limit. Runs on the calling thread until the import ends. When the session asks for a
+/// new connection (a batch unanswered, the server closed this one) it opens one, a second
+/// later, and the session resumes on its `hello`.
 public final class ImportClient {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
@@ -19,9 +21,13 @@ public final class ImportClient {
     private var incoming: [UInt8] = []
     private var bucket: TokenBucket?
     private var outcome: Result<ImportSession.Summary, Failure>?
-    private var lastHeard = Date()
-    /// Seconds without a word from the server before the import gives up.
-    static let patience = 30.0
+    private var context: OpaquePointer?
+    /// The connection open now (nil between two).
+    private var connection: OpaquePointer?
+    /// This connection is being closed for a new one (`ImportSession.Action.reconnect`).
+    private var replacing = false
+    /// When to open the next connection (nil: none wanted).
+    private var reconnectAt: Double?
 
     public init(url: WebSocketURL, graph: GraphFile, progress: @escaping (ImportSession) -> Void = { _ in }) {
         self.url = url
@@ -40,7 +46,25 @@ public final class ImportClient {
         info.user = Unmanaged.passUnretained(self).toOpaque()
         forcelayout_lws_set_log_level(Int32(LLL_ERR))
         guard let context = lws_create_context(&info) else { throw Failure(description: "cannot start libwebsockets") }
+        self.context = context
         defer { lws_context_destroy(context) }
+        guard connect() else { throw Failure(description: "cannot connect to \(url)") }
+        while outcome == nil {
+            if lws_service(context, 100) < 0 { break }
+            let now = Self.seconds()
+            if let at = reconnectAt, now >= at, connection == nil {
+                reconnectAt = nil
+                if !connect() { act(on: session.connectionLost(now: now), wsi: nil) }
+            } else if let connection {
+                act(on: session.tick(now: now), wsi: connection)
+            } else if reconnectAt == nil {
+                act(on: session.tick(now: now), wsi: nil)
+            }
+        }
+        return try (outcome ?? .failure(Failure(description: "the connection to \(url) ended"))).get()
+    }
+
+    private func connect() -> Bool {
         var connect = lws_client_connect_info()
         connect.context = context
         connect.address = allocations.string(url.host)
@@ -50,41 +74,55 @@ public final class ImportClient {
         connect.protocol = allocations.string(WireProtocol.v2.subprotocol)
         connect.local_protocol_name = allocations.string("import")
         connect.ietf_version_or_minus_one = -1
-        guard lws_client_connect_via_info(&connect) != nil else { throw Failure(description: "cannot connect to \(url)") }
-        while outcome == nil {
-            if lws_service(context, 100) < 0 { break }
-            if Date().timeIntervalSince(lastHeard) > Self.patience {
-                outcome = .failure(Failure(description: "no answer from \(url) for \(Int(Self.patience)) s"))
-            }
-        }
-        return try (outcome ?? .failure(Failure(description: "the connection to \(url) ended"))).get()
+        return lws_client_connect_via_info(&connect) != nil
     }
 
     func handle(wsi: OpaquePointer, reason: lws_callback_reasons, input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         switch reason {
+        case LWS_CALLBACK_CLIENT_ESTABLISHED:
+            connection = wsi
         case LWS_CALLBACK_CLIENT_RECEIVE:
-            lastHeard = Date()
             if let input { incoming += UnsafeRawBufferPointer(start: input, count: length) }
             guard lws_is_final_fragment(wsi) != 0, lws_remaining_packet_payload(wsi) == 0 else { return 0 }
             defer { incoming.removeAll(keepingCapacity: true) }
             guard lws_frame_is_binary(wsi) == 0, let message = try? JSONParser.parse(incoming) else { return 0 }
             act(on: session.received(message), wsi: wsi)
         case LWS_CALLBACK_CLIENT_WRITEABLE:
+            if replacing { return -1 }
             return write(wsi)
         case LWS_CALLBACK_TIMER:
             lws_callback_on_writable(wsi)
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             let why = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "refused"
-            outcome = .failure(Failure(description: "cannot connect to \(url): \(why)"))
+            connection = nil
+            guard outcome == nil else { break }
+            if reconnectAt == nil, !replacing, session.phase == .connecting {
+                outcome = .failure(Failure(description: "cannot connect to \(url): \(why)"))
+            } else {
+                ended()
+            }
         case LWS_CALLBACK_CLIENT_CLOSED:
-            if outcome == nil { outcome = .failure(Failure(description: "the server closed the connection")) }
+            connection = nil
+            if outcome == nil { ended() }
         default:
             break
         }
         return 0
     }
 
-    private func act(on action: ImportSession.Action, wsi: OpaquePointer) {
+    /// The connection is gone: the next one a second later, when the session wants one.
+    private func ended() {
+        outgoing = nil
+        if replacing {
+            replacing = false
+        } else {
+            act(on: session.connectionLost(now: Self.seconds()), wsi: nil)
+        }
+        if outcome == nil, reconnectAt == nil { reconnectAt = Self.seconds() + 1 }
+    }
+
+    private func act(on action: ImportSession.Action, wsi: OpaquePointer?) {
+        if case .wait = action { return }
         progress(session)
         switch action {
         case .send(let bytes):
@@ -94,9 +132,17 @@ public final class ImportClient {
                                      now: Self.seconds())
             }
             outgoing = bytes
-            lws_callback_on_writable(wsi)
+            if let wsi { lws_callback_on_writable(wsi) }
         case .wait:
             break
+        case .reconnect:
+            outgoing = nil
+            if let wsi {
+                replacing = true
+                lws_callback_on_writable(wsi)
+            } else {
+                reconnectAt = Self.seconds() + 1
+            }
         case .finished(let summary):
             outcome = .success(summary)
         case .failed(let why):

@@ -6,6 +6,11 @@ import ForceLayout
 /// then the links the same way. A value with transitions that return what to do; no I/O.
 /// Attributes over the server's `maxAttrBytes` are left out (and said in the notes); a server
 /// whose hello announces no `maxAttrBytes` (one from before keys and attributes) gets none.
+///
+/// An import survives its room moving to another server (`ImportSession+Resume`): after a
+/// `failover`, or a batch unanswered for `answerTimeout` seconds (then over a new connection),
+/// the room's `data` says which cells (by key) and links (by ends) it holds, and only what it
+/// lacks is sent again: nothing twice, and nothing the failover lost is left out.
 public struct ImportSession: Sendable {
     public enum Action: Equatable, Sendable {
         /// Send this text message, then wait for its answer.
@@ -14,6 +19,8 @@ public struct ImportSession: Sendable {
         case wait
         case finished(Summary)
         case failed(String)
+        /// Close the connection and open a new one to the same room (its `hello` resumes).
+        case reconnect
     }
 
     public struct Summary: Equatable, Sendable {
@@ -23,32 +30,53 @@ public struct ImportSession: Sendable {
         public var notes: [String] = []
     }
 
-    public enum Phase: Equatable, Sendable { case connecting, cells, links, done }
+    public enum Phase: Equatable, Sendable {
+        /// Before the first hello.
+        case connecting
+        /// A batch of cells, or of links, is (or was last) in flight.
+        case cells, links
+        /// Waiting for the room's `data`, to learn what of the import it holds.
+        case resyncing
+        case done
+    }
 
-    public private(set) var phase = Phase.connecting
-    private let graph: GraphFile
-    private var client = ""
-    private var limits = Limits()
-    /// The cell id each node got, by position in `graph.nodes`.
-    private var ids: [CellID?]
-    private var nextNode = 0
-    private var nextEdge = 0
-    /// The nodes or edges the message awaiting its answer carries.
-    private var inFlight: Range<Int>?
-    private var summary = Summary()
+    /// What became of an edge.
+    enum EdgeOutcome: UInt8, Sendable { case pending, linked, refused, skipped }
+
+    public internal(set) var phase = Phase.connecting
+    let graph: GraphFile
+    var client = ""
+    var limits = Limits()
     /// Whether the server keeps keys and attributes (its hello announces `maxAttrBytes`).
-    private var keepsAttrs = false
-    /// Attribute sets left out for being over `maxAttrBytes`, of nodes and of links.
-    private var oversized = (nodes: 0, links: 0)
+    var keepsAttrs = false
+    /// The cell id each node got, by position in `graph.nodes` (nil: not in the room).
+    var ids: [CellID?]
+    var edges: [EdgeOutcome]
+    /// Where the next batch's search starts: every node or edge before it is decided (a
+    /// resync moves it back to what the room lost).
+    var nextNode = 0
+    var nextEdge = 0
+    /// The nodes or edges of the message awaiting its answer (by position).
+    var inFlight: [Int] = []
+    var cellsIn = 0
+    var linksIn = 0
+    var notes: [String]
+    /// Nodes and edges whose attributes were left out for their size (each counted once).
+    var oversizedNodes = Set<Int>()
+    var oversizedEdges = Set<Int>()
+    var refusals: [String] = []
+    /// The resume's state (`ImportSession+Resume`).
+    var resume = Resume()
 
     public init(graph: GraphFile) {
         self.graph = graph
         ids = Array(repeating: nil, count: graph.nodes.count)
-        summary.notes = graph.notes
+        edges = Array(repeating: .pending, count: graph.edges.count)
+        notes = graph.notes
     }
 
     public var progress: (done: Int, total: Int) {
-        (summary.cells + summary.links, graph.nodes.count + graph.edges.count)
+        (cellsIn + linksIn, graph.nodes.count + graph.edges.count)
     }
 
     /// A message from the server (a text message, parsed).
@@ -60,147 +88,159 @@ public struct ImportSession: Sendable {
             client = id
             limits = Self.limits(message["limits"])
             keepsAttrs = message["limits"]?["maxAttrBytes"] != nil
-            if !keepsAttrs { summary.notes.append("ids and attributes not kept: the server does not keep them (it is older)") }
-            phase = .cells
+            if !keepsAttrs { notes.append("ids and attributes not kept: the server does not keep them (it is older)") }
             return nextMessage()
+        case (.resyncing, "hello"):
+            return greeted(message)
+        case (.resyncing, "data"):
+            return resynced(message)
         case (.cells, "event"), (.links, "event"):
-            guard case .string(client)? = message["by"], let range = inFlight,
-                  case .string(let kind)? = message["kind"] else { return .wait }
-            if phase == .cells, kind == "added", case .array(let added)? = message["ids"], added.count == range.count {
-                for (offset, id) in added.enumerated() { ids[range.lowerBound + offset] = Fields.positiveInteger(id) }
-                summary.cells += range.count
-            } else if phase == .links, kind == "linked" {
-                summary.links += range.count
-            } else {
-                return .wait
-            }
-            inFlight = nil
-            return nextMessage()
+            if case .string("failover")? = message["kind"] { return failover() }
+            return answered(message)
         case (.cells, "error"), (.links, "error"):
-            guard case .string("import")? = message["ref"], let range = inFlight else { return .wait }
-            let why: String = if case .string(let text)? = message["message"] { text } else { "refused" }
-            inFlight = nil
-            guard phase == .links else { return .failed("the server refused cells \(range.lowerBound + 1)-\(range.upperBound): \(why)") }
-            summary.notes.append("\(range.count) link(s) refused by the server: \(why)")
-            return nextMessage()
+            return refused(message)
         default:
             return .wait
         }
     }
 
-    /// The next batch, or the end.
-    private mutating func nextMessage() -> Action {
-        if phase == .cells {
-            if nextNode < graph.nodes.count { return sendCells() }
-            phase = .links
+    /// The answer to the batch in flight: its `added` (with the new cells' ids) or `linked`.
+    mutating func answered(_ message: JSONValue) -> Action {
+        guard !inFlight.isEmpty, case .string(let by)? = message["by"], by == client || resume.formerClients.contains(by),
+              case .string(let kind)? = message["kind"] else { return .wait }
+        if phase == .cells, kind == "added", case .array(let added)? = message["ids"], added.count == inFlight.count {
+            for (index, id) in zip(inFlight, added) { ids[index] = Fields.positiveInteger(id) }
+            cellsIn += inFlight.count
+        } else if phase == .links, kind == "linked" {
+            for index in inFlight { edges[index] = .linked }
+            linksIn += inFlight.count
+        } else {
+            return .wait
         }
-        while nextEdge < graph.edges.count {
+        inFlight = []
+        resume.answered()
+        return nextMessage()
+    }
+
+    /// The server refused the batch in flight: cells end the import, links are noted.
+    private mutating func refused(_ message: JSONValue) -> Action {
+        guard case .string("import")? = message["ref"], !inFlight.isEmpty else { return .wait }
+        let why: String = if case .string(let text)? = message["message"] { text } else { "refused" }
+        let batch = inFlight
+        inFlight = []
+        resume.answered()
+        guard phase == .links else {
+            return .failed("the server refused cells \(batch.first! + 1)-\(batch.last! + 1): \(why)")
+        }
+        for index in batch { edges[index] = .refused }
+        refusals.append("\(batch.count) link(s) refused by the server: \(why)")
+        return nextMessage()
+    }
+
+    /// The next batch (cells while a node is not in the room, then links), or the end.
+    mutating func nextMessage() -> Action {
+        while nextNode < ids.count, ids[nextNode] != nil { nextNode += 1 }
+        if nextNode < ids.count { return sendCells() }
+        while true {
+            while nextEdge < edges.count, edges[nextEdge] != .pending { nextEdge += 1 }
+            guard nextEdge < edges.count else { break }
             if let action = sendLinks() { return action }
         }
         phase = .done
-        if oversized.nodes > 0 { summary.notes.append("\(oversized.nodes) node attribute set(s) left out: over maxAttrBytes (\(limits.maxAttrBytes)) or too big for a message") }
-        if oversized.links > 0 { summary.notes.append("\(oversized.links) link attribute set(s) left out: over maxAttrBytes (\(limits.maxAttrBytes)) or too big for a message") }
         return .finished(summary)
     }
 
+    public var summary: Summary {
+        var notes = notes
+        if !oversizedNodes.isEmpty {
+            notes.append("\(oversizedNodes.count) node attribute set(s) left out: over maxAttrBytes (\(limits.maxAttrBytes)) or too big for a message")
+        }
+        if !oversizedEdges.isEmpty {
+            notes.append("\(oversizedEdges.count) link attribute set(s) left out: over maxAttrBytes (\(limits.maxAttrBytes)) or too big for a message")
+        }
+        let skipped = edges.lazy.filter { $0 == .skipped }.count
+        if skipped > 0 { notes.append("\(skipped) link(s) left out: an end was not imported") }
+        if resume.resent.cells + resume.resent.links > 0 {
+            notes.append("sent again after the room moved: \(resume.resent.cells) cell(s) and \(resume.resent.links) link(s) it did not hold")
+        }
+        return Summary(cells: cellsIn, links: linksIn, notes: notes + refusals)
+    }
+
+    /// The nodes not in the room, from `nextNode` on, as many as one message takes.
     private mutating func sendCells() -> Action {
-        let start = nextNode
-        var batch = Batch(limits: limits)
-        while nextNode < graph.nodes.count {
-            var cell = graph.nodes[nextNode].cell
+        var batch = ImportBatch(limits: limits)
+        var picked: [Int] = []
+        var index = nextNode
+        while index < graph.nodes.count {
+            guard ids[index] == nil else {
+                index += 1
+                continue
+            }
+            var cell = graph.nodes[index].cell
             if !keepsAttrs { cell.data.key = nil }
             let tooBig = (cell.data.attrs?.bytes.count ?? 0) > limits.maxAttrBytes
             if !keepsAttrs || tooBig { cell.data.attrs = nil }
             if batch.admit(cell) {
-                if keepsAttrs && tooBig { oversized.nodes += 1 }
+                if keepsAttrs && tooBig { oversizedNodes.insert(index) }
             } else {
                 // Alone in a message, it still does not fit (maxAttrBytes near maxMessageBytes):
                 // it goes without its attributes.
                 guard batch.isEmpty, cell.data.attrs != nil else { break }
                 cell.data.attrs = nil
                 guard batch.admit(cell) else { break }
-                oversized.nodes += 1
+                oversizedNodes.insert(index)
             }
-            nextNode += 1
+            picked.append(index)
+            index += 1
         }
-        guard nextNode > start else { return .failed("node \(graph.nodes[start].key) does not fit in one message") }
-        inFlight = start..<nextNode
-        return .send(ClientRequest(.layout(.addCells(batch.cells, spawn: .random)), ref: "import").encoded)
+        guard !picked.isEmpty else { return .failed("node \(graph.nodes[nextNode].key) does not fit in one message") }
+        return send(.addCells(batch.cells, spawn: .random), carrying: picked, as: .cells)
     }
 
-    /// nil when every edge of the batch lost an end (a refused cell): on to the next.
+    /// The pending edges from `nextEdge` on, as many as one message takes; nil when every
+    /// edge looked at lost an end (a refused cell): on to the next.
     private mutating func sendLinks() -> Action? {
-        let start = nextEdge
-        var batch = Batch(limits: limits)
-        var skipped = 0
-        while nextEdge < graph.edges.count {
-            let edge = graph.edges[nextEdge]
+        var batch = ImportBatch(limits: limits)
+        var picked: [Int] = []
+        var index = nextEdge
+        while index < graph.edges.count {
+            let edge = graph.edges[index]
+            guard edges[index] == .pending else {
+                index += 1
+                continue
+            }
             guard let source = ids[edge.source], let target = ids[edge.target] else {
-                skipped += 1
-                nextEdge += 1
+                edges[index] = .skipped
+                index += 1
                 continue
             }
             let link = Link(source: source, target: target, distance: edge.distance ?? Link.defaultDistance, strength: edge.strength)
             let tooBig = (edge.attrs?.bytes.count ?? 0) > limits.maxAttrBytes
             let attrs = keepsAttrs && !tooBig ? edge.attrs : nil
             if batch.admit(LinkRecord(link, attrs: attrs)) {
-                if keepsAttrs && tooBig { oversized.links += 1 }
+                if keepsAttrs && tooBig { oversizedEdges.insert(index) }
             } else {
                 guard batch.isEmpty, attrs != nil, batch.admit(LinkRecord(link)) else { break }
-                oversized.links += 1
+                oversizedEdges.insert(index)
             }
-            nextEdge += 1
+            picked.append(index)
+            index += 1
         }
-        if skipped > 0 { summary.notes.append("\(skipped) link(s) left out: an end was not imported") }
-        guard !batch.links.isEmpty else { return nextEdge > start ? nil : .failed("a link does not fit in one message") }
-        inFlight = 0..<batch.links.count
-        return .send(ClientRequest(.layout(.link(batch.links)), ref: "import").encoded)
+        guard !picked.isEmpty else {
+            nextEdge = index
+            return index > nextEdge || index == graph.edges.count ? nil : .failed("a link does not fit in one message")
+        }
+        return send(.link(batch.links), carrying: picked, as: .links)
     }
 
-    /// One message's worth: at most `maxAddPerMessage` items and `maxMessageBytes` bytes,
-    /// the size kept as a running sum of each item's own (every item after the first adds a
-    /// comma).
-    private struct Batch {
-        let limits: Limits
-        var cells: [NewCell] = []
-        var links: [LinkRecord] = []
-        private var bytes = 0
-
-        var isEmpty: Bool { cells.isEmpty && links.isEmpty }
-
-        /// The bytes of a message with no items (the larger, `add`'s).
-        private let overhead: Int
-
-        init(limits: Limits) {
-            self.limits = limits
-            overhead = Self.size(.addCells([], spawn: .random))
-        }
-
-        mutating func admit(_ cell: NewCell) -> Bool {
-            guard admit(Self.size(.addCells([cell], spawn: .random)) - overhead) else { return false }
-            cells.append(cell)
-            return true
-        }
-
-        mutating func admit(_ link: LinkRecord) -> Bool {
-            guard admit(Self.size(.link([link])) - Self.size(.link([]))) else { return false }
-            links.append(link)
-            return true
-        }
-
-        private mutating func admit(_ itemBytes: Int) -> Bool {
-            let count = cells.count + links.count
-            guard count < limits.maxAddPerMessage, overhead + 1 + bytes + itemBytes + 1 <= limits.maxMessageBytes else { return false }
-            bytes += itemBytes + 1
-            return true
-        }
-
-        private static func size(_ command: LayoutCommand) -> Int {
-            ClientRequest(.layout(command), ref: "import").encoded.count
-        }
+    private mutating func send(_ command: LayoutCommand, carrying picked: [Int], as kind: Phase) -> Action {
+        inFlight = picked
+        phase = kind
+        resume.sent()
+        return .send(ClientRequest(.layout(command), ref: "import").encoded)
     }
 
-    private static func limits(_ value: JSONValue?) -> Limits {
+    static func limits(_ value: JSONValue?) -> Limits {
         var limits = Limits()
         if case .number(let n)? = value?["maxAddPerMessage"], n >= 1 { limits.maxAddPerMessage = Int(n) }
         if case .number(let n)? = value?["maxMessageBytes"], n >= 256 { limits.maxMessageBytes = Int(n) }
