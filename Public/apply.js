@@ -22,7 +22,7 @@ export function applyMessage(s, msg) {
       return applyEvent(s, msg);
     case 'data':
       applyDataMessage(s.data, msg);
-      return emitChanges(s, new Map([['data', undefined]]));
+      return emitChanges(s, new Map([['data', { replaced: true }]]));
     case 'stats':
       return applyStats(s, msg);
     case 'error':

@@ -3,10 +3,11 @@
 // everything; then the events `added` (its `cells`), `updated`, `linked`, `unlinked`,
 // `removed` and `cleared` change it. Pure, no DOM.
 //
-// `cells`: Map id -> {label, radius, color, group} (only the fields a cell has);
+// `cells`: Map id -> {label, radius, color, group, key} (only the fields a cell has; `key` is
+// the cell's id in the user's data, a string or a number, which an import resumes by);
 // `links`: Map "low-high" -> {source, target}. Each change returns whether it changed
 // anything, so the state emits `data` only then.
-const FIELDS = ['label', 'radius', 'color', 'group'];
+const FIELDS = ['label', 'radius', 'color', 'group', 'key'];
 const isId = (v) => Number.isSafeInteger(v) && v > 0;
 
 export function createCellData() {
@@ -15,12 +16,19 @@ export function createCellData() {
 
 export const linkKey = (a, b) => (a < b ? `${a}-${b}` : `${b}-${a}`);
 
-// A cell record's fields, checked: strings for label, color and group, a number for radius.
+// A cell record's fields, checked: strings for label, color and group, a number for radius,
+// either for key.
+const valid = {
+  radius: (v) => Number.isFinite(v),
+  key: (v) => typeof v === 'string' || Number.isFinite(v),
+};
+const isString = (v) => typeof v === 'string';
+
 function fieldsOf(record) {
   const out = {};
   for (const f of FIELDS) {
     const v = record[f];
-    if (f === 'radius' ? Number.isFinite(v) : typeof v === 'string') out[f] = v;
+    if ((valid[f] ?? isString)(v)) out[f] = v;
   }
   return out;
 }

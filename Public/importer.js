@@ -5,7 +5,18 @@
 // ids. Pure, no DOM: the page sends what `next` returns and hands back the answers. Keys and
 // attrs go as they are, but attrs over hello.limits.maxAttrBytes are left out (noted), and a
 // server whose hello announces no maxAttrBytes (older: it keeps neither) gets neither.
+//
+// It survives the room moving to another server, as the CLI's ImportSession+Resume does: after
+// a `failover` event, or the page's connection coming back, the room's data (celldata.js,
+// replaced by the `data` message that follows) says which of its cells (by key) and links (by
+// ends) the room holds; what was acknowledged but lost with the old owner is sent again, and so
+// is the batch in flight when the room lacks it, but only LEFTOVER_WAIT seconds later, if its
+// answer has not come meanwhile (a batch that waited in Redis is applied by the new owner just
+// after the failover). A batch unanswered for ANSWER_TIMEOUT seconds ends the import, saying so.
 export const REF = 'import';
+export const ANSWER_TIMEOUT = 20;
+export const DATA_TIMEOUT = 10;
+export const LEFTOVER_WAIT = 1.5;
 const OVERHEAD = 64; // the message around the items: {"type":"add","cells":[…],"ref":…}
 const utf8 = new TextEncoder();
 
@@ -20,112 +31,200 @@ export function serverSize(attrs) {
   return utf8.encode(text).length + (text.match(/\de-\d(?!\d)/g) || []).length;
 }
 
+const linkKey = (a, b) => (a < b ? `${a}-${b}` : `${b}-${a}`);
+
 export function createImporter(graph, limits = {}) {
   const maxItems = Math.max(1, Number(limits.maxAddPerMessage) || 1000);
   const maxBytes = Math.max(256, Number(limits.maxMessageBytes) || 65536);
   const keepsAttrs = Number.isFinite(Number(limits.maxAttrBytes)) && limits.maxAttrBytes !== null;
   const maxAttrBytes = Number(limits.maxAttrBytes);
-  const ids = new Array(graph.nodes.length).fill(null);
+  const ids = new Array(graph.nodes.length).fill(null); // the cell id each node got
+  const edgeState = new Array(graph.edges.length).fill('pending'); // pending, linked, refused, skipped
   const notes = [...graph.notes];
   if (!keepsAttrs) notes.push('ids and attributes not kept: the server does not keep them (it is older)');
-  const oversized = { node: 0, link: 0 };
+  const refusals = [];
+  const oversized = { node: new Set(), link: new Set() };
   // `attrs` as sent: undefined when the server keeps none or they are over its bound, or
   // when `item` with them would not fit a message alone (maxAttrBytes near maxMessageBytes).
-  const fitted = (attrs, what, item) => {
+  const fitted = (attrs, what, item, index) => {
     if (attrs === undefined || !keepsAttrs) return undefined;
     const size = utf8.encode(JSON.stringify({ ...item, attrs })).length + 1;
     if (serverSize(attrs) <= maxAttrBytes && OVERHEAD + size <= maxBytes) return attrs;
-    oversized[what]++;
+    oversized[what].add(index);
     return undefined;
   };
-  let nextNode = 0;
-  let nextEdge = 0;
-  let inFlight = null; // {kind: 'cells'|'links', from, count}
-  let cells = 0;
-  let links = 0;
-  let failed = null;
-  const nodeCells = graph.nodes.map(({ cell: { key, attrs, ...drawn } }) => {
+  const nodeCells = graph.nodes.map(({ cell: { key, attrs, ...drawn } }, index) => {
     const cell = { ...drawn };
     if (keepsAttrs && key !== undefined) cell.key = key;
-    const sent = fitted(attrs, 'node', cell);
+    const sent = fitted(attrs, 'node', cell, index);
     if (sent !== undefined) cell.attrs = sent;
     return cell;
   });
-  let edgeLinks = null; // the links by cell id, once the cells have theirs
+  let nextNode = 0; // every node before it has its cell, every edge before nextEdge its fate
+  let nextEdge = 0;
+  let inFlight = null; // {kind: 'cells'|'links', items: [node or edge index]}
+  let cells = 0;
+  let links = 0;
+  let missingCells = graph.nodes.length;
+  let pendingLinks = graph.edges.length;
+  let failed = null;
+  // The resume: waiting since (seconds), a resync under way, what to send again when.
+  let since = null;
+  let resyncing = false;
+  let resendDue = false;
+  const formerClients = new Set();
+  const resent = { cells: 0, links: 0 };
 
-  // As many items as fit a message: count and bytes.
-  function batch(items, from) {
-    const out = [];
+  // The link of edge `e` between the cells its ends got.
+  function linkOf(e, index) {
+    const l = { source: ids[e.source], target: ids[e.target] };
+    if (e.distance !== undefined) l.distance = e.distance;
+    if (e.strength !== undefined) l.strength = e.strength;
+    const attrs = fitted(e.attrs, 'link', l, index);
+    if (attrs !== undefined) l.attrs = attrs;
+    return l;
+  }
+
+  // As many items as fit a message, from `from` on, of those `wanted` picks: [indices, items].
+  function batch(count, from, wanted, item) {
+    const picked = [];
+    const items = [];
     let bytes = OVERHEAD;
-    for (let i = from; i < items.length && out.length < maxItems; i++) {
-      const item = items[i];
-      if (item === null) { out.push(null); continue; }
-      const size = utf8.encode(JSON.stringify(item)).length + 1;
-      if (bytes + size > maxBytes && out.length > 0) break;
+    for (let i = from; i < count && picked.length < maxItems; i++) {
+      if (!wanted(i)) continue;
+      const it = item(i);
+      if (it === null) continue;
+      const size = utf8.encode(JSON.stringify(it)).length + 1;
+      if (bytes + size > maxBytes && picked.length > 0) break;
       bytes += size;
-      out.push(item);
+      picked.push(i);
+      items.push(it);
     }
-    return out;
+    return [picked, items];
+  }
+
+  function answered() {
+    inFlight = null;
+    since = null;
+    resendDue = false;
+  }
+
+  // What the room holds against what was sent (after a failover or a reconnection).
+  function reconcile(data) {
+    resyncing = false;
+    since = null;
+    let newest = 0;
+    ids.forEach((id, index) => {
+      if (id === null) return;
+      if (data.cells.has(id)) {
+        newest = Math.max(newest, id);
+        return;
+      }
+      ids[index] = null;
+      cells--;
+      missingCells++;
+      resent.cells++;
+      nextNode = Math.min(nextNode, index);
+    });
+    const holds = (index) => {
+      const e = graph.edges[index];
+      return ids[e.source] !== null && ids[e.target] !== null && data.links.has(linkKey(ids[e.source], ids[e.target]));
+    };
+    edgeState.forEach((fate, index) => {
+      if (fate !== 'linked' || holds(index)) return;
+      edgeState[index] = 'pending';
+      links--;
+      pendingLinks++;
+      resent.links++;
+      nextEdge = Math.min(nextEdge, index);
+    });
+    if (inFlight?.kind === 'cells') {
+      // An add is all or nothing: the room has the batch when it has all its keys among cells
+      // newer than the import's others.
+      const found = new Map();
+      for (const [id, fields] of data.cells) {
+        if (id > newest && fields.key !== undefined && !found.has(fields.key)) found.set(fields.key, id);
+      }
+      const got = inFlight.items.map((i) => (nodeCells[i].key === undefined ? undefined : found.get(nodeCells[i].key)));
+      if (got.every((id) => id !== undefined)) {
+        inFlight.items.forEach((i, k) => { ids[i] = got[k]; });
+        cells += got.length;
+        missingCells -= got.length;
+        inFlight = null;
+      }
+    } else if (inFlight?.kind === 'links') {
+      const arrived = inFlight.items.filter(holds);
+      for (const i of arrived) edgeState[i] = 'linked';
+      links += arrived.length;
+      pendingLinks -= arrived.length;
+      inFlight.items = inFlight.items.filter((i) => !arrived.includes(i));
+      if (inFlight.items.length === 0) inFlight = null;
+    }
+    resendDue = inFlight !== null;
   }
 
   const importer = {
-    get done() { return failed !== null || (inFlight === null && nextNode >= graph.nodes.length && nextEdge >= graph.edges.length); },
+    get done() { return failed !== null || (inFlight === null && !resyncing && missingCells === 0 && pendingLinks === 0); },
     get failed() { return failed; },
     get progress() { return { done: cells + links, total: graph.nodes.length + graph.edges.length, cells, links }; },
     get notes() {
-      const over = Object.entries(oversized).filter(([, n]) => n > 0)
-        .map(([what, n]) => `${n} ${what} attribute set(s) left out: over maxAttrBytes (${maxAttrBytes}) or too big for a message`);
-      return [...notes, ...over];
+      const over = Object.entries(oversized).filter(([, set]) => set.size > 0)
+        .map(([what, set]) => `${set.size} ${what} attribute set(s) left out: over maxAttrBytes (${maxAttrBytes}) or too big for a message`);
+      const skipped = edgeState.filter((fate) => fate === 'skipped').length;
+      const lost = skipped ? [`${skipped} link(s) left out: an end was not imported`] : [];
+      const again = resent.cells + resent.links
+        ? [`sent again after the room moved: ${resent.cells} cell(s) and ${resent.links} link(s) it did not hold`] : [];
+      return [...notes, ...over, ...lost, ...again, ...refusals];
     },
-    get waiting() { return inFlight !== null; },
+    /** Waiting for an answer, or for the room's data. */
+    get waiting() { return inFlight !== null || resyncing; },
+    /** Waiting for the room's data (after a failover or a reconnection). */
+    get resyncing() { return resyncing; },
 
     /** The next message to send, or null (waiting for an answer, or done). */
     next() {
-      if (inFlight || failed) return null;
-      if (nextNode < graph.nodes.length) {
-        const items = batch(nodeCells, nextNode);
-        inFlight = { kind: 'cells', from: nextNode, count: items.length };
-        nextNode += items.length;
+      if (inFlight || failed || resyncing) return null;
+      while (nextNode < ids.length && ids[nextNode] !== null) nextNode++;
+      if (nextNode < ids.length) {
+        const [picked, items] = batch(ids.length, nextNode, (i) => ids[i] === null, (i) => nodeCells[i]);
+        inFlight = { kind: 'cells', items: picked };
+        since = null;
         return { type: 'add', cells: items, ref: REF };
       }
-      while (nextEdge < graph.edges.length) {
-        const chosen = [];
-        let skipped = 0;
-        const from = nextEdge;
-        edgeLinks ??= graph.edges.map((e) => {
-          const source = ids[e.source];
-          const target = ids[e.target];
-          if (source === null || target === null) return null;
-          const l = { source, target };
-          if (e.distance !== undefined) l.distance = e.distance;
-          if (e.strength !== undefined) l.strength = e.strength;
-          const attrs = fitted(e.attrs, 'link', l);
-          if (attrs !== undefined) l.attrs = attrs;
-          return l;
-        });
-        const items = batch(edgeLinks, from);
-        nextEdge += items.length;
-        for (const item of items) if (item === null) skipped++; else chosen.push(item);
-        if (skipped) notes.push(`${skipped} link(s) left out: an end was not imported`);
-        if (chosen.length === 0) continue;
-        inFlight = { kind: 'links', count: chosen.length };
-        return { type: 'link', links: chosen, ref: REF };
+      for (;;) {
+        while (nextEdge < edgeState.length && edgeState[nextEdge] !== 'pending') nextEdge++;
+        if (nextEdge >= edgeState.length) return null;
+        const [picked, items] = batch(edgeState.length, nextEdge, (i) => {
+          if (edgeState[i] !== 'pending') return false;
+          const e = graph.edges[i];
+          if (ids[e.source] !== null && ids[e.target] !== null) return true;
+          edgeState[i] = 'skipped';
+          pendingLinks--;
+          return false;
+        }, (i) => linkOf(graph.edges[i], i));
+        if (picked.length === 0) continue;
+        inFlight = { kind: 'links', items: picked };
+        since = null;
+        return { type: 'link', links: items, ref: REF };
       }
-      return null;
     },
 
     /** An event; true when it answered the message in flight (this page's `added` or `linked`). */
     event(ev, me) {
-      if (!inFlight || ev.by !== me) return false;
-      if (inFlight.kind === 'cells' && ev.kind === 'added' && Array.isArray(ev.ids) && ev.ids.length === inFlight.count) {
-        ev.ids.forEach((id, k) => { ids[inFlight.from + k] = id; });
-        cells += inFlight.count;
-      } else if (inFlight.kind === 'links' && ev.kind === 'linked') {
-        links += inFlight.count;
+      if (!inFlight || (ev.by !== me && !formerClients.has(ev.by))) return false;
+      const { kind, items } = inFlight;
+      if (kind === 'cells' && ev.kind === 'added' && Array.isArray(ev.ids) && ev.ids.length === items.length) {
+        items.forEach((i, k) => { ids[i] = ev.ids[k]; });
+        cells += items.length;
+        missingCells -= items.length;
+      } else if (kind === 'links' && ev.kind === 'linked') {
+        for (const i of items) edgeState[i] = 'linked';
+        links += items.length;
+        pendingLinks -= items.length;
       } else {
         return false;
       }
-      inFlight = null;
+      answered();
       return true;
     },
 
@@ -133,10 +232,79 @@ export function createImporter(graph, limits = {}) {
     refused(err) {
       if (!inFlight || err?.ref !== REF) return false;
       const why = typeof err.message === 'string' ? err.message : 'refused';
-      if (inFlight.kind === 'cells') failed = `the server refused cells: ${why}`;
-      else notes.push(`${inFlight.count} link(s) refused by the server: ${why}`);
-      inFlight = null;
+      if (inFlight.kind === 'cells') {
+        failed = `the server refused cells: ${why}`;
+      } else {
+        for (const i of inFlight.items) edgeState[i] = 'refused';
+        pendingLinks -= inFlight.items.length;
+        refusals.push(`${inFlight.items.length} link(s) refused by the server: ${why}`);
+      }
+      answered();
       return true;
+    },
+
+    /** A `failover` event: the room's data follows. */
+    failover() {
+      if (failed || this.done) return;
+      if (!keepsAttrs) {
+        failed = `the room moved to another server mid-import, and the server keeps no cell keys to resume by: ${cells} cells and ${links} links arrived`;
+        return;
+      }
+      resyncing = true;
+      since = null;
+    },
+
+    /** The page's connection was lost (client `me`): it resumes on the next hello's data. */
+    lost(me) {
+      if (failed || this.done) return;
+      if (!keepsAttrs) {
+        failed = `the connection was lost mid-import, and the server keeps no cell keys to resume by: ${cells} cells and ${links} links arrived`;
+        return;
+      }
+      if (me) formerClients.add(me);
+      resyncing = true;
+      since = null;
+    },
+
+    /** The room's data (celldata.js) as the `data` message after a failover or a hello left it. */
+    resynced(data) {
+      if (resyncing) reconcile(data);
+    },
+
+    /**
+     * Time (seconds) goes on: true when something may be sent now (what the room lacked, after
+     * LEFTOVER_WAIT). A resync with no data for DATA_TIMEOUT goes on as if the room held none
+     * of the import; a batch unanswered for ANSWER_TIMEOUT ends it.
+     */
+    tick(now, connected = true) {
+      if (failed || (!inFlight && !resyncing)) return false;
+      if (since === null) {
+        since = now;
+        return false;
+      }
+      if (resendDue) {
+        if (now - since < LEFTOVER_WAIT) return false;
+        const items = inFlight.items;
+        if (inFlight.kind === 'cells') {
+          resent.cells += items.length;
+          nextNode = Math.min(nextNode, ...items);
+        } else {
+          resent.links += items.length;
+          nextEdge = Math.min(nextEdge, ...items);
+        }
+        answered();
+        return true;
+      }
+      if (resyncing) {
+        if (!connected || now - since < DATA_TIMEOUT) return false;
+        reconcile({ cells: new Map(), links: new Map() });
+        return true;
+      }
+      if (now - since >= ANSWER_TIMEOUT) {
+        failed = `no answer from the server for ${ANSWER_TIMEOUT} s: ${cells} cells and ${links} links arrived`;
+        return true;
+      }
+      return false;
     },
   };
   return importer;

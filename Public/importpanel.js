@@ -1,13 +1,14 @@
 // Import and export in the panel. Import: the button's file picker or a file dropped on the
 // page, read (graphfile.js) and sent into the room (importer.js) one message at a time,
 // paced under the server's rate limit, with a progress bar, then a line that says what came
-// in and what did not, and why. Export: a link that downloads the room as node-link JSON
-// with positions (GET /export/ROOM.json).
+// in and what did not, and why. When the room moves to another server (a `failover`) or the
+// connection comes back after a loss, the import goes on from what the room holds (importer.js).
+// Export: a link that downloads the room as node-link JSON with positions (GET /export/ROOM.json).
 import { readGraph } from './graphfile.js';
 import { createImporter } from './importer.js';
 
 export function createImportPanel({ button, input, progress, status, exportLink, dropTarget }, state, { send }) {
-  let job = null; // {importer, name, timer, lastSent}
+  let job = null; // {importer, name, timer, lastSent, ticker, client}
 
   function say(text, kind = '') {
     status.textContent = text;
@@ -25,6 +26,7 @@ export function createImportPanel({ button, input, progress, status, exportLink,
   function finish() {
     const { importer, name } = job;
     clearTimeout(job.timer);
+    clearInterval(job.ticker);
     job = null;
     progress.hidden = true;
     document.body.dataset.importing = '';
@@ -63,7 +65,11 @@ export function createImportPanel({ button, input, progress, status, exportLink,
     } catch (e) {
       return say(`Cannot import ${file.name}: ${e.message}`, 'error');
     }
-    job = { importer: createImporter(graph, state.limits), name: file.name, cells: graph.nodes.length, links: graph.edges.length, timer: 0, lastSent: -Infinity };
+    job = { importer: createImporter(graph, state.limits), name: file.name, cells: graph.nodes.length, links: graph.edges.length,
+      timer: 0, lastSent: -Infinity, client: state.client };
+    job.ticker = setInterval(() => {
+      if (job && job.importer.tick(performance.now() / 1000, state.connection === 'connected')) pump();
+    }, 250);
     button.disabled = true;
     document.body.dataset.importing = 'true';
     showProgress();
@@ -73,21 +79,33 @@ export function createImportPanel({ button, input, progress, status, exportLink,
   state.on('history', ({ events }) => {
     if (!job) return;
     let answered = false;
-    for (const ev of events) answered = job.importer.event(ev, state.client) || answered;
-    if (answered) pump();
+    for (const ev of events) {
+      if (ev.kind === 'failover') {
+        job.importer.failover();
+        say(`Importing ${job.name}: the room moved to another server, going on from what it holds`);
+      }
+      answered = job.importer.event(ev, state.client) || answered;
+    }
+    if (answered || job.importer.failed) pump();
+  });
+  // The room's data after a failover or a reconnection: what of the import it holds.
+  state.on('data', (change) => {
+    if (!job || !change?.replaced || !job.importer.resyncing) return;
+    job.importer.resynced(state.data);
+    pump();
   });
   state.on('rejected', () => {
     if (job && job.importer.refused(state.rejected)) pump();
   });
   state.on('connection', () => {
-    if (!job || state.connection === 'connected') return;
-    const name = job.name;
-    clearTimeout(job.timer);
-    job = null;
-    progress.hidden = true;
-    button.disabled = false;
-    document.body.dataset.importing = '';
-    say(`Import of ${name} stopped: the connection was lost`, 'error');
+    if (!job) return;
+    if (state.connection === 'connected') {
+      job.client = state.client;
+      return;
+    }
+    job.importer.lost(job.client);
+    if (job.importer.failed) return pump();
+    say(`Importing ${job.name}: the connection was lost, going on when it is back`);
   });
 
   button.addEventListener('click', () => input.click());

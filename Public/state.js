@@ -23,7 +23,7 @@ export const CHANGES = [
   'membership', // ids, index, v; payload {shift}: how far the selected cell's index moved (0 if it changed)
   'owners', // owners: who added which cells
   'pins', // pinned
-  'data', // data: the cells' labels, radii, colours, groups and the links (celldata.js)
+  'data', // data: the cells' labels, radii, colours, groups, keys and the links (celldata.js); payload {replaced} for a `data` message
   'selection', // selectedId
   'positions', // xy: a frame came
   'clients', // clients

@@ -11,6 +11,7 @@ with problems says what it left out; drag-and-drop imports too.
 import json
 import math
 import os
+import pathlib
 import time
 import urllib.request
 
@@ -189,3 +190,44 @@ def test_lesmis_screenshot(server, pages, tmp_path):
     page.wait(lambda: page.field("motion") == "settled", "the layout to settle", timeout=120)
     time.sleep(1.5)
     page.driver.save_screenshot(os.environ["FORCELAYOUT_LESMIS_SCREENSHOT"])
+
+
+def test_an_import_through_the_page_survives_the_rooms_owner_being_killed(pages, tmp_path):
+    """Issue 22: the page's import went on waiting for the answer a killed owner never gave.
+    Through a relay, with the owner killed mid-import, it now ends with every node and link
+    once (the room's data after the failover says what arrived)."""
+    import sys
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "e2e"))
+    from redis_server import RunningRedis
+    from server import RunningServer, wait_until
+    from raw_websocket import RawWebSocket
+
+    nodes = 2000
+    edges = [{"source": n, "target": (n + 1) % nodes} for n in range(nodes)]
+    path = tmp_path / "ring.json"
+    path.write_text(json.dumps({"nodes": [{"id": n} for n in range(nodes)], "links": edges}))
+    slow = ["--messages-per-second", "4", "--message-burst", "2", "--max-add-per-message", "200"]
+    with RunningRedis() as redis:
+        servers = [RunningServer("--redis", redis.url, "--node", node, *slow, log_file=True) for node in "ab"]
+        try:
+            owner, relay = servers
+            with RawWebSocket(owner.port, path="/ws/ring"):
+                assert wait_until(lambda: any(r["name"] == "ring" and r.get("node") == "a" for r in relay.rooms()), timeout=5)
+            page = pages(f"{relay.http}/r/ring")
+            page.wait(lambda: page.field("client").endswith("@b"), "a client id of server b")
+            page.js("document.querySelector('#import-file').hidden = false")
+            page.find("#import-file").send_keys(str(path))
+            page.wait(lambda: page.cells() >= 600, "the import under way", timeout=30)
+            owner.stop()  # kill -9, mid-import
+            page.wait(lambda: page.find("#import-status").get_attribute("data-kind") in ("done", "warning", "error"),
+                      "the import to end", timeout=90)
+            said = page.find("#import-status").text
+            assert said.startswith(f"Imported {nodes} cells and {nodes} links from ring.json."), said
+            print(said)
+            with urllib.request.urlopen(f"{relay.http}/export/ring.json", timeout=10) as response:
+                document = json.loads(response.read())
+            assert sorted(node["id"] for node in document["nodes"]) == list(range(nodes)), "every node once"
+            assert len(document["links"]) == nodes
+        finally:
+            for server in servers:
+                server.close()
