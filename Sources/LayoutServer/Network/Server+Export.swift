@@ -2,8 +2,8 @@ import CLibWebSockets
 
 /// `GET /export/NAME.json` and `/export/NAME.gexf`: a room as node-link JSON or GEXF, from one
 /// tick. A room in memory is written by its next turn (`TurnRequest.export`) and the answer
-/// waits for it; a room that is only on disk is read from its state file. The same origin
-/// rules as the WebSocket: another site's page, or a DNS-rebinding one, gets 403.
+/// waits for it; a room that is only on disk is read from its state file. Another site's page,
+/// or a DNS-rebinding one, gets 403 before this (`filterHTTP`, the rule of every request).
 extension Server {
     /// An export waiting for its document, or with its headers or its body still to write.
     enum PendingExport {
@@ -15,11 +15,6 @@ extension Server {
 
     func serveExport(_ wsi: OpaquePointer, rest: String) -> Int32 {
         guard let (name, format) = Self.exportAddress(rest) else { return notFound(wsi) }
-        let origin = header(wsi, WSI_TOKEN_ORIGIN)
-        if case .refused(let why) = config.originPolicy.verdict(origin: origin, host: header(wsi, WSI_TOKEN_HOST)) {
-            logger.info("refused export of \(name) to \(peerAddress(wsi)): \(why)")
-            return lws_return_http_status(wsi, UInt32(HTTP_STATUS_FORBIDDEN.rawValue), nil) != 0 ? -1 : 1
-        }
         if let room = host.rooms[name], room.role.hasLayout {
             host.request(.export(format, deliver: awaitExport(wsi, format: format, name: name)), of: room)
             return 0
