@@ -109,7 +109,7 @@ final class ParameterWireTests: XCTestCase {
         let specs = #","paramSpecs":"# + String(decoding: ServerMessages.paramSpecs, as: UTF8.self)
         XCTAssertTrue(written.contains(#""paused":false}"# + specs + #","limits":"#))
         let hello = written.replacingOccurrences(of: specs, with: "")
-        XCTAssertEqual(hello, #"{"type":"hello","protocol":1,"client":"c7","room":"main","clients":2,"params":{"stiffness":0.02,"charge":12.5,"cellSize":20,"threshold":0.3,"tickRate":20,"theta":0.9,"collide":true,"paused":false},"limits":{"maxCells":100000,"maxAddPerMessage":1000,"maxLinks":200000,"maxMessageBytes":65536,"replayBuffer":256,"messagesPerSecond":60,"messageBurst":120,"maxEventBacklog":4096,"maxClients":1000,"maxConnections":4096,"maxConnectionsPerAddress":256,"maxQueuedBytes":4194304,"requestTimeout":10,"maxRooms":1000,"roomsPerMinute":30,"maxTotalCells":1000000,"roomIdleSeconds":300},"tick":1234,"settled":true,"pinned":[2,9],"events":[]}"#)
+        XCTAssertEqual(hello, #"{"type":"hello","protocol":1,"client":"c7","room":"main","clients":2,"params":{"stiffness":0.02,"charge":12.5,"cellSize":20,"threshold":0.3,"tickRate":20,"theta":0.9,"collide":true,"paused":false},"limits":{"maxCells":100000,"maxAddPerMessage":1000,"maxLinks":200000,"maxMessageBytes":65536,"replayBuffer":256,"messagesPerSecond":60,"messageBurst":120,"maxEventBacklog":4096,"maxClients":1000,"maxConnections":4096,"maxConnectionsPerAddress":256,"maxQueuedBytes":4194304,"requestTimeout":10,"maxRooms":1000,"roomsPerMinute":30,"maxTotalCells":1000000,"roomIdleSeconds":300,"maxExportsPerAddress":2,"maxExportBytes":268435456},"tick":1234,"settled":true,"pinned":[2,9],"events":[]}"#)
     }
 
     /// As before rooms, plus `settled`.

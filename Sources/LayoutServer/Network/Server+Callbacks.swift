@@ -44,8 +44,7 @@ extension Server {
 
     /// The body of an answer waiting, or an export's headers; nil: nothing of ours to write.
     private func httpWritable(_ wsi: OpaquePointer) -> Int32? {
-        if let body = pendingHTTP.removeValue(forKey: wsi) { return writeHTTPBody(wsi, body) }
-        return writeExportHeaders(wsi)
+        writeHTTPBody(wsi) ?? writeExportHeaders(wsi)
     }
 
     private func httpClosed(_ wsi: OpaquePointer) {

@@ -82,6 +82,8 @@ public enum ServerMessages {
         writer.member("roomsPerMinute", limits.roomsPerMinute)
         writer.member("maxTotalCells", limits.maxTotalCells)
         writer.member("roomIdleSeconds", limits.roomIdleSeconds)
+        writer.member("maxExportsPerAddress", limits.maxExportsPerAddress)
+        writer.member("maxExportBytes", limits.maxExportBytes)
         writer.raw("},\"tick\":")
         writer.integer(status.tick)
         writer.member("settled", status.settled)

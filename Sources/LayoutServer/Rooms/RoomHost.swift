@@ -28,6 +28,8 @@ final class RoomHost {
     /// Rooms unloaded whose last write is under way (off the service thread: a large room's
     /// file takes tens of ms to write and fsync); loading one again waits for it.
     var closing: [RoomName: DispatchGroup] = [:]
+    /// Room files found unusable, refused at once until they change.
+    var refusedFiles = FileVerdicts()
     private let closer = DispatchQueue(label: "forcelayout.rooms.closing", attributes: .concurrent)
 
     init(config: ServerConfig, logger: Logger) {
@@ -125,16 +127,6 @@ final class RoomHost {
         pool.wake(room)
     }
 
-    /// The export of a room that is not in memory, from its state file; nil: no such room.
-    func savedExport(of name: RoomName) -> Result<LayoutExport?, StateFile.Failure> {
-        do {
-            guard let saved = try load(name) else { return .success(nil) }
-            return .success(LayoutExport(room: name.description, tick: 0, snapshot: saved.layout, catalog: saved.catalog))
-        } catch {
-            return .failure(error)
-        }
-    }
-
     /// Hands a request to its room's next turn (`TurnRequest`).
     func request(_ request: TurnRequest, of room: Room) {
         room.requests.push(request)
@@ -216,14 +208,7 @@ final class RoomHost {
     private func load(_ name: RoomName) throws(StateFile.Failure) -> SavedState? {
         guard let path = files.path(for: name) else { return nil }
         closing.removeValue(forKey: name)?.wait()
-        let saved = try StateFile.load(from: path)
-        if let saved, saved.layout.cells.count > limits.maxCells {
-            throw StateFile.Failure(description: "state file \(path) holds \(saved.layout.cells.count) cells, more than --max-cells \(limits.maxCells)")
-        }
-        if let saved, saved.layout.links.count > limits.maxLinks {
-            throw StateFile.Failure(description: "state file \(path) holds \(saved.layout.links.count) links, more than --max-links \(limits.maxLinks)")
-        }
-        return saved
+        return try StateFileReader.load(path, limits: limits)
     }
 
     /// The room's layout (restored from `saved`, or empty) in memory and in the pool.

@@ -1,0 +1,103 @@
+@testable import LayoutServer
+import XCTest
+
+final class ExportBudgetTests: XCTestCase {
+    private let a = PeerAddress(ipv4: [10, 0, 0, 1]), b = PeerAddress(ipv4: [10, 0, 0, 2])
+
+    func testEachAddressHasAtMostItsExportsUnderWay() {
+        var budget = ExportBudget(policy: .init(maxPerAddress: 2, maxBytes: 1000))
+        XCTAssertEqual(budget.admit(from: a), .admit)
+        XCTAssertEqual(budget.admit(from: a), .admit)
+        XCTAssertEqual(budget.admit(from: a), .tooMany(2))
+        XCTAssertEqual(budget.admit(from: b), .admit, "another address is not bound by a's")
+        budget.ended(from: a)
+        XCTAssertEqual(budget.admit(from: a), .admit)
+        budget.ended(from: b)
+        budget.ended(from: b)  // once too often: nothing goes below zero
+        XCTAssertEqual(budget.underWay(from: b), 0)
+    }
+
+    func testDocumentsHeldCountOnceAndRefuseNewExportsPastTheBudget() {
+        var budget = ExportBudget(policy: .init(maxPerAddress: 10, maxBytes: 1000))
+        let shared = HTTPBody(Array(repeating: 0, count: 600)), other = HTTPBody(Array(repeating: 1, count: 500))
+        budget.hold(shared.identity, bytes: shared.count)
+        budget.hold(shared.identity, bytes: shared.count)
+        XCTAssertEqual(budget.heldBytes, 600, "one document for two connections counts once")
+        XCTAssertEqual(budget.admit(from: a), .admit)
+        budget.hold(other.identity, bytes: other.count)
+        XCTAssertEqual(budget.heldBytes, 1100)
+        XCTAssertEqual(budget.admit(from: b), .full(1000))
+        budget.release(shared.identity)
+        XCTAssertEqual(budget.heldBytes, 1100, "still held by the other connection")
+        budget.release(shared.identity)
+        XCTAssertEqual(budget.heldBytes, 500)
+        XCTAssertEqual(budget.admit(from: b), .admit)
+        budget.release(other.identity)
+        budget.release(other.identity)
+        XCTAssertEqual(budget.heldBytes, 0)
+        XCTAssertEqual(budget.documentsHeld, 0)
+    }
+
+    func testABodyIsWrittenInChunksToItsLastByte() {
+        let body = HTTPBody((0..<(BodyWrite.chunkSize * 2 + 10)).map { UInt8(truncatingIfNeeded: $0) })
+        var write = BodyWrite(body)
+        var chunks: [Range<Int>] = []
+        while !write.isDone {
+            let chunk = write.nextChunk
+            XCTAssertLessThanOrEqual(chunk.count, BodyWrite.chunkSize)
+            XCTAssertEqual(write.nextIsLast, chunk.upperBound == body.count)
+            chunks.append(chunk)
+            write.wrote(chunk)
+        }
+        XCTAssertEqual(chunks.map(\.count), [BodyWrite.chunkSize, BodyWrite.chunkSize, 10])
+        let buffer = ChunkBuffer()
+        let payload = buffer.load(chunks[2], of: body)
+        XCTAssertEqual(Array(UnsafeBufferPointer(start: payload, count: 10)), Array(body.bytes[chunks[2]]))
+        let empty = BodyWrite(HTTPBody([]))
+        XCTAssertEqual(empty.nextChunk, 0..<0)
+        XCTAssertTrue(empty.nextIsLast)
+    }
+}
+
+final class FileVerdictsTests: XCTestCase {
+    private func stamp(size: Int64 = 10, inode: UInt64 = 1, seconds: Int = 100) -> FileStamp {
+        FileStamp(device: 1, inode: inode, size: size, modifiedSeconds: seconds, modifiedNanoseconds: 5)
+    }
+
+    func testAVerdictHoldsUntilTheFileChanges() {
+        var verdicts = FileVerdicts()
+        XCTAssertNil(verdicts.refusal(of: "/s/a.json", stamp: stamp()))
+        verdicts.refuse("/s/a.json", stamp: stamp(), why: "corrupt")
+        XCTAssertEqual(verdicts.refusal(of: "/s/a.json", stamp: stamp()), "corrupt")
+        XCTAssertNil(verdicts.refusal(of: "/s/b.json", stamp: stamp()))
+        for changed in [stamp(size: 11), stamp(inode: 2), stamp(seconds: 101)] {
+            var copy = verdicts
+            XCTAssertNil(copy.refusal(of: "/s/a.json", stamp: changed))
+            XCTAssertEqual(copy.count, 0, "a verdict on an older file is forgotten")
+        }
+        XCTAssertNil(verdicts.refusal(of: "/s/a.json", stamp: nil), "the file is gone")
+    }
+
+    func testOnlyTheNewestVerdictsAreKept() {
+        var verdicts = FileVerdicts(capacity: 2)
+        for name in ["a", "b", "c"] { verdicts.refuse("/s/\(name).json", stamp: stamp(), why: name) }
+        XCTAssertEqual(verdicts.count, 2)
+        XCTAssertNil(verdicts.refusal(of: "/s/a.json", stamp: stamp()))
+        XCTAssertEqual(verdicts.refusal(of: "/s/c.json", stamp: stamp()), "c")
+    }
+
+    func testAStampSaysWhatAFileIs() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stamp-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("a.json").path
+        XCTAssertNil(FileStamp(path: file))
+        try Data("abc".utf8).write(to: URL(fileURLWithPath: file))
+        let first = try XCTUnwrap(FileStamp(path: file))
+        XCTAssertEqual(first.size, 3)
+        XCTAssertTrue(first.isRegularFile)
+        XCTAssertFalse(try XCTUnwrap(FileStamp(path: folder.path)).isRegularFile)
+        try Data("abcd".utf8).write(to: URL(fileURLWithPath: file))
+        XCTAssertNotEqual(FileStamp(path: file), first)
+    }
+}
