@@ -27,6 +27,9 @@ final class ExportBudgetTests: XCTestCase {
         budget.hold(other.identity, bytes: other.count)
         XCTAssertEqual(budget.heldBytes, 1100)
         XCTAssertEqual(budget.admit(from: b), .full(1000))
+        XCTAssertEqual(budget.admit(from: b, sharing: true), .admit, "a document held already takes no new bytes")
+        budget.ended(from: b)
+        XCTAssertTrue(budget.holds(shared.identity))
         budget.release(shared.identity)
         XCTAssertEqual(budget.heldBytes, 1100, "still held by the other connection")
         budget.release(shared.identity)
@@ -36,6 +39,7 @@ final class ExportBudgetTests: XCTestCase {
         budget.release(other.identity)
         XCTAssertEqual(budget.heldBytes, 0)
         XCTAssertEqual(budget.documentsHeld, 0)
+        XCTAssertFalse(budget.holds(shared.identity))
     }
 
     func testABodyIsWrittenInChunksToItsLastByte() {

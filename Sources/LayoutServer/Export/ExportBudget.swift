@@ -30,10 +30,14 @@ struct ExportBudget {
 
     var documentsHeld: Int { held.count }
 
-    /// An export asked for from `address`: counted under way when admitted.
-    mutating func admit(from address: PeerAddress) -> Admission {
+    func holds(_ document: ObjectIdentifier) -> Bool { held[document] != nil }
+
+    /// An export asked for from `address`: counted under way when admitted. `sharing`: it will
+    /// be answered with a document held already (no new bytes), so the byte budget does not
+    /// refuse it.
+    mutating func admit(from address: PeerAddress, sharing: Bool = false) -> Admission {
         guard underWay(from: address) < policy.maxPerAddress else { return .tooMany(policy.maxPerAddress) }
-        guard heldBytes < policy.maxBytes else { return .full(policy.maxBytes) }
+        guard sharing || heldBytes < policy.maxBytes else { return .full(policy.maxBytes) }
         underWay[address, default: 0] += 1
         return .admit
     }

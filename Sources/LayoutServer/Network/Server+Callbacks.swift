@@ -63,6 +63,7 @@ extension Server {
         if overflowAlarm.take() { closeSessionsTooFarBehind() }
         for name in host.changed.take() { wakeMembers(of: name) }
         exportsReady()
+        roomsLoaded()
         clusterNoticesArrived()
         return 0
     }

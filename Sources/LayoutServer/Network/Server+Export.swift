@@ -42,7 +42,8 @@ extension Server {
 
     /// What a file export job found.
     enum FileExportOutcome: Sendable {
-        case document([UInt8])
+        /// The document, and the stamp its file had when read.
+        case document([UInt8], stamp: FileStamp?)
         case missing
         case refused(path: String, why: String, stamp: FileStamp?)
     }
@@ -50,7 +51,9 @@ extension Server {
     func serveExport(_ wsi: OpaquePointer, rest: String) -> Int32 {
         guard let (name, format) = Self.exportAddress(rest) else { return notFound(wsi) }
         let address = peerKey(wsi)
-        switch exportBudget.admit(from: address) {
+        let fromFile = host.rooms[name]?.role.hasLayout != true && host.cluster == nil
+        let held = fromFile ? heldDocument(of: FileExportJob(name: name, format: format)) : nil
+        switch exportBudget.admit(from: address, sharing: held != nil) {
         case .admit:
             break
         case .tooMany(let count):
@@ -62,6 +65,10 @@ extension Server {
             return busy(wsi, "exports under way hold the server's budget; try again later\n")
         }
         exports[wsi] = ExportRequest(name: name, format: format, address: address, stage: .waiting)
+        if let held {
+            documentArrived(wsi, .ready(held))
+            return 0
+        }
         if let room = host.rooms[name], room.role.hasLayout {
             host.request(.export(format, deliver: awaitExport(wsi)), of: room)
             return 0
@@ -102,12 +109,12 @@ extension Server {
         }
         fileExportJobs[job] = [wsi]
         let limits = config.limits, done = fileExports
-        stateFileReader.submit(after: host.closing[name]) {
+        host.reader.submit(after: host.closing[name]) {
             let (result, stamp) = StateFileReader.read(path, limits: limits)
             switch result {
             case .success(let saved?):
                 let export = LayoutExport(room: name.description, tick: 0, snapshot: saved.layout, catalog: saved.catalog)
-                done.post((job, .document(export.encoded(as: format))))
+                done.post((job, .document(export.encoded(as: format), stamp: stamp)))
             case .success(nil):
                 done.post((job, .missing))
             case .failure(let failure):
@@ -115,6 +122,14 @@ extension Server {
             }
         }
         return 0
+    }
+
+    /// The document of a room file's export that connections are still writing, when the file
+    /// has not changed since: a new request shares it (no read, no new bytes).
+    private func heldDocument(of job: FileExportJob) -> HTTPBody? {
+        guard let held = heldFileDocuments[job], let path = host.files.path(for: job.name),
+              FileStamp(path: path) == held.stamp else { return nil }
+        return held.body
     }
 
     /// The connection waits for its document, written on another thread: what that thread hands
@@ -146,8 +161,9 @@ extension Server {
         for (job, outcome) in fileExports.take() {
             let waiting = fileExportJobs.removeValue(forKey: job) ?? []
             switch outcome {
-            case .document(let bytes):
+            case .document(let bytes, let stamp):
                 let body = HTTPBody(bytes)
+                if let stamp { heldFileDocuments[job] = (stamp, body) }
                 for wsi in waiting { documentArrived(wsi, .ready(body)) }
             case .missing:
                 for wsi in waiting { documentArrived(wsi, .missing) }
@@ -198,6 +214,12 @@ extension Server {
         guard let request = exports.removeValue(forKey: wsi) else { return }
         exportBudget.ended(from: request.address)
         if case .writing(let body) = request.stage { exportBudget.release(body.identity) }
+        dropUnheldFileDocuments()
+    }
+
+    /// A room file's document no connection is writing any more is not kept for sharing.
+    func dropUnheldFileDocuments() {
+        heldFileDocuments = heldFileDocuments.filter { exportBudget.holds($0.value.body.identity) }
     }
 
     /// The connection closed: forget its export, wherever it was.
@@ -213,6 +235,7 @@ extension Server {
     /// Once a second: a connection waiting for its document is waiting on the server, not on
     /// its client, so its deadlines (ours and libwebsockets') start again.
     func keepWaitingExportsAlive() {
+        dropUnheldFileDocuments()
         for (wsi, request) in exports {
             guard case .waiting = request.stage else { continue }
             progressed(wsi)

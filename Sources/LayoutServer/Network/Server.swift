@@ -73,10 +73,11 @@ public final class Server {
     var exportTokens: [Int: OpaquePointer] = [:]
     var nextExportToken = 0
     var fileExportJobs: [FileExportJob: [OpaquePointer]] = [:]
+    /// Room files' export documents connections are still writing, with their file's stamp.
+    var heldFileDocuments: [FileExportJob: (stamp: FileStamp, body: HTTPBody)] = [:]
     var exportBudget: ExportBudget
     let readyExports = ReadyExports()
     let fileExports = FileExports()
-    let stateFileReader = StateFileReader()
     /// The mount of `Public/`, whose MIME table `/r/FILE` uses too.
     var filesMount: UnsafePointer<lws_http_mount>?
     var clientCounter = 0

@@ -30,6 +30,10 @@ final class RoomHost {
     var closing: [RoomName: DispatchGroup] = [:]
     /// Room files found unusable, refused at once until they change.
     var refusedFiles = FileVerdicts()
+    /// Reads room files off the service thread (loads, and exports of rooms only on disk).
+    let reader = StateFileReader()
+    /// Rooms whose file the reader read (`RoomHost+Loading`).
+    let loads = RoomLoads()
     private let closer = DispatchQueue(label: "forcelayout.rooms.closing", attributes: .concurrent)
 
     init(config: ServerConfig, logger: Logger) {
@@ -54,6 +58,7 @@ final class RoomHost {
 
     func start(waker: ServiceWaker) {
         changed.attach(waker)
+        loads.attach(waker)
         pool.start()
         let pool = pool
         cluster?.start(waker: waker) { pool.wake($0) }
@@ -100,14 +105,10 @@ final class RoomHost {
             cluster?.claim(room)
             return .room(room)
         case .create(let name):
-            return .room(open(name, saved: nil))
+            return .room(open(name))
         case .load(let name):
-            do {
-                return .room(open(name, saved: try load(name)))
-            } catch {
-                registry.failed(name)
-                return .refused(status: 503, why: "room \(name): \(error.description)")
-            }
+            // Read on the file reader's thread; the joiners wait for it (`RoomHost+Loading`).
+            return startLoading(name)
         case .refuse(.full(let count)):
             return .refused(status: 503, why: "room \(name): \(count) rooms are in memory already (--max-rooms)")
         case .refuse(.tooFast(let count)):
@@ -148,6 +149,10 @@ final class RoomHost {
             case .relay, .pending:
                 // Nothing to keep: a relay lets go of an idle room whatever its layout does.
                 registry.update(name, cells: status.cells, settled: true)
+            case .loading:
+                // Its file holds cells (never forgotten: that would delete the file); left idle,
+                // it is unloaded (nothing to write) and stays on disk.
+                registry.update(name, cells: 1, settled: true)
             }
         }
         closing = closing.filter { $0.value.wait(timeout: .now()) == .timedOut }
@@ -205,35 +210,21 @@ final class RoomHost {
         cluster?.stop()
     }
 
-    private func load(_ name: RoomName) throws(StateFile.Failure) -> SavedState? {
-        guard let path = files.path(for: name) else { return nil }
-        closing.removeValue(forKey: name)?.wait()
-        return try StateFileReader.load(path, limits: limits)
-    }
-
-    /// The room's layout (restored from `saved`, or empty) in memory and in the pool.
-    private func open(_ name: RoomName, saved: SavedState?) -> Room {
-        let parts = layoutParts(name, saved: saved)
-        let simulation = parts.simulation()
-        budget.force(simulation.count)
-        let keeper = files.path(for: name).map { path in
-            StateKeeper(saver: StateSaver(StateFileDestination(path: path, logger: logger)), ids: parts.ids,
-                        closed: saved.flatMap { $0.reservation == $0.layout.nextID ? $0.reservation : nil })
-        }
-        let state = LayoutState(simulation: simulation, limits: limits, budget: budget, settled: saved?.settled,
-                                catalog: saved?.catalog ?? CellCatalog())
-        let room = Room(name: name, layout: RoomLayout(state: state, keeper: keeper),
-                        replayCapacity: limits.replayBuffer, changed: changed)
+    /// A new room's empty layout in memory and in the pool.
+    private func open(_ name: RoomName) -> Room {
+        let layout = layoutMaker(name, path: files.path(for: name))(nil)()
+        budget.force(layout.state.simulation.count)
+        let room = Room(name: name, layout: layout, replayCapacity: limits.replayBuffer, changed: changed)
         rooms[name] = room
         pool.add(room)
-        logger.info("room \(name) \(saved == nil ? "created" : "loaded") (\(rooms.count) in memory)")
+        logger.info("room \(name) created (\(rooms.count) in memory)")
         return room
     }
 
     func layoutParts(_ name: RoomName, saved: SavedState?) -> LayoutParts {
         // Numbering resumes above every id that may have been handed out.
-        LayoutParts(name: name, seed: Self.seed(seed, for: name), saved: saved, logger: logger,
-                    ids: IDReservation(nextID: saved?.layout.nextID ?? 1, reservation: saved?.reservation ?? 1))
+        LayoutParts(name: name, seed: Self.seed(seed, for: name), saved: nil, logger: logger, ids: IDReservation(nextID: 1, reservation: 1))
+            .restoring(saved)
     }
 
     /// Each room its own random stream, reproducible under `--seed`.
@@ -252,6 +243,13 @@ struct LayoutParts: Sendable {
     let saved: SavedState?
     let logger: Logger
     let ids: IDReservation
+
+    /// The same room's parts for `saved`: numbering resumes above every id that may have been
+    /// handed out.
+    func restoring(_ saved: SavedState?) -> LayoutParts {
+        LayoutParts(name: name, seed: seed, saved: saved, logger: logger,
+                    ids: IDReservation(nextID: saved?.layout.nextID ?? 1, reservation: saved?.reservation ?? 1))
+    }
 
     func simulation() -> Simulation {
         guard let saved else { return Simulation(parameters: .defaults, seed: seed) }
