@@ -8,6 +8,7 @@ import multiprocessing
 import queue
 import socket
 import statistics
+import threading
 import time
 import xml.etree.ElementTree as ET
 
@@ -177,3 +178,28 @@ def test_a_bad_room_file_is_read_once_until_it_changes(tmp_path):
         # Fixed: the next handshake reads it again and serves the room.
         write_room(tmp_path / "bad.json", CELLS)
         assert first_join(server.port, "/ws/bad") == (101, None)
+
+
+def test_loading_a_large_room_leaves_other_clients_served(tmp_path):
+    write_room(tmp_path / "big.json", CELLS)
+    with RunningServer("--state-dir", str(tmp_path)) as server:
+        outcome = {}
+
+        def join():
+            started = time.monotonic()
+            outcome["join"] = first_join(server.port, "/ws/big", timeout=120)
+            outcome["seconds"] = time.monotonic() - started
+
+        joiner = threading.Thread(target=join)
+        joiner.start()
+        hellos = []
+        while joiner.is_alive():
+            hellos.append(hello_time(server.port))
+            time.sleep(0.02)
+        joiner.join()
+        hellos.sort()
+        print(f"\nload of big ({CELLS} cells): hello after {outcome['seconds'] * 1000:.0f} ms; meanwhile {len(hellos)} "
+              f"probe hellos, max {hellos[-1] * 1000:.1f} ms")
+        assert outcome["join"] == (101, None), outcome
+        assert len(hellos) >= 3 and hellos[-1] < 0.5, hellos[-5:]
+        assert wait_until(lambda: "room big loaded (20000 cells" in server.log), server.log[-2000:]
