@@ -124,8 +124,9 @@ load-rooms: deps
 
 ## What one machine's attacker costs the server: 100 never-reading replay clients (RSS against
 ## the byte budget), then 20,000 idle connections that never upgrade (descriptors, CPU, and how
-## long a fresh client waits for hello). Never part of `make test`. About a minute.
-## Subsets: make attack ATTACK_ARGS="--idle 5000 --addresses 20 --skip-replay"
+## long a fresh client waits for hello), then export loops of a 100k-cell room on disk against a
+## probe's hello, and 100 exports never read (RSS). Never part of `make test`. About two minutes.
+## Subsets: make attack ATTACK_ARGS="--idle 5000 --addresses 20 --skip-replay --skip-export"
 attack: deps
 	$(RELEASE_BUILD)
 	$(PYTHON) bench/attack.py $(ATTACK_ARGS)

@@ -81,7 +81,8 @@ def test_limits_are_flags_and_reported_in_hello():
              "--messages-per-second", "5", "--message-burst", "8", "--replay-buffer", "16", "--max-event-backlog", "64",
              "--max-clients", "9", "--max-connections", "40", "--max-connections-per-address", "20",
              "--max-queued-bytes", "100000", "--request-timeout", "7", "--max-rooms", "12",
-             "--rooms-per-minute", "3", "--max-total-cells", "700", "--room-idle-seconds", "30", "--max-links", "77"]
+             "--rooms-per-minute", "3", "--max-total-cells", "700", "--room-idle-seconds", "30", "--max-links", "77",
+             "--max-exports-per-address", "3", "--max-export-bytes", "2000000"]
 
     async def scenario(server):
         async with Client(server.ws) as client:
@@ -90,7 +91,8 @@ def test_limits_are_flags_and_reported_in_hello():
                                               "maxEventBacklog": 64, "maxClients": 9, "maxConnections": 40,
                                               "maxConnectionsPerAddress": 20, "maxQueuedBytes": 100000,
                                               "requestTimeout": 7, "maxRooms": 12, "roomsPerMinute": 3,
-                                              "maxTotalCells": 700, "roomIdleSeconds": 30}
+                                              "maxTotalCells": 700, "roomIdleSeconds": 30,
+                                              "maxExportsPerAddress": 3, "maxExportBytes": 2000000}
             await client.send({"type": "add", "count": 51})
             assert "50" in (await client.error("limit"))["message"]
             for _ in range(12):
