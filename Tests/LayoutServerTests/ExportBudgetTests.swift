@@ -42,6 +42,17 @@ final class ExportBudgetTests: XCTestCase {
         XCTAssertFalse(budget.holds(shared.identity))
     }
 
+    func testDocumentsExpectedCountUntilTheyArrive() {
+        var budget = ExportBudget(policy: .init(maxPerAddress: 10, maxBytes: 1000))
+        XCTAssertEqual(budget.admit(from: a, expecting: 600), .admit)
+        XCTAssertEqual(budget.admit(from: b, expecting: 600), .admit)
+        XCTAssertEqual(budget.admit(from: b, expecting: 600), .full(1000), "two documents on their way fill it")
+        budget.arrived(expecting: 600)
+        budget.arrived(expecting: 600)
+        XCTAssertEqual(budget.expectedBytes, 0)
+        XCTAssertEqual(budget.admit(from: b, expecting: 600), .admit)
+    }
+
     func testABodyIsWrittenInChunksToItsLastByte() {
         let body = HTTPBody((0..<(BodyWrite.chunkSize * 2 + 10)).map { UInt8(truncatingIfNeeded: $0) })
         var write = BodyWrite(body)

@@ -12,7 +12,7 @@ import threading
 import time
 import xml.etree.ElementTree as ET
 
-from raw_websocket import RawWebSocket, status_code, status_line
+from raw_websocket import RawWebSocket, status_code, status_line, upgrade_request
 from room_tools import first_join, handshake
 from server import RunningServer, wait_until
 from state_files import write_room
@@ -203,3 +203,24 @@ def test_loading_a_large_room_leaves_other_clients_served(tmp_path):
         assert outcome["join"] == (101, None), outcome
         assert len(hellos) >= 3 and hellos[-1] < 0.5, hellos[-5:]
         assert wait_until(lambda: "room big loaded (20000 cells" in server.log), server.log[-2000:]
+
+
+def test_exports_of_a_room_in_memory_nobody_reads_are_bounded_too(tmp_path):
+    write_room(tmp_path / "big.json", CELLS)
+    budget = 4 << 20
+    with RunningServer("--state-dir", str(tmp_path), "--max-export-bytes", str(budget), "--request-timeout", "3") as server:
+        member = socket.create_connection(("127.0.0.1", server.port))  # keeps the room in memory
+        member.sendall(upgrade_request(server.port, "dGhlIHNhbXBsZSBub25jZQ==", path="/ws/big"))
+        assert wait_until(lambda: "room big loaded" in server.log, timeout=60), server.log[-2000:]
+        status, headers, body = download(server.port, "/export/big.gexf")
+        assert status == 200 and whole("/export/big.gexf", headers, body)
+        # Its next document is expected to be as large: one on its way fills the budget.
+        unread = [unread_export(server.port, f"127.0.4.{1 + index}", "gexf") for index in range(20)]
+        statuses = [status for _, status in unread]
+        assert statuses == [200] + [503] * 19, statuses
+        for connection, _ in unread:
+            connection.close()
+        time.sleep(1)
+        status, headers, body = download(server.port, "/export/big.json", source="127.0.5.1")
+        assert status == 200 and whole("/export/big.json", headers, body)
+        member.close()

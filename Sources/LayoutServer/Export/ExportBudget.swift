@@ -23,6 +23,8 @@ struct ExportBudget {
     /// Each document held: its size and the connections holding it.
     private var held: [ObjectIdentifier: (bytes: Int, holders: Int)] = [:]
     private(set) var heldBytes = 0
+    /// Bytes the documents of exports admitted but still waiting are expected to take.
+    private(set) var expectedBytes = 0
 
     init(policy: Policy) { self.policy = policy }
 
@@ -34,12 +36,20 @@ struct ExportBudget {
 
     /// An export asked for from `address`: counted under way when admitted. `sharing`: it will
     /// be answered with a document held already (no new bytes), so the byte budget does not
-    /// refuse it.
-    mutating func admit(from address: PeerAddress, sharing: Bool = false) -> Admission {
+    /// refuse it. `expecting`: the bytes its document is expected to take (the size of the
+    /// room's last one), counted against the budget until it arrives (`arrived`), so exports
+    /// asked for together cannot overshoot it by many documents.
+    mutating func admit(from address: PeerAddress, sharing: Bool = false, expecting: Int = 0) -> Admission {
         guard underWay(from: address) < policy.maxPerAddress else { return .tooMany(policy.maxPerAddress) }
-        guard sharing || heldBytes < policy.maxBytes else { return .full(policy.maxBytes) }
+        guard sharing || heldBytes + expectedBytes < policy.maxBytes else { return .full(policy.maxBytes) }
         underWay[address, default: 0] += 1
+        expectedBytes += expecting
         return .admit
+    }
+
+    /// The document an admitted export was `expecting` arrived (or never will).
+    mutating func arrived(expecting: Int) {
+        expectedBytes = max(0, expectedBytes - expecting)
     }
 
     /// An admitted export ended (its body written, refused late, or its connection closed).

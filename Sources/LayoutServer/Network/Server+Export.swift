@@ -20,6 +20,8 @@ extension Server {
         let format: LayoutExport.Format
         let address: PeerAddress
         var stage: Stage
+        /// Bytes counted against the budget until its document arrives (`ExportBudget.admit`).
+        var expecting: Int
 
         enum Stage {
             /// Waiting for its document (from the room's turn, Redis, or the file reader).
@@ -52,8 +54,12 @@ extension Server {
         guard let (name, format) = Self.exportAddress(rest) else { return notFound(wsi) }
         let address = peerKey(wsi)
         let fromFile = host.rooms[name]?.role.hasLayout != true && host.cluster == nil
-        let held = fromFile ? heldDocument(of: FileExportJob(name: name, format: format)) : nil
-        switch exportBudget.admit(from: address, sharing: held != nil) {
+        let job = FileExportJob(name: name, format: format)
+        let held = fromFile ? heldDocument(of: job) : nil
+        // A room file's export is one job however many ask (at most `maxFileExportJobs`);
+        // a room in memory writes a document per turn: expect the size of its last one.
+        let expecting = fromFile ? 0 : lastDocumentSizes[job] ?? 0
+        switch exportBudget.admit(from: address, sharing: held != nil, expecting: expecting) {
         case .admit:
             break
         case .tooMany(let count):
@@ -64,7 +70,7 @@ extension Server {
             logger.info("refused export of \(name) to \(peerAddress(wsi)): exports hold \(exportBudget.heldBytes) bytes (budget \(bytes))")
             return busy(wsi, "exports under way hold the server's budget; try again later\n")
         }
-        exports[wsi] = ExportRequest(name: name, format: format, address: address, stage: .waiting)
+        exports[wsi] = ExportRequest(name: name, format: format, address: address, stage: .waiting, expecting: expecting)
         if let held {
             documentArrived(wsi, .ready(held))
             return 0
@@ -176,7 +182,10 @@ extension Server {
     }
 
     private func documentArrived(_ wsi: OpaquePointer, _ stage: ExportRequest.Stage) {
-        guard exports[wsi] != nil else { return }
+        guard let request = exports[wsi] else { return }
+        exportBudget.arrived(expecting: request.expecting)
+        exports[wsi]!.expecting = 0
+        if case .ready(let body) = stage { rememberSize(body.count, of: FileExportJob(name: request.name, format: request.format)) }
         exports[wsi]!.stage = stage
         lws_callback_on_writable(wsi)
     }
@@ -213,8 +222,16 @@ extension Server {
     func endExport(_ wsi: OpaquePointer) {
         guard let request = exports.removeValue(forKey: wsi) else { return }
         exportBudget.ended(from: request.address)
+        exportBudget.arrived(expecting: request.expecting)
         if case .writing(let body) = request.stage { exportBudget.release(body.identity) }
         dropUnheldFileDocuments()
+    }
+
+    /// The size of a room's last document of a format, what its next export is expected to take
+    /// (at most 1024 rooms' sizes are kept).
+    private func rememberSize(_ bytes: Int, of job: FileExportJob) {
+        if lastDocumentSizes.count >= 1024, lastDocumentSizes[job] == nil { lastDocumentSizes.removeAll() }
+        lastDocumentSizes[job] = bytes
     }
 
     /// A room file's document no connection is writing any more is not kept for sharing.

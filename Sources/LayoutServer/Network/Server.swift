@@ -75,6 +75,8 @@ public final class Server {
     var fileExportJobs: [FileExportJob: [OpaquePointer]] = [:]
     /// Room files' export documents connections are still writing, with their file's stamp.
     var heldFileDocuments: [FileExportJob: (stamp: FileStamp, body: HTTPBody)] = [:]
+    /// Each room's last export document size by format (`ExportBudget`'s expectation).
+    var lastDocumentSizes: [FileExportJob: Int] = [:]
     var exportBudget: ExportBudget
     let readyExports = ReadyExports()
     let fileExports = FileExports()
@@ -163,6 +165,10 @@ public final class Server {
         statsTimer?.cancel()
         sweepTimer?.cancel()
         host.stop()
+        // The file reader may still finish a job: it must not wake a context that is gone.
+        readyExports.detach()
+        fileExports.detach()
+        host.loads.detach()
         lws_context_destroy(context)
         self.context = nil
         statsTimer = nil
