@@ -224,3 +224,33 @@ def test_exports_of_a_room_in_memory_nobody_reads_are_bounded_too(tmp_path):
         status, headers, body = download(server.port, "/export/big.json", source="127.0.5.1")
         assert status == 200 and whole("/export/big.json", headers, body)
         member.close()
+
+
+def test_a_download_slower_than_the_request_timeout_arrives_whole(tmp_path):
+    """The body goes out as the client reads, and every chunk it takes restarts the connection's
+    deadline: a download that takes several request timeouts is not cut (it was: the request's
+    deadline closed the connection under it, one cause of the issue's truncated downloads)."""
+    write_room(tmp_path / "big.json", CELLS)
+    with RunningServer("--state-dir", str(tmp_path), "--request-timeout", "2") as server:
+        connection = socket.socket()
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
+        connection.settimeout(30)
+        connection.connect(("127.0.0.1", server.port))
+        connection.sendall(b"GET /export/big.gexf HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        started, data = time.monotonic(), b""
+        while b"\r\n\r\n" not in data:
+            data += connection.recv(16384)
+        head, body = data.split(b"\r\n\r\n", 1)
+        headers = {line.split(b":", 1)[0].decode().lower(): line.split(b":", 1)[1].strip().decode()
+                   for line in head.split(b"\r\n")[1:]}
+        length = int(headers["content-length"])
+        while len(body) < length:
+            chunk = connection.recv(16384)
+            assert chunk, f"cut after {len(body)} of {length} bytes, {time.monotonic() - started:.1f} s"
+            body += chunk
+            time.sleep(0.01)  # about 1.5 MB/s: the whole takes a few request timeouts
+        took = time.monotonic() - started
+        connection.close()
+        print(f"\nslow download: {length} bytes in {took:.1f} s (--request-timeout 2)")
+        assert took > 4, "the download was meant to outlast the timeout"
+        assert whole("/export/big.gexf", headers, body)

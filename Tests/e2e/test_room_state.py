@@ -2,7 +2,7 @@
 --state FILE is room main's file, a settled room without clients is saved and unloaded after
 --room-idle-seconds and loaded again exactly by its next client, an empty room is forgotten
 (file and all) after --room-forget-seconds, and a room file that cannot be read refuses that
-room (503) and is never touched."""
+room (its first joiner closed with 1011, then 503 until the file changes) and is never touched."""
 import json
 
 from client import Client, run
