@@ -22,8 +22,10 @@ each bounded in count and time, loopback only:
    `--export-seconds`, each download checked whole (its length as announced, the JSON parsed,
    the GEXF's last element closed), while a probe measures `hello` in room `main` every 0.1 s.
    Then `--unread-exports` connections from as many addresses ask for an export and never
-   read. Reported: the probe's hello (median, p99, max), downloads whole or not, the server's
-   RSS with the unread exports against `--max-export-bytes`, and how many were refused.
+   read. Reported: the probe's hello (median, p99, max), downloads whole or not, how long a
+   client waits for hello in a copy of the room loaded from its file (and the probe meanwhile),
+   the server's RSS with the unread exports against `--max-export-bytes`, and how many were
+   refused.
 
 Prints a table per attack and one JSON line with every figure. Exit 0 when the run completed.
 Environment: FORCELAYOUT_BIN (default .build/release/forcelayout; relative to the checkout).
@@ -32,17 +34,24 @@ Stdlib only.
 
 import argparse
 import base64
+import http.client
 import json
+import multiprocessing
 import os
+import pathlib
+import queue
 import resource
 import selectors
+import shutil
 import socket
 import sys
+import tempfile
 import threading
 import time
 
 import common
 from raw_websocket import frame_bytes, upgrade_request  # Tests/e2e, on the path through common
+from state_files import write_room  # Tests/e2e
 from common import ROOT, RunningServer, ServerDidNotStart, proc_figures
 
 LOG_PATH = ROOT / ".build" / "attack-server.log"
@@ -67,15 +76,15 @@ def closed_already(connection):
         return True
 
 
-def upgrade(port):
-    return upgrade_request(port, base64.b64encode(os.urandom(16)).decode())
+def upgrade(port, path="/ws"):
+    return upgrade_request(port, base64.b64encode(os.urandom(16)).decode(), path=path)
 
 
 def masked(payload):
     return frame_bytes(0x1, payload)
 
 
-def time_to_hello(port, source, timeout=5):
+def time_to_hello(port, source, timeout=5, path="/ws"):
     """Seconds from connect to the first WebSocket message (hello); None if refused or too slow."""
     started = time.monotonic()
     try:
@@ -84,7 +93,7 @@ def time_to_hello(port, source, timeout=5):
         connection.setsockopt(socket.IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, 1)
         connection.bind((source, 0))
         connection.connect(("127.0.0.1", port))
-        connection.sendall(upgrade(port))
+        connection.sendall(upgrade(port, path))
         buffer = b""
         while b"\r\n\r\n" not in buffer:
             chunk = connection.recv(65536)
@@ -232,7 +241,6 @@ def idle_flood(port, pid, args):
 
 def export_loop(port, source, seconds, results):
     """Downloads exports from `source` for `seconds`; puts (format, status, whole, seconds)."""
-    import http.client
     end, count = time.monotonic() + seconds, 0
     while time.monotonic() < end:
         fmt = ("gexf", "json")[count % 2]
@@ -256,13 +264,10 @@ def export_loop(port, source, seconds, results):
 
 def export_attack(binary, args):
     """A large room on disk exported in loops while a probe joins, then exports never read."""
-    import multiprocessing
-    import queue
-    import tempfile
-    from state_files import write_room  # Tests/e2e
     folder = tempfile.mkdtemp(prefix="forcelayout-attack-export-")
-    import pathlib
     size = write_room(pathlib.Path(folder) / "big.json", args.export_cells)
+    # A copy that nobody exports, loaded by a client joining it (rooms on disk are listed at start).
+    shutil.copy(pathlib.Path(folder) / "big.json", pathlib.Path(folder) / "big2.json")
     server = RunningServer("--state-dir", folder, binary=binary, log_file=ROOT / ".build" / "attack-export-server.log")
     try:
         port, pid = server.port, server.pid
@@ -285,6 +290,18 @@ def export_attack(binary, args):
             except queue.Empty:
                 break
         served = sorted(h for h in hellos if h is not None)
+        # A client joins the copy of the room, which loads from its file, while the probe goes on.
+        loading, load_hellos = {}, []
+
+        def join():
+            loading["seconds"] = time_to_hello(port, "127.0.201.1", path="/ws/big2", timeout=120)
+
+        joiner = threading.Thread(target=join)
+        joiner.start()
+        while joiner.is_alive():
+            load_hellos.append(time_to_hello(port, "127.0.200.1"))
+            time.sleep(0.05)
+        load_served = sorted(h for h in load_hellos if h is not None)
         time.sleep(2)
         before = proc_figures(pid)[2]
         unread = []
@@ -328,6 +345,8 @@ def export_attack(binary, args):
                 "downloadMedianS": round(sorted(d[3] for d in downloads)[len(downloads) // 2], 2) if downloads else None,
                 "idleHelloMedianMs": ms(idle, 0.5), "probeHellos": len(hellos), "probeRefused": len(hellos) - len(served),
                 "probeHelloMedianMs": ms(served, 0.5), "probeHelloP99Ms": ms(served, 0.99), "probeHelloMaxMs": ms(served, 1.0),
+                "loadHelloS": round(loading["seconds"], 2) if loading.get("seconds") else None,
+                "probeDuringLoad": len(load_hellos), "probeDuringLoadMaxMs": ms(load_served, 1.0),
                 "unread": args.unread_exports, "unreadStatuses": statuses, "rssBeforeUnreadMB": round(before, 1),
                 "rssPeakUnreadMB": round(peak, 1), "rssAfterMB": round(after, 1),
                 "maxExportBytesMB": 256}
@@ -393,7 +412,8 @@ def main():
             print(f"\nexports of a room on disk ({r['cells']} cells, {r['links']} links, {r['fileMB']} MB file), "
                   f"{r['loops']} loops for {r['seconds']:g} s, then {r['unread']} exports never read:")
             for key in ["downloads", "whole", "notWhole", "downloadMedianS", "idleHelloMedianMs", "probeHellos",
-                        "probeRefused", "probeHelloMedianMs", "probeHelloP99Ms", "probeHelloMaxMs", "unreadStatuses",
+                        "probeRefused", "probeHelloMedianMs", "probeHelloP99Ms", "probeHelloMaxMs", "loadHelloS",
+                        "probeDuringLoad", "probeDuringLoadMaxMs", "unreadStatuses",
                         "rssBeforeUnreadMB", "rssPeakUnreadMB", "rssAfterMB"]:
                 print(f"  {key:18} {r[key]}")
         if not args.skip_replay:
