@@ -6,14 +6,9 @@ import CLibWebSockets
 /// by the file reader (`StateFileReader`), never on the service thread, and every export of it
 /// asked for meanwhile shares that one job and its document. The document goes out a chunk per
 /// writable (`BodyWrite`). `ExportBudget` bounds the exports under way per address (429) and
-/// the documents held (503); a file found unusable is refused at once until it changes
-/// (`FileVerdicts`). Another site's page, or a DNS-rebinding one, gets 403 before this
+/// the documents held (503). Rooms only on disk: `Server+ExportFiles`. Another site's page, or a DNS-rebinding one, gets 403 before this
 /// (`filterHTTP`, the rule of every request).
 extension Server {
-    /// Distinct room files being exported at once (each a job of the file reader); one more is
-    /// answered 503 with `Retry-After`.
-    static let maxFileExportJobs = 8
-
     /// An export under way on a connection.
     struct ExportRequest {
         let name: RoomName
@@ -36,27 +31,13 @@ extension Server {
         }
     }
 
-    /// A room file's export job: the connections waiting for it share its document.
-    struct FileExportJob: Hashable, Sendable {
-        let name: RoomName
-        let format: LayoutExport.Format
-    }
-
-    /// What a file export job found.
-    enum FileExportOutcome: Sendable {
-        /// The document, and the stamp its file had when read.
-        case document([UInt8], stamp: FileStamp?)
-        case missing
-        case refused(path: String, why: String, stamp: FileStamp?)
-    }
-
     func serveExport(_ wsi: OpaquePointer, rest: String) -> Int32 {
         guard let (name, format) = Self.exportAddress(rest) else { return notFound(wsi) }
         let address = peerKey(wsi)
         let fromFile = host.rooms[name]?.role.hasLayout != true && host.cluster == nil
-        let job = FileExportJob(name: name, format: format)
+        let job = ExportKey(name: name, format: format)
         let held = fromFile ? heldDocument(of: job) : nil
-        // A room file's export is one job however many ask (at most `maxFileExportJobs`);
+        // A room file's export is one job however many ask (at most `maxExportKeys`);
         // a room in memory writes a document per turn: expect the size of its last one.
         let expecting = fromFile ? 0 : lastDocumentSizes[job] ?? 0
         switch exportBudget.admit(from: address, sharing: held != nil, expecting: expecting) {
@@ -92,52 +73,6 @@ extension Server {
         return exportFromFile(wsi, name: name, format: format)
     }
 
-    /// A room only on disk: joins the job reading its file, or starts one.
-    private func exportFromFile(_ wsi: OpaquePointer, name: RoomName, format: LayoutExport.Format) -> Int32 {
-        let job = FileExportJob(name: name, format: format)
-        if fileExportJobs[job] != nil {
-            fileExportJobs[job]!.append(wsi)
-            return 0
-        }
-        guard let path = host.files.path(for: name), let stamp = FileStamp(path: path) else {
-            endExport(wsi)
-            return notFound(wsi)
-        }
-        if let why = host.refusedFiles.refusal(of: path, stamp: stamp) {
-            logger.info("export of \(name) to \(peerAddress(wsi)): refused without reading, the file is unchanged since: \(why)")
-            endExport(wsi)
-            return busy(wsi, "the room's file is unusable (see the server's log)\n", retry: false)
-        }
-        guard fileExportJobs.count < Self.maxFileExportJobs else {
-            logger.info("refused export of \(name) to \(peerAddress(wsi)): \(Self.maxFileExportJobs) room files are being exported")
-            endExport(wsi)
-            return busy(wsi, "too many exports under way; try again later\n")
-        }
-        fileExportJobs[job] = [wsi]
-        let limits = config.limits, done = fileExports
-        host.reader.submit(after: host.closing[name]) {
-            let (result, stamp) = StateFileReader.read(path, limits: limits)
-            switch result {
-            case .success(let saved?):
-                let export = LayoutExport(room: name.description, tick: 0, snapshot: saved.layout, catalog: saved.catalog)
-                done.post((job, .document(export.encoded(as: format), stamp: stamp)))
-            case .success(nil):
-                done.post((job, .missing))
-            case .failure(let failure):
-                done.post((job, .refused(path: path, why: failure.description, stamp: stamp)))
-            }
-        }
-        return 0
-    }
-
-    /// The document of a room file's export that connections are still writing, when the file
-    /// has not changed since: a new request shares it (no read, no new bytes).
-    private func heldDocument(of job: FileExportJob) -> HTTPBody? {
-        guard let held = heldFileDocuments[job], let path = host.files.path(for: job.name),
-              FileStamp(path: path) == held.stamp else { return nil }
-        return held.body
-    }
-
     /// The connection waits for its document, written on another thread: what that thread hands
     /// to the returned closure (nil: no such room after all) wakes the service thread for it.
     private func awaitExport(_ wsi: OpaquePointer) -> @Sendable ([UInt8]?) -> Void {
@@ -164,28 +99,14 @@ extension Server {
             shared[key] = body
             documentArrived(wsi, .ready(body))
         }
-        for (job, outcome) in fileExports.take() {
-            let waiting = fileExportJobs.removeValue(forKey: job) ?? []
-            switch outcome {
-            case .document(let bytes, let stamp):
-                let body = HTTPBody(bytes)
-                if let stamp { heldFileDocuments[job] = (stamp, body) }
-                for wsi in waiting { documentArrived(wsi, .ready(body)) }
-            case .missing:
-                for wsi in waiting { documentArrived(wsi, .missing) }
-            case .refused(let path, let why, let stamp):
-                logger.error("export of \(job.name): \(why)")
-                if let stamp { host.refusedFiles.refuse(path, stamp: stamp, why: why) }
-                for wsi in waiting { documentArrived(wsi, .refused) }
-            }
-        }
+        fileExportsReady()
     }
 
-    private func documentArrived(_ wsi: OpaquePointer, _ stage: ExportRequest.Stage) {
+    func documentArrived(_ wsi: OpaquePointer, _ stage: ExportRequest.Stage) {
         guard let request = exports[wsi] else { return }
         exportBudget.arrived(expecting: request.expecting)
         exports[wsi]!.expecting = 0
-        if case .ready(let body) = stage { rememberSize(body.count, of: FileExportJob(name: request.name, format: request.format)) }
+        if case .ready(let body) = stage { rememberSize(body.count, of: ExportKey(name: request.name, format: request.format)) }
         exports[wsi]!.stage = stage
         lws_callback_on_writable(wsi)
     }
@@ -229,14 +150,9 @@ extension Server {
 
     /// The size of a room's last document of a format, what its next export is expected to take
     /// (at most 1024 rooms' sizes are kept).
-    private func rememberSize(_ bytes: Int, of job: FileExportJob) {
+    private func rememberSize(_ bytes: Int, of job: ExportKey) {
         if lastDocumentSizes.count >= 1024, lastDocumentSizes[job] == nil { lastDocumentSizes.removeAll() }
         lastDocumentSizes[job] = bytes
-    }
-
-    /// A room file's document no connection is writing any more is not kept for sharing.
-    func dropUnheldFileDocuments() {
-        heldFileDocuments = heldFileDocuments.filter { exportBudget.holds($0.value.body.identity) }
     }
 
     /// The connection closed: forget its export, wherever it was.
@@ -260,7 +176,7 @@ extension Server {
     }
 
     /// 503 with a short text (and `Retry-After: 1` when trying again may help).
-    private func busy(_ wsi: OpaquePointer, _ text: String, retry: Bool = true) -> Int32 {
+    func busy(_ wsi: OpaquePointer, _ text: String, retry: Bool = true) -> Int32 {
         respond(wsi, HTTPBody(Array(text.utf8)), type: "text/plain", status: 503,
                 extraHeaders: retry ? [(WSI_TOKEN_HTTP_RETRY_AFTER, "1")] : [])
     }
@@ -278,6 +194,3 @@ extension Server {
             ? -1 : (lws_http_transaction_completed(wsi) != 0 ? -1 : 0)
     }
 }
-
-/// Exports the file reader finished, by job (`Server.FileExportJob`).
-typealias FileExports = ServiceQueue<(job: Server.FileExportJob, outcome: Server.FileExportOutcome)>

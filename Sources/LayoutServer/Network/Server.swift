@@ -72,11 +72,11 @@ public final class Server {
     var exports: [OpaquePointer: ExportRequest] = [:]
     var exportTokens: [Int: OpaquePointer] = [:]
     var nextExportToken = 0
-    var fileExportJobs: [FileExportJob: [OpaquePointer]] = [:]
+    var fileExportJobs: [ExportKey: [OpaquePointer]] = [:]
     /// Room files' export documents connections are still writing, with their file's stamp.
-    var heldFileDocuments: [FileExportJob: (stamp: FileStamp, body: HTTPBody)] = [:]
+    var heldFileDocuments: [ExportKey: (stamp: FileStamp, body: HTTPBody)] = [:]
     /// Each room's last export document size by format (`ExportBudget`'s expectation).
-    var lastDocumentSizes: [FileExportJob: Int] = [:]
+    var lastDocumentSizes: [ExportKey: Int] = [:]
     var exportBudget: ExportBudget
     let readyExports = ReadyExports()
     let fileExports = FileExports()
