@@ -65,13 +65,16 @@ final class Room: Sendable {
     /// file reader's thread: restoring a large room takes a while). False when the room left
     /// meanwhile (unloaded or forgotten while loading): nothing is made.
     func installLocal(_ make: @Sendable () -> RoomLayout) -> Bool {
-        guard !isGone.load(ordering: .acquiring) else { return false }
-        layout.withLock { layout in
+        // Checked inside the lock `close` takes: the room leaves (`isGone`) before its closing
+        // write is queued, so either that write finds this layout or no layout is made.
+        let installed = layout.withLock { layout in
+            guard !isGone.load(ordering: .acquiring) else { return false }
             layout = make()
             layout?.publishChanges(to: self)
+            return true
         }
-        roleBox.withLock { $0 = .local }
-        return true
+        if installed { roleBox.withLock { $0 = .local } }
+        return installed
     }
 
     /// This server steps the room now (it took the lease): `make` builds its layout (inside the

@@ -39,12 +39,15 @@ extension RoomHost {
         let room = Room(loadingName: name, replayCapacity: limits.replayBuffer, changed: changed)
         rooms[name] = room
         let make = layoutMaker(name, path: path)
-        let limits = limits, done = loads
+        let limits = limits, done = loads, budget = budget
         reader.submit(after: closing.removeValue(forKey: name)) {
             let (result, stamp) = StateFileReader.read(path, limits: limits)
             switch result {
             case .success(let saved):
-                done.post(room.installLocal(make(saved)) ? .loaded(room) : .abandoned)
+                guard room.installLocal(make(saved)) else { return done.post(.abandoned) }
+                // Counted as it is installed: a room taken out from now on gives its cells back.
+                budget.force(room.cellCount)
+                done.post(.loaded(room))
             case .failure(let failure):
                 done.post(.refused(room, path: path, why: failure.description, stamp: stamp))
             }
@@ -60,7 +63,6 @@ extension RoomHost {
             return .nothing
         case .loaded(let room):
             guard rooms[room.name] === room else { return .nothing }  // left meanwhile; unloading writes it
-            budget.force(room.cellCount)
             pool.add(room)
             logger.info("room \(room.name) loaded (\(room.cellCount) cells; \(rooms.count) in memory)")
             return .greet(room.name)
