@@ -197,3 +197,15 @@ def test_an_offer_naming_one_we_speak_gets_it(server):
         code, reply = offer_status(server.port, offer)
         assert code == 101, (offer, reply[:300])
         assert b"Sec-WebSocket-Protocol: " + chosen in reply, (offer, reply[:300])
+
+
+def test_offers_on_many_header_lines_get_400_too(server):
+    """Forty Sec-WebSocket-Protocol lines are one offer of forty names (libwebsockets joins
+    them): too many. (Past about 80 header lines libwebsockets cuts the head itself, without a
+    status, as it does a head over 4096 bytes: see docs/protocol.md.)"""
+    lines = "".join("Sec-WebSocket-Protocol: chat\r\n" for _ in range(40))
+    request = (f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               f"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n{lines}\r\n")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as connection:
+        connection.sendall(request.encode())
+        assert status(status_line(connection).decode(errors="replace")) == 400
