@@ -9,16 +9,13 @@ struct FileStamp: Hashable, Sendable {
     var size: Int64
     var modifiedSeconds: Int
     var modifiedNanoseconds: Int
-    /// A regular file (not a folder, a device or a socket).
-    var isRegularFile: Bool
 
-    init(device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int, modifiedNanoseconds: Int, isRegularFile: Bool = true) {
+    init(device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int, modifiedNanoseconds: Int) {
         self.device = device
         self.inode = inode
         self.size = size
         self.modifiedSeconds = modifiedSeconds
         self.modifiedNanoseconds = modifiedNanoseconds
-        self.isRegularFile = isRegularFile
     }
 
     /// The stamp of the file at `path` (links followed); nil when there is none.
@@ -26,8 +23,7 @@ struct FileStamp: Hashable, Sendable {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         self.init(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
-                  modifiedSeconds: status.st_mtim.tv_sec, modifiedNanoseconds: status.st_mtim.tv_nsec,
-                  isRegularFile: status.st_mode & S_IFMT == S_IFREG)
+                  modifiedSeconds: status.st_mtim.tv_sec, modifiedNanoseconds: status.st_mtim.tv_nsec)
     }
 }
 
