@@ -35,11 +35,11 @@ extension Server {
         guard let (name, format) = Self.exportAddress(rest) else { return notFound(wsi) }
         let address = peerKey(wsi)
         let fromFile = host.rooms[name]?.role.hasLayout != true && host.cluster == nil
-        let job = ExportKey(name: name, format: format)
-        let held = fromFile ? heldDocument(of: job) : nil
-        // A room file's export is one job however many ask (at most `maxExportKeys`);
+        let key = ExportKey(name: name, format: format)
+        let held = fromFile ? heldDocument(of: key) : nil
+        // A room file's export is one job however many ask (at most `maxFileExportJobs`);
         // a room in memory writes a document per turn: expect the size of its last one.
-        let expecting = fromFile ? 0 : lastDocumentSizes[job] ?? 0
+        let expecting = fromFile ? 0 : lastDocumentSizes[key] ?? 0
         switch exportBudget.admit(from: address, sharing: held != nil, expecting: expecting) {
         case .admit:
             break

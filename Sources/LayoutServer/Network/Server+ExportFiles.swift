@@ -8,7 +8,7 @@ import CLibWebSockets
 extension Server {
     /// Distinct room files being exported at once (each a job of the file reader); one more is
     /// answered 503 with `Retry-After`.
-    static let maxExportKeys = 8
+    static let maxFileExportJobs = 8
 
     /// A room and a format: a room file's export job (the connections waiting for it share its
     /// document), and the key of a room's last document size.
@@ -41,8 +41,8 @@ extension Server {
             endExport(wsi)
             return busy(wsi, "the room's file is unusable (see the server's log)\n", retry: false)
         }
-        guard fileExportJobs.count < Self.maxExportKeys else {
-            logger.info("refused export of \(name) to \(peerAddress(wsi)): \(Self.maxExportKeys) room files are being exported")
+        guard fileExportJobs.count < Self.maxFileExportJobs else {
+            logger.info("refused export of \(name) to \(peerAddress(wsi)): \(Self.maxFileExportJobs) room files are being exported")
             endExport(wsi)
             return busy(wsi, "too many exports under way; try again later\n")
         }
