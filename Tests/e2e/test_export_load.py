@@ -190,17 +190,24 @@ def test_loading_a_large_room_leaves_other_clients_served(tmp_path):
             outcome["join"] = first_join(server.port, "/ws/big", timeout=120)
             outcome["seconds"] = time.monotonic() - started
 
+        def second():
+            outcome["second"] = first_join(server.port, "/ws/big", timeout=120)
+
         joiner = threading.Thread(target=join)
         joiner.start()
         hellos = []
         while joiner.is_alive():
             hellos.append(hello_time(server.port))
+            if len(hellos) == 3:  # another client of the room while it loads waits as well
+                late = threading.Thread(target=second)
+                late.start()
             time.sleep(0.02)
         joiner.join()
+        late.join()
         hellos.sort()
         print(f"\nload of big ({CELLS} cells): hello after {outcome['seconds'] * 1000:.0f} ms; meanwhile {len(hellos)} "
               f"probe hellos, max {hellos[-1] * 1000:.1f} ms")
-        assert outcome["join"] == (101, None), outcome
+        assert outcome["join"] == (101, None) and outcome["second"] == (101, None), outcome
         assert len(hellos) >= 3 and hellos[-1] < 0.5, hellos[-5:]
         assert wait_until(lambda: "room big loaded (20000 cells" in server.log), server.log[-2000:]
 
@@ -254,3 +261,23 @@ def test_a_download_slower_than_the_request_timeout_arrives_whole(tmp_path):
         print(f"\nslow download: {length} bytes in {took:.1f} s (--request-timeout 2)")
         assert took > 4, "the download was meant to outlast the timeout"
         assert whole("/export/big.gexf", headers, body)
+
+
+def test_one_address_has_at_most_its_exports_under_way(tmp_path):
+    write_room(tmp_path / "big.json", CELLS)
+    with RunningServer("--state-dir", str(tmp_path), "--max-exports-per-address", "2") as server:
+        held = [unread_export(server.port, "127.0.6.1", fmt) for fmt in ("gexf", "json")]
+        assert [status for _, status in held] == [200, 200]
+        connection = socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=("127.0.6.1", 0))
+        connection.sendall(b"GET /export/big.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        reply = b""
+        while b"\r\n\r\n" not in reply:
+            reply += connection.recv(4096)
+        connection.close()
+        assert status_code(reply.split(b"\r\n")[0]) == 429 and b"retry-after: 1" in reply.lower(), reply
+        status, headers, body = download(server.port, "/export/big.json", source="127.0.6.2")
+        assert status == 200 and whole("/export/big.json", headers, body), "another address is served"
+        for connection, _ in held:
+            connection.close()
+        # Closed, they no longer count.
+        assert wait_until(lambda: download(server.port, "/export/big.json", source="127.0.6.1")[0] == 200, timeout=10)
