@@ -124,9 +124,11 @@ load-rooms: deps
 
 ## What one machine's attacker costs the server: 100 never-reading replay clients (RSS against
 ## the byte budget), then 20,000 idle connections that never upgrade (descriptors, CPU, and how
-## long a fresh client waits for hello), and "Redis poison": what a writer to a cluster's Redis
-## sends three servers (servers alive, hello time). Never part of `make test`. About a minute.
-## Subsets: make attack ATTACK_ARGS="--idle 5000 --addresses 20 --skip-replay --skip-redis"
+## long a fresh client waits for hello), amplification through update (1,000 long-labelled cells, 20 joiners that
+## never read), export loops of a 100k-cell room on disk against a probe's hello, 100 exports never read (RSS),
+## and "Redis poison": what a writer to a cluster's Redis sends three servers (servers alive, hello time).
+## Never part of `make test`. About three minutes.
+## Subsets: make attack ATTACK_ARGS="--idle 5000 --addresses 20 --skip-replay --skip-export --skip-redis"
 ##          make attack ATTACK_ARGS="--only-redis --poison-seconds 20"
 attack: deps cluster-deps
 	$(RELEASE_BUILD)

@@ -25,6 +25,16 @@ each bounded in count and time, loopback only:
    sequence numbers of 2^64 - 1, garbage, a lease with no expiry). Reported: servers alive,
    /stats answered, a fresh client's wait for `hello` in the room, when the room was stepped
    again. Skipped with --skip-redis, or when redis-server is not installed.
+5. **Exports of a large room on disk** (on a server of its own with `--state-dir`): a room of
+   `--export-cells` cells and two links a cell is written to its file; `--export-loops`
+   processes (each from its own address) download `/export/big.gexf` and `.json` in a loop for
+   `--export-seconds`, each download checked whole (its length as announced, the JSON parsed,
+   the GEXF's last element closed), while a probe measures `hello` in room `main` every 0.1 s.
+   Then `--unread-exports` connections from as many addresses ask for an export and never
+   read. Reported: the probe's hello (median, p99, max), downloads whole or not, how long a
+   client waits for hello in a copy of the room loaded from its file (and the probe meanwhile),
+   the server's RSS with the unread exports against `--max-export-bytes`, and how many were
+   refused.
 
 Prints a table per attack and one JSON line with every figure. Exit 0 when the run completed.
 Environment: FORCELAYOUT_BIN (default .build/release/forcelayout; relative to the checkout).
@@ -33,13 +43,18 @@ Stdlib only.
 
 import argparse
 import base64
+import http.client
 import json
+import multiprocessing
 import os
+import pathlib
+import queue
 import resource
 import selectors
 import shutil
 import socket
 import sys
+import tempfile
 import threading
 import time
 
@@ -47,6 +62,7 @@ import attack_amplification
 import common
 import redis_poison
 from raw_websocket import frame_bytes, upgrade_request  # Tests/e2e, on the path through common
+from state_files import write_room  # Tests/e2e
 from common import ROOT, RunningServer, ServerDidNotStart, proc_figures
 
 LOG_PATH = ROOT / ".build" / "attack-server.log"
@@ -71,8 +87,8 @@ def closed_already(connection):
         return True
 
 
-def upgrade(port):
-    return upgrade_request(port, base64.b64encode(os.urandom(16)).decode())
+def upgrade(port, path="/ws"):
+    return upgrade_request(port, base64.b64encode(os.urandom(16)).decode(), path=path)
 
 
 def masked(payload):
@@ -234,6 +250,121 @@ def idle_flood(port, pid, args):
             "freshSameAddress": summary(waits["same"]), "fdsOverTime": [(round(t, 1), f) for t, f, _ in figures[::4]]}
 
 
+def export_loop(port, source, seconds, results):
+    """Downloads exports from `source` for `seconds`; puts (format, status, whole, seconds)."""
+    end, count = time.monotonic() + seconds, 0
+    while time.monotonic() < end:
+        fmt = ("gexf", "json")[count % 2]
+        count += 1
+        started = time.monotonic()
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120, source_address=(source, 0))
+            connection.request("GET", f"/export/big.{fmt}")
+            response = connection.getresponse()
+            body = response.read()
+            connection.close()
+            ok = response.status == 200 and int(response.getheader("Content-Length", -1)) == len(body)
+            if ok and fmt == "json":
+                json.loads(body)
+            elif ok:
+                ok = body.rstrip().endswith(b"</gexf>")
+            results.put((fmt, response.status, ok, time.monotonic() - started))
+        except (OSError, ValueError) as error:
+            results.put((fmt, repr(error), False, time.monotonic() - started))
+
+
+def export_attack(binary, args):
+    """A large room on disk exported in loops while a probe joins, then exports never read."""
+    folder = tempfile.mkdtemp(prefix="forcelayout-attack-export-")
+    size = write_room(pathlib.Path(folder) / "big.json", args.export_cells)
+    # A copy that nobody exports, loaded by a client joining it (rooms on disk are listed at start).
+    shutil.copy(pathlib.Path(folder) / "big.json", pathlib.Path(folder) / "big2.json")
+    server = RunningServer("--state-dir", folder, binary=binary, log_file=ROOT / ".build" / "attack-export-server.log")
+    try:
+        port, pid = server.port, server.pid
+        idle = sorted(filter(None, (time_to_hello(port, "127.0.200.1") for _ in range(10))))
+        results = multiprocessing.Queue()
+        loops = [multiprocessing.Process(target=export_loop, args=(port, f"127.0.100.{1 + n}", args.export_seconds, results))
+                 for n in range(args.export_loops)]
+        for process in loops:
+            process.start()
+        hellos, end = [], time.monotonic() + args.export_seconds
+        while time.monotonic() < end:
+            hellos.append(time_to_hello(port, "127.0.200.1"))
+            time.sleep(0.1)
+        for process in loops:
+            process.join(300)
+        downloads = []
+        while True:
+            try:
+                downloads.append(results.get(timeout=2))
+            except queue.Empty:
+                break
+        served = sorted(h for h in hellos if h is not None)
+        # A client joins the copy of the room, which loads from its file, while the probe goes on.
+        loading, load_hellos = {}, []
+
+        def join():
+            loading["seconds"] = time_to_hello(port, "127.0.201.1", path="/ws/big2", timeout=120)
+
+        joiner = threading.Thread(target=join)
+        joiner.start()
+        while joiner.is_alive():
+            load_hellos.append(time_to_hello(port, "127.0.200.1"))
+            time.sleep(0.05)
+        load_served = sorted(h for h in load_hellos if h is not None)
+        time.sleep(2)
+        before = proc_figures(pid)[2]
+        unread = []
+        for n in range(args.unread_exports):
+            connection = socket.socket()
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            connection.settimeout(30)
+            connection.bind((f"127.0.{110 + n // 250}.{1 + n % 250}", 0))
+            connection.connect(("127.0.0.1", port))
+            connection.sendall(f"GET /export/big.{('gexf', 'json')[n % 2]} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            unread.append(connection)
+        peak, end = before, time.monotonic() + 8
+        while time.monotonic() < end:
+            peak = max(peak, proc_figures(pid)[2])
+            time.sleep(0.1)
+        statuses = {}
+        for connection in unread:
+            head = b""
+            try:
+                while b"\r\n" not in head:
+                    chunk = connection.recv(4096)
+                    if not chunk:
+                        break
+                    head += chunk
+            except OSError:
+                pass
+            parts = head.split(b"\r\n")[0].split()
+            code = parts[1].decode() if len(parts) > 1 else "none"
+            statuses[code] = statuses.get(code, 0) + 1
+            connection.close()
+        time.sleep(3)
+        after = proc_figures(pid)[2]
+
+        def ms(values, at):
+            return round(values[min(len(values) - 1, int(len(values) * at))] * 1000, 1) if values else None
+
+        whole = sum(1 for d in downloads if d[2])
+        return {"cells": args.export_cells, "links": 2 * args.export_cells, "fileMB": round(size / 1e6, 1),
+                "loops": args.export_loops, "seconds": args.export_seconds, "downloads": len(downloads),
+                "whole": whole, "notWhole": [d for d in downloads if not d[2]][:5],
+                "downloadMedianS": round(sorted(d[3] for d in downloads)[len(downloads) // 2], 2) if downloads else None,
+                "idleHelloMedianMs": ms(idle, 0.5), "probeHellos": len(hellos), "probeRefused": len(hellos) - len(served),
+                "probeHelloMedianMs": ms(served, 0.5), "probeHelloP99Ms": ms(served, 0.99), "probeHelloMaxMs": ms(served, 1.0),
+                "loadHelloS": round(loading["seconds"], 2) if loading.get("seconds") else None,
+                "probeDuringLoad": len(load_hellos), "probeDuringLoadMaxMs": ms(load_served, 1.0),
+                "unread": args.unread_exports, "unreadStatuses": statuses, "rssBeforeUnreadMB": round(before, 1),
+                "rssPeakUnreadMB": round(peak, 1), "rssAfterMB": round(after, 1),
+                "maxExportBytesMB": 256}
+    finally:
+        server.shutdown(timeout=15)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--replayers", type=common.positive_int, default=100)
@@ -252,6 +383,12 @@ def main():
     parser.add_argument("--poison-seconds", type=common.positive_float, default=12, help="length of the Redis poison")
     parser.add_argument("--skip-redis", action="store_true", help="skip the Redis poison")
     parser.add_argument("--only-redis", action="store_true", help="run only the Redis poison")
+    parser.add_argument("--skip-idle", action="store_true")
+    parser.add_argument("--skip-export", action="store_true")
+    parser.add_argument("--export-cells", type=common.positive_int, default=100_000)
+    parser.add_argument("--export-loops", type=common.positive_int, default=4)
+    parser.add_argument("--export-seconds", type=common.positive_float, default=20)
+    parser.add_argument("--unread-exports", type=common.positive_int, default=100)
     args = parser.parse_args()
 
     binary = common.find_binary("release")
@@ -289,18 +426,29 @@ def main():
     port = server.port
     try:
         pid = server.pid
-        results["idle"] = idle_flood(port, pid, args)
-        r = results["idle"]
-        print(f"\n{args.idle} idle connections from {args.addresses} address(es), {args.idle_seconds:g} s window:")
-        for key in ["openedInS", "connectErrors", "serverFdsBefore", "serverFdsPeak", "serverFdsEnd", "stillOpenAtEnd",
-                    "serverCPUPercent", "serverRSSMB", "freshOtherAddress", "freshSameAddress"]:
-            print(f"  {key:18} {r[key]}")
-        print("  fds over time      " + " ".join(f"{t}s:{f}" for t, f in r["fdsOverTime"]))
+        if not args.skip_idle:
+            results["idle"] = idle_flood(port, pid, args)
+            r = results["idle"]
+            print(f"\n{args.idle} idle connections from {args.addresses} address(es), {args.idle_seconds:g} s window:")
+            for key in ["openedInS", "connectErrors", "serverFdsBefore", "serverFdsPeak", "serverFdsEnd", "stillOpenAtEnd",
+                        "serverCPUPercent", "serverRSSMB", "freshOtherAddress", "freshSameAddress"]:
+                print(f"  {key:18} {r[key]}")
+            print("  fds over time      " + " ".join(f"{t}s:{f}" for t, f in r["fdsOverTime"]))
         if not args.skip_amplification:
             results["amplification"] = r = attack_amplification.run(port, pid, updates=args.updates)
             print(f"\nAmplification: {r['updates']} updates of {r['cells']} long-labelled cells, {r['joiners']} joiners that never read:")
             for key in ["attackerSentMB", "lateHelloBytes", "replayBytesLimit", "rssBeforeMB", "rssPeakMB", "rssEndMB",
                         "joinersClosed", "probes", "probeHelloMedianMs", "probeHelloP99Ms", "probeHelloMaxMs"]:
+                print(f"  {key:18} {r[key]}")
+        if not args.skip_export:
+            results["export"] = export_attack(binary, args)
+            r = results["export"]
+            print(f"\nexports of a room on disk ({r['cells']} cells, {r['links']} links, {r['fileMB']} MB file), "
+                  f"{r['loops']} loops for {r['seconds']:g} s, then {r['unread']} exports never read:")
+            for key in ["downloads", "whole", "notWhole", "downloadMedianS", "idleHelloMedianMs", "probeHellos",
+                        "probeRefused", "probeHelloMedianMs", "probeHelloP99Ms", "probeHelloMaxMs", "loadHelloS",
+                        "probeDuringLoad", "probeDuringLoadMaxMs", "unreadStatuses",
+                        "rssBeforeUnreadMB", "rssPeakUnreadMB", "rssAfterMB"]:
                 print(f"  {key:18} {r[key]}")
         if not args.skip_replay:
             add_cells(port, args.cells)

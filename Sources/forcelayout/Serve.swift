@@ -98,6 +98,12 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds a settled room with no clients stays in memory before it is saved and unloaded (rooms with a file only).")
     var roomIdleSeconds = Self.defaults.limits.roomIdleSeconds
 
+    @Option(help: "Exports (GET /export/...) one address may have under way at once; one more is answered 429.")
+    var maxExportsPerAddress = Self.defaults.limits.maxExportsPerAddress
+
+    @Option(help: "Bytes of export documents held for clients still downloading them; past it a new export is answered 503.")
+    var maxExportBytes = Self.defaults.limits.maxExportBytes
+
     @Option(help: "Seconds after its last client left that a room with no cells is forgotten (its file moved aside, see --forgotten-retention-days).")
     var roomForgetSeconds = Self.defaults.roomForgetSeconds
 
@@ -149,6 +155,8 @@ struct Serve: ParsableCommand {
         guard roomsPerMinute >= 1 else { throw ValidationError("--rooms-per-minute must be at least 1") }
         guard maxTotalCells >= 1 else { throw ValidationError("--max-total-cells must be at least 1") }
         guard roomIdleSeconds >= 1 else { throw ValidationError("--room-idle-seconds must be at least 1") }
+        guard maxExportsPerAddress >= 1 else { throw ValidationError("--max-exports-per-address must be at least 1") }
+        guard maxExportBytes >= 1 << 20 else { throw ValidationError("--max-export-bytes must be at least 1048576") }
         guard roomForgetSeconds >= 1 else { throw ValidationError("--room-forget-seconds must be at least 1") }
         if let stepThreads, !(1...64).contains(stepThreads) { throw ValidationError("--step-threads must be in 1...64") }
         if let redis {
@@ -270,6 +278,8 @@ struct Serve: ParsableCommand {
         limits.maxRoomsPerAddress = maxRoomsPerAddress ?? Self.defaultRoomsPerAddress(maxRooms: maxRooms)
         limits.maxTotalCells = maxTotalCells
         limits.roomIdleSeconds = roomIdleSeconds
+        limits.maxExportsPerAddress = maxExportsPerAddress
+        limits.maxExportBytes = maxExportBytes
         return limits
     }
 

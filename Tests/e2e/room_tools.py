@@ -89,3 +89,43 @@ def saved_cells(path):
 # event when the next envelope has the same seq, but seq numbers are per room now: a room's
 # event whose seq equals the one encoded last in another room is delivered as that other
 # room's event (its own `joined` or `added` never arrives, another room's does).
+
+
+def first_join(port, path, timeout=30):
+    """What the first handshake to a room on disk gets: its HTTP status, and for a 101 the
+    close code the server ends it with (None: a hello came, the room was served). A room is
+    loaded off the service thread: the handshake is admitted at once, and a file found
+    unusable closes the connection with 1011 before any hello."""
+    connection = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    try:
+        connection.sendall(upgrade_request(port, base64.b64encode(os.urandom(16)).decode(), path=path))
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = connection.recv(65536)
+            if not chunk:
+                return status_code(data.split(b"\r\n")[0]), None
+            data += chunk
+        head, data = data.split(b"\r\n\r\n", 1)
+        status = status_code(head.split(b"\r\n")[0])
+        if status != 101:
+            return status, None
+        while True:
+            while len(data) >= 2:
+                length, offset = data[1] & 0x7F, 2
+                if length == 126:
+                    length, offset = int.from_bytes(data[2:4], "big"), 4
+                elif length == 127:
+                    length, offset = int.from_bytes(data[2:10], "big"), 10
+                if len(data) < offset + length:
+                    break
+                opcode, payload, data = data[0] & 0x0F, data[offset:offset + length], data[offset + length:]
+                if opcode == 0x8:
+                    return 101, int.from_bytes(payload[:2], "big") if len(payload) >= 2 else None
+                if opcode == 0x1 and b'"type":"hello"' in payload:
+                    return 101, None
+            chunk = connection.recv(65536)
+            if not chunk:
+                return 101, None
+            data += chunk
+    finally:
+        connection.close()

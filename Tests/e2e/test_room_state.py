@@ -2,11 +2,11 @@
 --state FILE is room main's file, a settled room without clients is saved and unloaded after
 --room-idle-seconds and loaded again exactly by its next client, an empty room is forgotten
 (file and all) after --room-forget-seconds, and a room file that cannot be read refuses that
-room (503) and is never touched."""
+room (its first joiner closed with 1011, then 503 until the file changes) and is never touched."""
 import json
 
 from client import Client, run
-from room_tools import add, handshake, listed, look, saved_cells, set_params, settle, view
+from room_tools import add, first_join, handshake, listed, look, saved_cells, set_params, settle, view
 from server import RunningServer, wait_until
 
 
@@ -235,7 +235,9 @@ def test_a_room_file_that_cannot_be_read_refuses_that_room_only(tmp_path):
     (folder / "folder.json" / "inside").write_bytes(b"x")
     with RunningServer("--state-dir", str(folder), "--room-forget-seconds", "1") as server:
         for name in [*broken, "folder"]:
-            assert handshake(server.port, f"/ws/{name}") == 503, name
+            # Read off the service thread: the first handshake is admitted and closed with 1011;
+            # the verdict is remembered, so the next ones get 503 without reading the file.
+            assert first_join(server.port, f"/ws/{name}") == (101, 1011), name
             assert handshake(server.port, f"/ws/{name}") == 503, f"{name}, asked again"
             assert wait_until(lambda: f"{name}.json" in server.log), f"the log does not name {name}.json:\n{server.log}"
         assert not (set(broken) | {"folder"}) & set(listed(server)), listed(server)

@@ -44,8 +44,7 @@ extension Server {
 
     /// The body of an answer waiting, or an export's headers; nil: nothing of ours to write.
     private func httpWritable(_ wsi: OpaquePointer) -> Int32? {
-        if let body = pendingHTTP.removeValue(forKey: wsi) { return writeHTTPBody(wsi, body) }
-        return writeExportHeaders(wsi)
+        writeHTTPBody(wsi) ?? writeExportHeaders(wsi)
     }
 
     private func httpClosed(_ wsi: OpaquePointer) {
@@ -64,15 +63,22 @@ extension Server {
         if overflowAlarm.take() { closeSessionsTooFarBehind() }
         for name in host.changed.take() { wakeMembers(of: name) }
         exportsReady()
+        roomsLoaded()
         clusterNoticesArrived()
         return 0
     }
 
-    /// A complete HTTP request that is not an upgrade: only GET and HEAD, only paths that stay
-    /// inside the public folder (non-zero: answered and closing).
+    /// A complete HTTP request that is not an upgrade: only GET and HEAD, only under the origin
+    /// rule every request follows (`originRefusal`: 403), only paths that stay inside the public
+    /// folder (non-zero: answered and closing).
     private func filterHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
         requestArrived(wsi)
         guard isGetOrHead(wsi) else { return refuseHTTP(wsi, .methodNotAllowed) }
+        if let why = originRefusal(wsi) {
+            logger.info("refused GET \(path.prefix(200)) to \(peerAddress(wsi)): \(why)")
+            _ = lws_return_http_status(wsi, UInt32(HTTP_STATUS_FORBIDDEN.rawValue), nil)
+            return 1
+        }
         guard publicFiles.allows(path) else {
             logger.info("refused GET \(path.prefix(200)): it resolves outside \(publicFiles.root)")
             _ = lws_return_http_status(wsi, UInt32(HTTP_STATUS_NOT_FOUND.rawValue), nil)

@@ -47,7 +47,7 @@ extension Server {
         }
     }
 
-    private func greetWaiting(in name: RoomName) {
+    func greetWaiting(in name: RoomName) {
         for session in members[name]?.values ?? [:].values where session.awaitingSince != nil {
             greet(session)
         }
@@ -55,7 +55,7 @@ extension Server {
 
     /// The room's connections here (those `only` admits) are closed once what is queued for
     /// them is sent.
-    private func closeMembers(of name: RoomName, _ status: lws_close_status, _ reason: String,
+    func closeMembers(of name: RoomName, _ status: lws_close_status, _ reason: String,
                               only: (Session) -> Bool = { _ in true }) {
         for session in members[name]?.values ?? [:].values where session.closeRequest == nil && only(session) {
             requestClose(session, status, reason, graceSeconds: 2, afterQueued: true)
@@ -79,7 +79,8 @@ extension Server {
     /// Once a second: connections whose room did not become ready in time are closed.
     func closeLongWaits(now: Double) {
         for session in sessions.values {
-            guard let since = session.awaitingSince, now - since > Self.roomWaitSeconds, session.closeRequest == nil else { continue }
+            guard let since = session.awaitingSince, now - since > Self.roomWaitSeconds, session.closeRequest == nil,
+                  session.room.role.isPending || session.room.mirror != nil else { continue }  // a load ends on its own
             logger.info("\(session.client): room \(session.room.name) not ready in \(Int(Self.roomWaitSeconds)) s (Redis or its owner unreachable): closing with 1013")
             requestClose(session, Self.tryAgainLater, "room \(session.room.name) unavailable: try again",
                          graceSeconds: 2)

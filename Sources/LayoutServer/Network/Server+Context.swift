@@ -99,6 +99,7 @@ extension Server {
         let timer = ServiceTimer { [unowned self] in
             self.sweepConnections()
             self.closeLongWaits(now: Uptime.seconds())
+            self.keepWaitingExportsAlive()
             self.reportToCluster()
             self.host.sweep(now: Uptime.seconds())
             if let context = self.context { self.sweepTimer?.schedule(on: context, after: 1_000_000) }

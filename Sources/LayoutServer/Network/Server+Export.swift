@@ -2,31 +2,67 @@ import CLibWebSockets
 
 /// `GET /export/NAME.json` and `/export/NAME.gexf`: a room as node-link JSON or GEXF, from one
 /// tick. A room in memory is written by its next turn (`TurnRequest.export`) and the answer
-/// waits for it; a room that is only on disk is read from its state file. The same origin
-/// rules as the WebSocket: another site's page, or a DNS-rebinding one, gets 403.
+/// waits for it; a room that is only on disk is read, checked and encoded from its state file
+/// by the file reader (`StateFileReader`), never on the service thread, and every export of it
+/// asked for meanwhile shares that one job and its document. The document goes out a chunk per
+/// writable (`BodyWrite`). `ExportBudget` bounds the exports under way per address (429) and
+/// the documents held (503). Rooms only on disk: `Server+ExportFiles`. Another site's page, or a DNS-rebinding one, gets 403 before this
+/// (`filterHTTP`, the rule of every request).
 extension Server {
-    /// An export waiting for its document, or with its headers or its body still to write.
-    enum PendingExport {
-        case waiting(format: LayoutExport.Format, name: RoomName)
-        case headersDue(OutgoingMessage, format: LayoutExport.Format, name: RoomName)
-        /// No such room after all (a cluster's room with no state in Redis): 404 when writable.
-        case missing
+    /// An export under way on a connection.
+    struct ExportRequest {
+        let name: RoomName
+        let format: LayoutExport.Format
+        let address: PeerAddress
+        var stage: Stage
+        /// Bytes counted against the budget until its document arrives (`ExportBudget.admit`).
+        var expecting: Int
+
+        enum Stage {
+            /// Waiting for its document (from the room's turn, Redis, or the file reader).
+            case waiting
+            case ready(HTTPBody)
+            /// No such room after all: 404 when writable.
+            case missing
+            /// Its file is unusable: 503 when writable.
+            case refused
+            /// Its body is being written (`pendingHTTP`); the document is held in the budget.
+            case writing(HTTPBody)
+        }
     }
 
     func serveExport(_ wsi: OpaquePointer, rest: String) -> Int32 {
         guard let (name, format) = Self.exportAddress(rest) else { return notFound(wsi) }
-        let origin = header(wsi, WSI_TOKEN_ORIGIN)
-        if case .refused(let why) = config.originPolicy.verdict(origin: origin, host: header(wsi, WSI_TOKEN_HOST)) {
-            logger.info("refused export of \(name) to \(peerAddress(wsi)): \(why)")
-            return lws_return_http_status(wsi, UInt32(HTTP_STATUS_FORBIDDEN.rawValue), nil) != 0 ? -1 : 1
+        let address = peerKey(wsi)
+        let fromFile = host.rooms[name]?.role.hasLayout != true && host.cluster == nil
+        let key = ExportKey(name: name, format: format)
+        let held = fromFile ? heldDocument(of: key) : nil
+        // A room file's export is one job however many ask (at most `maxFileExportJobs`);
+        // a room in memory writes a document per turn: expect the size of its last one.
+        let expecting = fromFile ? 0 : lastDocumentSizes[key] ?? 0
+        switch exportBudget.admit(from: address, sharing: held != nil, expecting: expecting) {
+        case .admit:
+            break
+        case .tooMany(let count):
+            logger.info("refused export of \(name) to \(peerAddress(wsi)): \(count) exports of this address under way")
+            return respond(wsi, HTTPBody(Array("\(count) exports of this address are under way; try again later\n".utf8)),
+                           type: "text/plain", status: 429, extraHeaders: [(WSI_TOKEN_HTTP_RETRY_AFTER, "1")])
+        case .full(let bytes):
+            logger.info("refused export of \(name) to \(peerAddress(wsi)): exports hold \(exportBudget.heldBytes) bytes (budget \(bytes))")
+            return busy(wsi, "exports under way hold the server's budget; try again later\n")
+        }
+        exports[wsi] = ExportRequest(name: name, format: format, address: address, stage: .waiting, expecting: expecting)
+        if let held {
+            documentArrived(wsi, .ready(held))
+            return 0
         }
         if let room = host.rooms[name], room.role.hasLayout {
-            host.request(.export(format, deliver: awaitExport(wsi, format: format, name: name)), of: room)
+            host.request(.export(format, deliver: awaitExport(wsi)), of: room)
             return 0
         }
         if let cluster = host.cluster {
             // Stepped on another server, or nowhere: as its state in Redis has it.
-            let deliver = awaitExport(wsi, format: format, name: name)
+            let deliver = awaitExport(wsi)
             cluster.readState(of: name) { saved in
                 deliver(saved.map {
                     LayoutExport(room: name.description, tick: 0, snapshot: $0.layout, catalog: $0.catalog).encoded(as: format)
@@ -34,63 +70,115 @@ extension Server {
             }
             return 0
         }
-        switch host.savedExport(of: name) {
-        case .success(let export?):
-            pendingExports[wsi] = .headersDue(OutgoingMessage(export.encoded(as: format)), format: format, name: name)
-            lws_callback_on_writable(wsi)
-            return 0
-        case .success(nil):
-            return notFound(wsi)
-        case .failure(let failure):
-            logger.error("export of \(name): \(failure)")
-            return lws_return_http_status(wsi, UInt32(HTTP_STATUS_SERVICE_UNAVAILABLE.rawValue), nil) != 0 ? -1 : 1
-        }
+        return exportFromFile(wsi, name: name, format: format)
     }
 
     /// The connection waits for its document, written on another thread: what that thread hands
     /// to the returned closure (nil: no such room after all) wakes the service thread for it.
-    private func awaitExport(_ wsi: OpaquePointer, format: LayoutExport.Format, name: RoomName) -> @Sendable ([UInt8]?) -> Void {
+    private func awaitExport(_ wsi: OpaquePointer) -> @Sendable ([UInt8]?) -> Void {
         nextExportToken += 1
         let token = nextExportToken
         exportTokens[token] = wsi
-        pendingExports[wsi] = .waiting(format: format, name: name)
         let ready = readyExports
         return { ready.post((token, $0)) }
     }
 
-    /// Exports their rooms have written: their connections may write the answer.
+    /// Documents rooms' turns, Redis and the file reader produced: their connections may write
+    /// the answer. A document several requests share is held once.
     func exportsReady() {
-        for (token, body) in readyExports.take() {
-            guard let wsi = exportTokens.removeValue(forKey: token),
-                  case .waiting(let format, let name)? = pendingExports[wsi] else { continue }
-            guard let body else {
-                pendingExports[wsi] = .missing
-                lws_callback_on_writable(wsi)
+        var shared: [UnsafeRawPointer?: HTTPBody] = [:]
+        for (token, bytes) in readyExports.take() {
+            guard let wsi = exportTokens.removeValue(forKey: token) else { continue }
+            guard let bytes else {
+                documentArrived(wsi, .missing)
                 continue
             }
-            pendingExports[wsi] = .headersDue(OutgoingMessage(body), format: format, name: name)
-            lws_callback_on_writable(wsi)
+            // A turn hands every export of one format the same array: one body for them.
+            let key = bytes.withUnsafeBytes { UnsafeRawPointer($0.baseAddress) }
+            let body = shared[key] ?? HTTPBody(bytes)
+            shared[key] = body
+            documentArrived(wsi, .ready(body))
         }
+        fileExportsReady()
     }
 
-    /// The export's headers, when its document is ready (the body follows on the next
-    /// writable, as `pendingHTTP`). nil: no export waits on this connection.
+    func documentArrived(_ wsi: OpaquePointer, _ stage: ExportRequest.Stage) {
+        guard let request = exports[wsi] else { return }
+        exportBudget.arrived(expecting: request.expecting)
+        exports[wsi]!.expecting = 0
+        if case .ready(let body) = stage { rememberSize(body.count, of: ExportKey(name: request.name, format: request.format)) }
+        exports[wsi]!.stage = stage
+        lws_callback_on_writable(wsi)
+    }
+
+    /// The export's answer, when its document is ready: the headers now, the body a chunk per
+    /// writable after them (`pendingHTTP`). nil: no export answer is due on this connection.
     func writeExportHeaders(_ wsi: OpaquePointer) -> Int32? {
-        guard let pending = pendingExports[wsi] else { return nil }
-        if case .missing = pending {
-            pendingExports[wsi] = nil
+        guard let request = exports[wsi] else { return nil }
+        switch request.stage {
+        case .waiting, .writing:
+            return 0
+        case .missing:
+            endExport(wsi)
             return notFound(wsi)
+        case .refused:
+            endExport(wsi)
+            return busy(wsi, "the room's file is unusable (see the server's log)\n", retry: false)
+        case .ready(let body):
+            let disposition = "attachment; filename=\"\(request.name).\(request.format.rawValue)\""
+            let result = respond(wsi, body, type: request.format.contentType,
+                                 extraHeaders: [(WSI_TOKEN_HTTP_CONTENT_DISPOSITION, disposition)])
+            if pendingHTTP[wsi] != nil {
+                exports[wsi]!.stage = .writing(body)
+                exportBudget.hold(body.identity, bytes: body.count)
+            } else {
+                endExport(wsi)  // HEAD, or the headers could not be written
+            }
+            return result
         }
-        guard case .headersDue(let body, let format, let name) = pending else { return 0 }
-        pendingExports[wsi] = nil
-        let disposition = "attachment; filename=\"\(name).\(format.rawValue)\""
-        return respond(wsi, body, type: format.contentType, extraHeaders: [(WSI_TOKEN_HTTP_CONTENT_DISPOSITION, disposition)])
     }
 
-    /// The connection closed: forget its export.
+    /// The export on `wsi` is over (answered, or its connection closed): it no longer counts
+    /// against its address, and lets go of its document.
+    func endExport(_ wsi: OpaquePointer) {
+        guard let request = exports.removeValue(forKey: wsi) else { return }
+        exportBudget.ended(from: request.address)
+        exportBudget.arrived(expecting: request.expecting)
+        if case .writing(let body) = request.stage { exportBudget.release(body.identity) }
+        dropUnheldFileDocuments()
+    }
+
+    /// The size of a room's last document of a format, what its next export is expected to take
+    /// (at most 1024 rooms' sizes are kept).
+    private func rememberSize(_ bytes: Int, of job: ExportKey) {
+        if lastDocumentSizes.count >= 1024, lastDocumentSizes[job] == nil { lastDocumentSizes.removeAll() }
+        lastDocumentSizes[job] = bytes
+    }
+
+    /// The connection closed: forget its export, wherever it was.
     func forgetExport(_ wsi: OpaquePointer) {
-        guard pendingExports.removeValue(forKey: wsi) != nil else { return }
+        guard exports[wsi] != nil else { return }
+        endExport(wsi)
         exportTokens = exportTokens.filter { $0.value != wsi }
+        for (job, waiting) in fileExportJobs where waiting.contains(wsi) {
+            fileExportJobs[job] = waiting.filter { $0 != wsi }
+        }
+    }
+
+    /// Once a second: a connection waiting for its document is waiting on the server, not on
+    /// its client, so its deadlines (ours and libwebsockets') start again.
+    func keepWaitingExportsAlive() {
+        dropUnheldFileDocuments()
+        for (wsi, request) in exports {
+            guard case .waiting = request.stage else { continue }
+            progressed(wsi)
+        }
+    }
+
+    /// 503 with a short text (and `Retry-After: 1` when trying again may help).
+    func busy(_ wsi: OpaquePointer, _ text: String, retry: Bool = true) -> Int32 {
+        respond(wsi, HTTPBody(Array(text.utf8)), type: "text/plain", status: 503,
+                extraHeaders: retry ? [(WSI_TOKEN_HTTP_RETRY_AFTER, "1")] : [])
     }
 
     /// `NAME.json` or `NAME.gexf` after `/export/`.

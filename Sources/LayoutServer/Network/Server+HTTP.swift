@@ -33,20 +33,19 @@ extension Server {
     }
 
     private func respondJSON(_ wsi: OpaquePointer, _ json: [UInt8]) -> Int32 {
-        respond(wsi, OutgoingMessage(json), type: "application/json")
+        respond(wsi, HTTPBody(json), type: "application/json")
     }
 
-    /// Writes the headers (`Cache-Control: no-store` and `extraHeaders`), then the body on the
-    /// next writable (none for `HEAD`).
-    func respond(_ wsi: OpaquePointer, _ body: OutgoingMessage, type: String,
+    /// Writes the headers (`status`, `Cache-Control: no-store` and `extraHeaders`), then the
+    /// body a chunk per writable (none for `HEAD`).
+    func respond(_ wsi: OpaquePointer, _ body: HTTPBody, type: String, status: UInt32 = UInt32(HTTP_STATUS_OK.rawValue),
                  extraHeaders: [(lws_token_indexes, String)] = []) -> Int32 {
         var headers = [UInt8](repeating: 0, count: OutgoingMessage.reserved + 1024)
         let ok: Bool = headers.withUnsafeMutableBufferPointer { buffer in
             let start = buffer.baseAddress! + OutgoingMessage.reserved
             let end = buffer.baseAddress! + buffer.count
             var cursor: UnsafeMutablePointer<UInt8>? = start
-            guard lws_add_http_common_headers(wsi, UInt32(HTTP_STATUS_OK.rawValue), type,
-                                              lws_filepos_t(body.count), &cursor, end) == 0 else { return false }
+            guard lws_add_http_common_headers(wsi, status, type, lws_filepos_t(body.count), &cursor, end) == 0 else { return false }
             for (token, value) in [(WSI_TOKEN_HTTP_CACHE_CONTROL, "no-store")] + extraHeaders {
                 let bytes = Array(value.utf8)
                 guard lws_add_http_header_by_token(wsi, token, bytes, Int32(bytes.count), &cursor, end) == 0 else { return false }
@@ -57,14 +56,36 @@ extension Server {
         if lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0 {
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         }
-        pendingHTTP[wsi] = body
+        pendingHTTP[wsi] = BodyWrite(body)
         lws_callback_on_writable(wsi)
         return 0
     }
 
-    func writeHTTPBody(_ wsi: OpaquePointer, _ body: OutgoingMessage) -> Int32 {
-        guard lws_write(wsi, body.payload, body.count, LWS_WRITE_HTTP_FINAL) == body.count else { return -1 }
+    /// The next chunk of the body waiting on `wsi` (nil: none). A chunk handed to lws is
+    /// progress: the connection's deadline starts again, so a large body is never cut while
+    /// its reader reads, and a reader that stops is closed after `--request-timeout`.
+    func writeHTTPBody(_ wsi: OpaquePointer) -> Int32? {
+        guard var write = pendingHTTP[wsi] else { return nil }
+        let chunk = write.nextChunk, isLast = write.nextIsLast
+        let payload = chunkBuffer.load(chunk, of: write.body)
+        guard lws_write(wsi, payload, chunk.count, isLast ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) == chunk.count else { return -1 }
+        write.wrote(chunk)
+        progressed(wsi)
+        guard write.isDone else {
+            pendingHTTP[wsi] = write
+            lws_callback_on_writable(wsi)
+            return 0
+        }
+        pendingHTTP[wsi] = nil
+        endExport(wsi)
         return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+    }
+
+    /// The response on `wsi` moved on (a chunk written, or its document is still being made
+    /// by the server): its deadlines, ours and libwebsockets', start again.
+    func progressed(_ wsi: OpaquePointer) {
+        requestArrived(wsi)
+        lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, Int32(config.limits.requestTimeout))
     }
 
     private static func isRegularFile(_ path: String) -> Bool {

@@ -8,33 +8,49 @@ extension Server {
     /// An admitted one is counted in its room from here on (`joining`), until it opens or ends.
     func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
         requestArrived(wsi)
-        guard let (status, why) = admitHandshake(wsi) else { return 0 }
-        logger.info("refused \(why)")
-        _ = lws_return_http_status(wsi, status, nil)
+        guard let refusal = admitHandshake(wsi) else { return 0 }
+        logger.info("refused \(refusal.why)")
+        _ = lws_return_http_status(wsi, refusal.status, refusal.text)
         return 1
     }
 
+    /// Why a handshake is refused: the HTTP status, what the log says, and (400 only) a short
+    /// text for the response's body, of fixed words.
+    struct HandshakeRefusal {
+        var status: UInt32
+        var why: String
+        var text: String?
+
+        init(_ status: UInt32, _ why: String, text: String? = nil) {
+            self.status = status
+            self.why = why
+            self.text = text
+        }
+    }
+
     /// Admits the handshake to its room (nil), or says why not with the HTTP status to answer.
-    func admitHandshake(_ wsi: OpaquePointer) -> (status: UInt32, why: String)? {
+    func admitHandshake(_ wsi: OpaquePointer) -> HandshakeRefusal? {
         if joining[wsi] != nil { return nil }
-        guard shutdownDeadline == nil else { return (503, "WebSocket: the server is shutting down") }
+        guard shutdownDeadline == nil else { return .init(503, "WebSocket: the server is shutting down") }
         let path = header(wsi, WSI_TOKEN_GET_URI) ?? ""
         guard let name = RoomAddress.socket(path) else {
-            return (404, "WebSocket at \(path.prefix(100)): the endpoints are /ws and /ws/NAME (NAME: 1 to 40 of a-z, 0-9, - and _, starting with a letter or digit)")
+            return .init(404, "WebSocket at \(path.prefix(100)): the endpoints are /ws and /ws/NAME (NAME: 1 to 40 of a-z, 0-9, - and _, starting with a letter or digit)")
         }
-        let origin = header(wsi, WSI_TOKEN_ORIGIN)
-        if case .refused(let why) = config.originPolicy.verdict(origin: origin, host: header(wsi, WSI_TOKEN_HOST)) {
-            return (403, "WebSocket from \(peerAddress(wsi)): \(why)")
+        if let why = originRefusal(wsi) {
+            return .init(403, "WebSocket from \(peerAddress(wsi)): \(why)")
+        }
+        if case .refused(let reason, let detail) = SubprotocolOffer(header: header(wsi, WSI_TOKEN_PROTOCOL)) {
+            return .init(400, "WebSocket from \(peerAddress(wsi)): \(detail)", text: reason)
         }
         guard sessions.count + joining.count < config.limits.maxClients else {
-            return (503, "WebSocket from \(peerAddress(wsi)): \(config.limits.maxClients) clients already (--max-clients)")
+            return .init(503, "WebSocket from \(peerAddress(wsi)): \(config.limits.maxClients) clients already (--max-clients)")
         }
         switch host.admit(name, from: peerKey(wsi), now: Uptime.seconds()) {
         case .room(let room):
             joining[wsi] = room
             return nil
         case .refused(let status, let why):
-            return (status, "WebSocket from \(peerAddress(wsi)) to \(why)")
+            return .init(status, "WebSocket from \(peerAddress(wsi)) to \(why)")
         }
     }
 
@@ -42,6 +58,16 @@ extension Server {
     func handshakeEnded(_ wsi: OpaquePointer) {
         guard let room = joining.removeValue(forKey: wsi) else { return }
         host.left(room, now: Uptime.seconds())
+    }
+
+    /// Why the request on `wsi` may not be served (`OriginPolicy`: another site's `Origin`, a
+    /// `Host` that is not a loopback name on a loopback server); nil: it may. One rule for
+    /// every request, files, JSON, exports and WebSockets alike.
+    func originRefusal(_ wsi: OpaquePointer) -> String? {
+        if case .refused(let why) = config.originPolicy.verdict(origin: header(wsi, WSI_TOKEN_ORIGIN), host: header(wsi, WSI_TOKEN_HOST)) {
+            return why
+        }
+        return nil
     }
 
     func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {

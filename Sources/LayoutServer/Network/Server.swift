@@ -64,12 +64,22 @@ public final class Server {
     var refusals = RefusalTally()
     var connectionsClosedSinceSweep = false
     var sweepTimer: ServiceTimer?
-    var pendingHTTP: [OpaquePointer: OutgoingMessage] = [:]
-    /// Exports under way (`Server+Export`), and which connection each request token answers.
-    var pendingExports: [OpaquePointer: PendingExport] = [:]
+    /// Bodies being written, a chunk per writable, through one chunk buffer.
+    var pendingHTTP: [OpaquePointer: BodyWrite] = [:]
+    let chunkBuffer = ChunkBuffer()
+    /// Exports under way (`Server+Export`), which connection each request token answers, and
+    /// the connections waiting for each room file's export job.
+    var exports: [OpaquePointer: ExportRequest] = [:]
     var exportTokens: [Int: OpaquePointer] = [:]
     var nextExportToken = 0
+    var fileExportJobs: [ExportKey: [OpaquePointer]] = [:]
+    /// Room files' export documents connections are still writing, with their file's stamp.
+    var heldFileDocuments: [ExportKey: (stamp: FileStamp, body: HTTPBody)] = [:]
+    /// Each room's last export document size by format (`ExportBudget`'s expectation).
+    var lastDocumentSizes: [ExportKey: Int] = [:]
+    var exportBudget: ExportBudget
     let readyExports = ReadyExports()
+    let fileExports = FileExports()
     /// The mount of `Public/`, whose MIME table `/r/FILE` uses too.
     var filesMount: UnsafePointer<lws_http_mount>?
     var clientCounter = 0
@@ -85,6 +95,8 @@ public final class Server {
             maxConnections: config.limits.maxConnections, maxPerAddress: config.limits.maxConnectionsPerAddress,
             maxDescriptors: DescriptorBudget.maxDescriptors(maxConnections: config.limits.maxConnections),
             timeout: Double(config.limits.requestTimeout)))
+        exportBudget = ExportBudget(policy: .init(maxPerAddress: config.limits.maxExportsPerAddress,
+                                                  maxBytes: config.limits.maxExportBytes))
         self.config = config
         self.logger = logger
         decoder = MessageDecoder(limits: config.limits)
@@ -133,6 +145,7 @@ public final class Server {
         scheduleSweepTimer()
         host.start(waker: waker)
         readyExports.attach(waker)
+        fileExports.attach(waker)
         let host = config.host.contains(":") ? "[\(config.host)]" : config.host
         return "http://\(host):\(config.port)/"
     }
@@ -152,6 +165,10 @@ public final class Server {
         statsTimer?.cancel()
         sweepTimer?.cancel()
         host.stop()
+        // The file reader may still finish a job: it must not wake a context that is gone.
+        readyExports.detach()
+        fileExports.detach()
+        host.loads.detach()
         lws_context_destroy(context)
         self.context = nil
         statsTimer = nil

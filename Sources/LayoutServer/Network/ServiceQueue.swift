@@ -9,6 +9,9 @@ final class ServiceQueue<Item: Sendable>: Sendable {
 
     func attach(_ serviceWaker: ServiceWaker) { waker.withLock { $0 = serviceWaker } }
 
+    /// No more wake-ups (the context is about to go): a thread that posts late wakes nothing.
+    func detach() { waker.withLock { $0 = nil } }
+
     func post(_ item: Item) {
         items.withLock { $0.append(item) }
         waker.withLock { $0?.wake() }

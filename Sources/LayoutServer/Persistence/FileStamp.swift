@@ -1,23 +1,31 @@
 import Glibc
 
-/// What tells one version of a file from another: device, inode, size and modification time.
-/// A room's file is only replaced when it is still the version this server last wrote or read,
-/// so a file put there by someone else while the server runs is never overwritten.
-struct FileStamp: Equatable, Sendable {
-    let device: UInt64
-    let inode: UInt64
-    let size: Int64
-    let seconds: Int
-    let nanoseconds: Int
+/// What says a file changed without reading it: its device and inode, size and modification
+/// time (to the nanosecond). A file rewritten in place, replaced by a rename, or touched gets
+/// another stamp. A room's file is only replaced when it is still the version this server last
+/// wrote or read (`StateFileDestination`), so a file put there by someone else while the server
+/// runs is never overwritten; a file found unusable is judged again only once its stamp changes
+/// (`FileVerdicts`).
+struct FileStamp: Hashable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modifiedSeconds: Int
+    var modifiedNanoseconds: Int
 
-    /// The regular file at `path` now; nil: there is none (nothing, or not a regular file).
+    init(device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int, modifiedNanoseconds: Int) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modifiedSeconds = modifiedSeconds
+        self.modifiedNanoseconds = modifiedNanoseconds
+    }
+
+    /// The stamp of the file at `path` (links followed); nil when there is none.
     init?(path: String) {
         var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
-        size = Int64(status.st_size)
-        seconds = Int(status.st_mtim.tv_sec)
-        nanoseconds = Int(status.st_mtim.tv_nsec)
+        guard stat(path, &status) == 0 else { return nil }
+        self.init(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
+                  modifiedSeconds: status.st_mtim.tv_sec, modifiedNanoseconds: status.st_mtim.tv_nsec)
     }
 }

@@ -41,6 +41,11 @@ public struct Limits: Sendable, Equatable {
     public var maxTotalCells: Int = 1_000_000
     /// Seconds a settled room with no clients stays in memory before it is saved and unloaded.
     public var roomIdleSeconds: Int = 300
+    /// Exports (`GET /export/…`) one address may have under way at once; one more gets 429.
+    public var maxExportsPerAddress: Int = 2
+    /// Bytes of export documents held for connections still writing them; past it a new
+    /// export gets 503.
+    public var maxExportBytes: Int = 256 << 20
 
     public init() {}
 

@@ -88,6 +88,8 @@ public enum ServerMessages {
         writer.member("maxRoomsPerAddress", limits.maxRoomsPerAddress)
         writer.member("maxTotalCells", limits.maxTotalCells)
         writer.member("roomIdleSeconds", limits.roomIdleSeconds)
+        writer.member("maxExportsPerAddress", limits.maxExportsPerAddress)
+        writer.member("maxExportBytes", limits.maxExportBytes)
         writer.raw("},\"tick\":")
         writer.integer(status.tick)
         writer.member("settled", status.settled)

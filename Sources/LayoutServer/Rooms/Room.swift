@@ -50,7 +50,32 @@ final class Room: Sendable {
         roleBox = Mutex(.pending)
     }
 
+    /// A room whose file is being read (`RoomHost+Loading`): no layout until `installLocal`.
+    init(loadingName name: RoomName, replay: ReplayBounds, changed: ChangedRooms) {
+        self.name = name
+        bus = EventBus(replay: replay)
+        self.changed = changed
+        layout = Mutex(nil)
+        roleBox = Mutex(.loading)
+    }
+
     var role: RoomRole { roleBox.withLock { $0 } }
+
+    /// A room loading from its file gets its layout: `make` builds it inside the lock (on the
+    /// file reader's thread: restoring a large room takes a while). False when the room left
+    /// meanwhile (unloaded or forgotten while loading): nothing is made.
+    func installLocal(_ make: @Sendable () -> RoomLayout) -> Bool {
+        // Checked inside the lock `close` takes: the room leaves (`isGone`) before its closing
+        // write is queued, so either that write finds this layout or no layout is made.
+        let installed = layout.withLock { layout in
+            guard !isGone.load(ordering: .acquiring) else { return false }
+            layout = make()
+            layout?.publishChanges(to: self)
+            return true
+        }
+        if installed { roleBox.withLock { $0 = .local } }
+        return installed
+    }
 
     /// This server steps the room now (it took the lease): `make` builds its layout (inside the
     /// lock, so the layout never leaves it), and `replicator` tells the cluster.
@@ -73,7 +98,7 @@ final class Room: Sendable {
     var isReady: Bool {
         switch role {
         case .local, .owner: true
-        case .pending: false
+        case .pending, .loading: false
         case .relay(let mirror): mirror.isLive
         }
     }
@@ -91,7 +116,7 @@ final class Room: Sendable {
     /// Clients of the room on every server (only this one's without a cluster).
     var clients: Int {
         switch role {
-        case .local, .pending: localClients.load(ordering: .relaxed)
+        case .local, .pending, .loading: localClients.load(ordering: .relaxed)
         case .owner(let replicator): localClients.load(ordering: .relaxed) + replicator.remoteClients
         case .relay(let mirror): max(mirror.clients, localClients.load(ordering: .relaxed))
         }
@@ -149,6 +174,8 @@ final class Room: Sendable {
 enum RoomRole: Sendable {
     /// No cluster: stepped here.
     case local
+    /// No cluster: its file is being read; stepped here once it is (`installLocal`).
+    case loading
     /// In a cluster, before its owner is known.
     case pending
     /// This server holds its lease and steps it; the replicator tells the other servers.
@@ -165,7 +192,7 @@ enum RoomRole: Sendable {
     var hasLayout: Bool {
         switch self {
         case .local, .owner: true
-        case .pending, .relay: false
+        case .pending, .relay, .loading: false
         }
     }
 }

@@ -113,7 +113,7 @@ extension RoomHost {
                                    settled: status.settled, tick: status.tick))
             case .relay:
                 relayed += 1
-            case .local, .pending:
+            case .local, .pending, .loading:
                 break
             }
         }

@@ -53,6 +53,10 @@ extension RoomHost {
             case .relay, .pending:
                 // Nothing to keep: a relay lets go of an idle room whatever its layout does.
                 registry.update(name, cells: status.cells, settled: true, budgeted: false)
+            case .loading:
+                // Its file holds cells (never forgotten: that would delete the file), not yet
+                // counted in the total; left idle, it is unloaded (nothing to write) and stays on disk.
+                registry.update(name, cells: 1, settled: true, budgeted: false)
             }
         }
     }

@@ -32,6 +32,12 @@ final class RoomHost {
     let forgottenRetention: Double
     var nextPurge = 0.0
     let closer = DispatchQueue(label: "forcelayout.rooms.closing", attributes: .concurrent)
+    /// Room files found unusable, refused at once until they change.
+    var refusedFiles = FileVerdicts()
+    /// Reads room files off the service thread (loads, and exports of rooms only on disk).
+    let reader = StateFileReader()
+    /// Rooms whose file the reader read (`RoomHost+Loading`).
+    let loads = RoomLoads()
 
     init(config: ServerConfig, logger: Logger) {
         limits = config.limits
@@ -58,6 +64,7 @@ final class RoomHost {
 
     func start(waker: ServiceWaker) {
         changed.attach(waker)
+        loads.attach(waker)
         pool.start()
         let pool = pool
         cluster?.start(waker: waker) { pool.wake($0) }
@@ -117,21 +124,11 @@ final class RoomHost {
             cluster?.claim(room)
             return .room(room)
         case .create(let name):
-            return .room(open(name, saved: nil, reserved: 0))
+            return .room(open(name))
         case .load(let name):
-            let saved: SavedState?
-            do {
-                saved = try load(name)
-            } catch {
-                registry.failed(name)
-                return .refused(status: 503, why: "room \(name): \(error.description)")
-            }
-            let cells = saved?.layout.cells.count ?? 0
-            guard reserve(cells, for: name, now: now) else {
-                registry.failed(name)
-                return .refused(status: 503, why: "room \(name): its \(cells) cells do not fit under --max-total-cells \(budget.limit) (\(budget.total) in memory, and no idle room can be unloaded to make room)")
-            }
-            return .room(open(name, saved: saved, reserved: cells))
+            // Read on the file reader's thread, its cells then reserved in the total (idle rooms
+            // make room), its layout made there; the joiners wait for it (`RoomHost+Loading`).
+            return startLoading(name)
         case .refuse(.full(let count)):
             return .refused(status: 503, why: "room \(name): \(count) rooms are in memory already, none of them idle (--max-rooms)")
         case .refuse(.tooFast(let count)):
@@ -151,16 +148,6 @@ final class RoomHost {
     func submit(_ command: QueuedCommand, to room: Room) {
         room.commands.push(command)
         pool.wake(room)
-    }
-
-    /// The export of a room that is not in memory, from its state file; nil: no such room.
-    func savedExport(of name: RoomName) -> Result<LayoutExport?, StateFile.Failure> {
-        do {
-            guard let saved = try load(name) else { return .success(nil) }
-            return .success(LayoutExport(room: name.description, tick: 0, snapshot: saved.layout, catalog: saved.catalog))
-        } catch {
-            return .failure(error)
-        }
     }
 
     /// Hands a request to its room's next turn (`TurnRequest`).
@@ -192,47 +179,20 @@ final class RoomHost {
         cluster?.stop()
     }
 
-    private func load(_ name: RoomName) throws(StateFile.Failure) -> SavedState? {
-        guard let path = files.path(for: name) else { return nil }
-        closing.removeValue(forKey: name)?.wait()
-        let saved = try StateFile.load(from: path)
-        if let saved, saved.layout.cells.count > limits.maxCells {
-            throw StateFile.Failure(description: "state file \(path) holds \(saved.layout.cells.count) cells, more than --max-cells \(limits.maxCells)")
-        }
-        if let saved, saved.layout.links.count > limits.maxLinks {
-            throw StateFile.Failure(description: "state file \(path) holds \(saved.layout.links.count) links, more than --max-links \(limits.maxLinks)")
-        }
-        return saved
-    }
-
-    /// The room's layout (restored from `saved`, or empty) in memory and in the pool.
-    /// `reserved`: the cells already taken from the total for it.
-    private func open(_ name: RoomName, saved: SavedState?, reserved: Int) -> Room {
-        let parts = layoutParts(name, saved: saved)
-        let simulation = parts.simulation()
-        budget.force(simulation.count - reserved)
-        let keeper = files.path(for: name).map { path in
-            // The file as read (none for a new room): the only one a save may replace.
-            StateKeeper(saver: StateSaver(StateFileDestination(path: path, aside: files.asidePath(for: name),
-                                                               known: saved == nil ? nil : FileStamp(path: path),
-                                                               maxID: saved?.layout.cells.lazy.map(\.id).max(),
-                                                               logger: logger)), ids: parts.ids,
-                        closed: saved.flatMap { $0.reservation == $0.layout.nextID ? $0.reservation : nil })
-        }
-        let state = LayoutState(simulation: simulation, limits: limits, budget: budget, settled: saved?.settled,
-                                catalog: saved?.catalog ?? CellCatalog())
-        let room = Room(name: name, layout: RoomLayout(state: state, keeper: keeper),
-                        replay: limits.replay, changed: changed)
+    /// A new room's empty layout in memory and in the pool.
+    private func open(_ name: RoomName) -> Room {
+        let layout = layoutMaker(name, path: files.path(for: name))(nil, nil)()
+        budget.force(layout.state.simulation.count)
+        let room = Room(name: name, layout: layout, replay: limits.replay, changed: changed)
         rooms[name] = room
         pool.add(room)
-        logger.info("room \(name) \(saved == nil ? "created" : "loaded") (\(rooms.count) in memory)")
+        logger.info("room \(name) created (\(rooms.count) in memory)")
         return room
     }
 
     func layoutParts(_ name: RoomName, saved: SavedState?) -> LayoutParts {
-        // Numbering resumes above every id that may have been handed out.
-        LayoutParts(name: name, seed: Self.seed(seed, for: name), saved: saved, logger: logger,
-                    ids: IDReservation(nextID: saved?.layout.nextID ?? 1, reservation: saved?.reservation ?? 1))
+        LayoutParts(name: name, seed: Self.seed(seed, for: name), saved: nil, logger: logger, ids: IDReservation(nextID: 1, reservation: 1))
+            .restoring(saved)
     }
 
     /// Each room its own random stream, reproducible under `--seed`.
@@ -263,5 +223,12 @@ struct LayoutParts: Sendable {
             logger.error("room \(name): restored layout rejected (\(error)); starting empty")
             return Simulation(parameters: .defaults, seed: seed)
         }
+    }
+
+    /// The same room's parts for `saved`: numbering resumes above every id that may have been
+    /// handed out.
+    func restoring(_ saved: SavedState?) -> LayoutParts {
+        LayoutParts(name: name, seed: seed, saved: saved, logger: logger,
+                    ids: IDReservation(nextID: saved?.layout.nextID ?? 1, reservation: saved?.reservation ?? 1))
     }
 }

@@ -28,6 +28,8 @@ final class TurnRequests: Sendable {
         items.withLock { $0.append(request) }
     }
 
+    var isEmpty: Bool { items.withLock { $0.isEmpty } }
+
     func drain() -> [TurnRequest] {
         items.withLock { items in
             defer { items.removeAll() }

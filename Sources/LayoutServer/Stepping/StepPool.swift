@@ -92,13 +92,14 @@ final class StepPool: Sendable {
         }
     }
 
-    /// Back in the schedule if it still moves, or if a command arrived during its turn (its
-    /// `wake` found it stepping and left it to this).
+    /// Back in the schedule if it still moves, or if a command or a request (an export, a
+    /// joiner's data) arrived during its turn (its `wake` found it stepping and left it to this;
+    /// a request left waiting in a room at rest was answered only by the next command).
     private func finish(_ room: Room, due: Double, moving: Bool) {
         let interval = room.stepInterval
         let now = Uptime.seconds()
         let again = state.withLock { state in
-            let again = state.rooms[room.name] != nil && (moving || !room.commands.isEmpty)
+            let again = state.rooms[room.name] != nil && (moving || !room.commands.isEmpty || !room.requests.isEmpty)
             let commandsWaiting = again && !moving
             state.schedule.finished(room.name, due: due, now: now, interval: commandsWaiting ? 0 : interval,
                                     moving: again)
