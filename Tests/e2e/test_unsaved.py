@@ -8,10 +8,12 @@ write to a full disk fails with ENOSPC, and the server ignores SIGXFSZ. Raising 
 running server (`prlimit --pid`) is the disk getting space again."""
 import json
 import subprocess
+import time
 import urllib.request
 
 from raw_websocket import RawWebSocket
-from server import RunningServer
+from room_tools import listed
+from server import RunningServer, wait_until
 
 LIMIT = 60_000  # bytes: a state file of a few hundred cells
 
@@ -54,3 +56,22 @@ def test_a_room_that_cannot_save_says_so_and_saves_again_when_it_can(tmp_path):
         server.start()
         with RawWebSocket(server.port) as client:
             assert len(client.first_frame["ids"]) == acknowledged
+
+
+def test_a_room_that_cannot_save_stays_in_memory_until_it_can(tmp_path):
+    flags = ("--state-dir", str(tmp_path), "--room-idle-seconds", "1")
+    with RunningServer(*flags, prefix=["prlimit", f"--fsize={LIMIT}:unlimited"]) as server:
+        acknowledged = 0
+        with RawWebSocket(server.port, path="/ws/keep") as client:
+            for _ in range(60):
+                client.send({"type": "add", "cells": [{"label": "a cell with a label long enough"} for _ in range(50)]})
+                client.next("event", kind="added")
+                acknowledged += 50
+                if any(m.get("kind") == "unsaved" for m in client.messages):
+                    break
+            client.next("event", kind="settled", timeout=30)
+        time.sleep(3)  # idle 1 s, and the sweep: a room that could save would be unloaded by now
+        assert "keep" in listed(server), "unloaded with what its file lacks"
+        subprocess.run(["prlimit", "--pid", str(server.pid), "--fsize=unlimited:unlimited"], check=True)
+        assert wait_until(lambda: "keep" not in listed(server), timeout=20), "saved, it is unloaded"
+        assert saved_cells(tmp_path / "keep.json") == acknowledged

@@ -45,8 +45,10 @@ extension RoomHost {
             let status = room.status.current
             switch room.role {
             case .local:
+                // A room whose writes fail (`unsaved`) stays: unloaded, it would lose what its
+                // file lacks, and a later client would never be told.
                 registry.update(name, cells: status.cells, settled: status.settled,
-                                unloadable: files.path(for: name) != nil)
+                                unloadable: files.path(for: name) != nil && status.unsaved != true)
             case .owner(let replicator):
                 registry.update(name, cells: status.cells, settled: status.settled)
                 registry.watched(name, elsewhere: replicator.remoteClients > 0, now: now)
