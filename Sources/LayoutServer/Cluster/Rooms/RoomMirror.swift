@@ -37,7 +37,13 @@ final class RoomMirror: Sendable {
         /// Joiners waiting for the room's `data` message, with the last event their opening had.
         var waiting: [(through: UInt64, mailbox: Mailbox)] = []
         var askedForData = false
+        /// Joiners were told the mirror is live since the last subscription (re)started.
         var announcedLive = false
+        /// Catch-ups started (each subscription, each loss): a late reply or retry of an
+        /// older one is ignored.
+        var catchUps = 0
+        /// The room's clients here were closed for a catch-up that did not succeed in time.
+        var toldGap = false
         var readingMembership = false
         /// The mailboxes of the room's clients here (a `data` for everyone goes to each).
         var mailboxes: [ObjectIdentifier: Mailbox] = [:]
@@ -71,13 +77,28 @@ final class RoomMirror: Sendable {
     /// Clients of the room on every server, as the owner last said.
     var clients: Int { state.withLock { $0.clients } }
 
-    /// The subscription (re)started: read what Redis holds, then go on from there.
+    /// The subscription (re)started: read what Redis holds, then go on from there. The read
+    /// is tried again every `retryInterval` until Redis answers it (the command connection
+    /// may come back after the subscription: Redis restarted); once the room's clients here
+    /// have waited `resyncBound` without a catch-up, they are closed (1012) rather than kept
+    /// silent, and joiners wait for it as long as `Server.roomWaitSeconds` allows.
     func subscribed() {
-        state.withLock { $0.phase = .catchingUp([]) }
-        catchUp()
+        let attempt = state.withLock { state -> Int in
+            state.phase = .catchingUp([])
+            state.catchUps += 1
+            state.announcedLive = false
+            return state.catchUps
+        }
+        catchUp(attempt, since: Uptime.seconds())
     }
 
-    private func catchUp() {
+    /// Seconds between tries of a catch-up read that failed.
+    static let retryInterval = 0.25
+    /// A catch-up that has not succeeded this long after the subscription restarted closes
+    /// the room's clients here (1012): they reconnect and wait for a correct hello.
+    static let resyncBound = 3.0
+
+    private func catchUp(_ attempt: Int, since started: Double) {
         link.read([
             RedisCommand.words("MULTI"),
             RedisCommand.words("HGETALL", keys.mirror),
@@ -86,15 +107,33 @@ final class RoomMirror: Sendable {
         ]) { [self] result in
             guard case .success(let replies) = result, replies.count == 4, case .array(let read) = replies[3],
                   read.count == 2 else {
-                // Redis went away between the subscription and the read: the subscription
-                // restarts when it is back, and with it the catching up.
-                return
+                return retry(attempt, since: started)
             }
-            caughtUp(hash: read[0], events: read[1])
+            caughtUp(hash: read[0], events: read[1], attempt: attempt)
         }
     }
 
-    private func caughtUp(hash: RedisReply, events: RedisReply) {
+    /// The catch-up read `attempt` did not reach Redis: tried again shortly, unless the
+    /// subscription was lost meanwhile (the next one starts its own).
+    private func retry(_ attempt: Int, since started: Double) {
+        let (current, closeClients) = state.withLock { state -> (Bool, Bool) in
+            guard state.catchUps == attempt, case .catchingUp = state.phase else { return (false, false) }
+            guard Uptime.seconds() - started >= Self.resyncBound, state.isWatched, !state.toldGap else { return (true, false) }
+            state.toldGap = true
+            return (true, true)
+        }
+        guard current else { return }
+        if closeClients { link.gap() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.retryInterval) { [self] in
+            let still = state.withLock { state -> Bool in
+                guard state.catchUps == attempt, case .catchingUp = state.phase else { return false }
+                return true
+            }
+            if still { catchUp(attempt, since: started) }
+        }
+    }
+
+    private func caughtUp(hash: RedisReply, events: RedisReply, attempt: Int) {
         let fields = hash.fields
         var stored: [RoomBroadcast] = []
         if let bytes = fields["membership"], let membership = try? ReplicatedFrame.Membership(decoding: bytes) {
@@ -112,8 +151,9 @@ final class RoomMirror: Sendable {
             stored.insert(.events(list), at: 0)
         }
         let becameLive = state.withLock { state -> Bool in
-            guard case .catchingUp(let buffered) = state.phase else { return false }
+            guard state.catchUps == attempt, case .catchingUp(let buffered) = state.phase else { return false }
             state.phase = .live
+            state.toldGap = false
             for broadcast in stored + buffered { apply(broadcast, &state) }
             return markLive(&state)
         }
@@ -154,7 +194,10 @@ final class RoomMirror: Sendable {
 
     /// Redis was lost: whatever comes after the next subscription starts from a new read.
     func lost() {
-        state.withLock { $0.phase = .subscribing }
+        state.withLock { state in
+            state.phase = .subscribing
+            state.catchUps += 1
+        }
     }
 
     /// The owner's serial of the last frame mirrored (a server taking the room over goes on
