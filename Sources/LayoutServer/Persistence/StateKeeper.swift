@@ -14,6 +14,8 @@ struct StateKeeper: Sendable {
     private var closedAt: CellID?
     /// What the room was last told: its writes fail (`savingChanged`).
     private(set) var isFailing = false
+    /// The reservation an add waits for (`prepare`), offered and not yet known to be written.
+    private var awaited: CellID?
 
     /// Seconds between writes while the layout changes, and while writes fail.
     static let saveInterval: UInt64 = 750_000_000
@@ -41,6 +43,43 @@ struct StateKeeper: Sendable {
     /// Whether a save is still to come (the layout changed since the last one).
     var isDirty: Bool { dirty }
 
+    /// Whether an add of `count` ids may be applied now (`Preparation`), without waiting on
+    /// this thread: when the ids would cross the durable reservation, a larger one is offered
+    /// (written off this thread) and the add waits for it, turn after turn, while the room
+    /// goes on stepping and publishing. A room whose state is in Redis never waits on Redis
+    /// where its frames are made: a stalled Redis delays its adds, not its frames.
+    mutating func prepare(adding count: Int, to state: LayoutState) -> Preparation {
+        ids.confirm(durable: saver.durableReservation)
+        guard count > 0, state.simulation.nextID + count > ids.durable else {
+            awaited = nil
+            return .ready
+        }
+        // A write under way may carry enough (a save, or the reservation asked for).
+        if saver.isBusy { return .waiting }
+        if awaited != nil {
+            // The reservation's write ended and did not reach the disk (or Redis).
+            awaited = nil
+            return .failed(Self.unreserved)
+        }
+        guard case .wait(let reservation) = ids.admit(nextID: state.simulation.nextID, count: count) else { return .ready }
+        closedAt = nil
+        saver.offer(state.saved(reservation: reservation, settled: false))
+        lastSave = .now()
+        awaited = reservation
+        return .waiting
+    }
+
+    enum Preparation: Equatable, Sendable {
+        /// Apply it now (`reserve` will not wait).
+        case ready
+        /// A write of the reservation is under way: keep the command for a later turn.
+        case waiting
+        /// The write failed: refuse the command with this error.
+        case failed(ProtocolError)
+    }
+
+    static let unreserved = ProtocolError(.unavailable, "cannot add cells: the state file could not be written, so no ids can be reserved (see the server log)")
+
     /// Before `count` ids are handed out from `simulation.nextID` on: when they would cross the
     /// durable reservation, writes a larger one and waits for it (on this thread; adds
     /// normally never wait, since the next block is asked for once half the current one is
@@ -62,7 +101,7 @@ struct StateKeeper: Sendable {
             saver.offer(state.saved(reservation: ids.requested, settled: false))
             lastSave = .now()
         case .wait:
-            throw ProtocolError(.unavailable, "cannot add cells: the state file could not be written, so no ids can be reserved (see the server log)")
+            throw Self.unreserved
         }
     }
 
@@ -115,5 +154,16 @@ struct StateKeeper: Sendable {
         lastSave = .now()
         dirty = false
         closedAt = nil
+    }
+}
+
+extension LayoutCommand {
+    /// How many cell ids the command hands out if it is applied (`StateKeeper.prepare`).
+    var newIDs: Int {
+        switch self {
+        case .add(let count, _): count
+        case .addCells(let cells, _): cells.count
+        default: 0
+        }
     }
 }
