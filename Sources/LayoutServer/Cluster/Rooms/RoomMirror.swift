@@ -114,8 +114,10 @@ final class RoomMirror: Sendable {
     }
 
     /// The catch-up read `attempt` did not reach Redis: tried again shortly, unless the
-    /// subscription was lost meanwhile (the next one starts its own).
+    /// subscription was lost meanwhile (the next one starts its own) or the room is no longer
+    /// relayed through this mirror (it left this server, or this server steps it now).
     private func retry(_ attempt: Int, since started: Double) {
+        guard room.mirror === self else { return }
         let (current, closeClients) = state.withLock { state -> (Bool, Bool) in
             guard state.catchUps == attempt, case .catchingUp = state.phase else { return (false, false) }
             guard Uptime.seconds() - started >= Self.resyncBound, state.isWatched, !state.toldGap else { return (true, false) }
