@@ -129,3 +129,31 @@ def test_a_redis_stall_does_not_pause_the_owners_clients(cluster, redis):
         finally:
             await leave([client for client in clients if client.closed is None])
     run(scenario())
+
+
+def test_a_room_forgotten_during_a_redis_stall_does_not_pause_the_servers_other_rooms(redis):
+    """Forgetting a room deletes its state in Redis: off the service thread, so the clients of
+    the server's other rooms get their frames while Redis sleeps."""
+    from server import RunningServer
+
+    async def scenario():
+        with RunningServer("--redis", redis.url, "--node", "a", "--room-forget-seconds", "1", log_file=True) as server:
+            busy = await Client(server.room("busy")).__aenter__()
+            try:
+                await busy.send({"type": "params", "threshold": 0})
+                await busy.send({"type": "add", "count": 20})
+                await busy.event("added", by=busy.id)
+                async with Client(server.room("emptied")) as passing:
+                    await passing.next("frame")
+                # Forgotten on the sweep (each second) 1 to 2 s after it emptied: in the stall.
+                await asyncio.sleep(0.6)
+                started = time.monotonic()
+                stall = asyncio.create_task(asyncio.to_thread(redis.command, "DEBUG", "SLEEP", "2", timeout=5))
+                assert await stall == "+OK"
+                await asyncio.sleep(0.3)
+                gap = largest_gap(busy, started, time.monotonic())
+                assert gap < 0.5, f"the busy room's frames paused {gap:.2f} s"
+                assert "room emptied forgotten" in server.log
+            finally:
+                await leave([busy])
+    run(scenario())
