@@ -64,6 +64,9 @@ def test_redis_restarted_three_times_every_relay_resyncs_within_the_bound(cluste
                 # The owner's own clients never paused.
                 assert largest_gap(clients[owned], stopped, back) < 0.5
                 await asyncio.sleep(RESYNC_BOUND)
+                # Redis restarted empty: the owner wrote the room's state again (a server
+                # taking it over needs it), not only at its next retry of failed writes (5 s).
+                assert redis.command("EXISTS", "fl:{%s}:state" % room) == ":1"
                 for index, client in enumerate(clients):
                     if client.closed is not None:
                         # A relay that missed events closes its clients with 1012 (documented).

@@ -40,6 +40,15 @@ struct StateKeeper: Sendable {
         if ids.ahead(nextID: state.simulation.nextID) != nil { save(state) }
     }
 
+    /// The destination lost what it held (Redis restarted empty): the layout is written at
+    /// once, not at the next retry of failed writes (5 s), so the room's state is there again
+    /// for a server that would take it over.
+    mutating func writeAgainNow() {
+        dirty = true
+        closedAt = nil
+        lastSave = DispatchTime(uptimeNanoseconds: 0)
+    }
+
     /// Whether a save is still to come (the layout changed since the last one).
     var isDirty: Bool { dirty }
 

@@ -99,7 +99,7 @@ struct RoomLayout {
             case .republish:
                 room.replicator?.forgetSent()
                 state.republishAll()
-                keeper?.changed()
+                keeper?.writeAgainNow()
             case .export(let format, let deliver):
                 let bytes = written[format] ?? state.export(room: room.name.description).encoded(as: format)
                 written[format] = bytes
