@@ -183,6 +183,9 @@ final class RoomMirror: Sendable {
             case .subscribing:
                 return false
             case .catchingUp(var buffered):
+                // However long the read takes (it is retried until Redis answers), frames held
+                // meanwhile do not pile up: a newer one replaces those without a membership.
+                if case .frame = broadcast { buffered.removeAll(where: \.isBareFrame) }
                 buffered.append(broadcast)
                 state.phase = .catchingUp(buffered)
                 return false
@@ -282,5 +285,13 @@ final class RoomMirror: Sendable {
         state.clients = status.clients
         if !status.owner.isEmpty { state.owner = status.owner }
         room.status.update { $0 = status.layout }
+    }
+}
+
+private extension RoomBroadcast {
+    /// A frame without its membership parts: a newer frame makes it useless.
+    var isBareFrame: Bool {
+        if case .frame(let frame, _) = self { return frame.membership == nil }
+        return false
     }
 }
