@@ -10,14 +10,6 @@ import time
 from server import free_port
 
 
-def debug_command_option():
-    """DEBUG SLEEP stands for a stalled Redis in the tests: refused by default since Redis 7.0,
-    whose option allows it (older versions allow it and know no such option)."""
-    version = subprocess.run(["redis-server", "--version"], capture_output=True, text=True).stdout
-    major = version.split("v=")[1].split(".")[0] if "v=" in version else "0"
-    return ["--enable-debug-command", "local"] if major.isdigit() and int(major) >= 7 else []
-
-
 class RunningRedis:
     """`redis-server` on 127.0.0.1:PORT (a free one unless given), waited for until it answers.
     stop() kills it (SIGKILL), start() starts it again on the same port (empty: nothing is
@@ -40,7 +32,7 @@ class RunningRedis:
     def start(self):
         self.process = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", self.directory, "--logfile", f"{self.directory}/redis.log", *debug_command_option()],
+             "--dir", self.directory, "--logfile", f"{self.directory}/redis.log"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
@@ -59,12 +51,11 @@ class RunningRedis:
         if not self.keep_directory:
             shutil.rmtree(self.directory, ignore_errors=True)
 
-    def command(self, *words, timeout=2):
-        """One command in RESP, the first line of the reply (None if Redis does not answer
-        within `timeout` seconds)."""
+    def command(self, *words):
+        """One command in RESP, the first line of the reply (None if Redis does not answer)."""
         request = f"*{len(words)}\r\n" + "".join(f"${len(w.encode())}\r\n{w}\r\n" for w in words)
         try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=timeout) as connection:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=2) as connection:
                 connection.sendall(request.encode())
                 return connection.recv(65536).decode(errors="replace").split("\r\n")[0]
         except OSError:

@@ -2,14 +2,26 @@
 owner's own clients never wait on Redis, and every relay resyncs (or closes its clients with
 1012) within the bound docs/cluster.md gives ("Losing Redis"). Fixtures from test_cluster."""
 import asyncio
+import signal
 import time
 
 from client import Client, run
+from server import RunningServer
 from test_cluster import cluster, leave, redis  # noqa: F401  (pytest fixtures)
 
 # docs/cluster.md: a relay is in step again (or has closed its clients with 1012) at most 3 s
 # after Redis answers again; a little more here for a loaded machine.
 RESYNC_BOUND = 4.0
+
+
+async def stall(redis, seconds=2.0):
+    """Redis answers nothing for `seconds`, as `DEBUG SLEEP` makes it (the test Redis refuses
+    DEBUG): its process is stopped, its connections stay open."""
+    redis.process.send_signal(signal.SIGSTOP)
+    try:
+        await asyncio.sleep(seconds)
+    finally:
+        redis.process.send_signal(signal.SIGCONT)
 
 
 def frames_between(client, start, end):
@@ -105,7 +117,7 @@ def test_a_redis_stall_does_not_pause_the_owners_clients(cluster, redis):
                 await client.event("added", by=owner.id)
             assert owner_of(cluster[1], room) == "a"
             await asyncio.sleep(1)
-            stall = asyncio.create_task(asyncio.to_thread(redis.command, "DEBUG", "SLEEP", "2", timeout=5))
+            stalled = asyncio.create_task(stall(redis))
             await asyncio.sleep(0.2)
             started = time.monotonic()
             # Adds during the stall: the second crosses the ids reserved in Redis (a block of
@@ -113,7 +125,7 @@ def test_a_redis_stall_does_not_pause_the_owners_clients(cluster, redis):
             await owner.send({"type": "add", "count": 510})
             await asyncio.sleep(0.3)
             await owner.send({"type": "add", "count": 500})
-            assert await stall == "+OK"
+            await stalled
             await asyncio.sleep(0.5)
             assert largest_gap(owner, started, time.monotonic()) < 0.5
             # Both adds were applied (the second once its reservation was written).
@@ -137,8 +149,6 @@ def test_a_redis_stall_does_not_pause_the_owners_clients(cluster, redis):
 def test_a_room_forgotten_during_a_redis_stall_does_not_pause_the_servers_other_rooms(redis):
     """Forgetting a room deletes its state in Redis: off the service thread, so the clients of
     the server's other rooms get their frames while Redis sleeps."""
-    from server import RunningServer
-
     async def scenario():
         with RunningServer("--redis", redis.url, "--node", "a", "--room-forget-seconds", "1", log_file=True) as server:
             busy = await Client(server.room("busy")).__aenter__()
@@ -151,8 +161,7 @@ def test_a_room_forgotten_during_a_redis_stall_does_not_pause_the_servers_other_
                 # Forgotten on the sweep (each second) 1 to 2 s after it emptied: in the stall.
                 await asyncio.sleep(0.6)
                 started = time.monotonic()
-                stall = asyncio.create_task(asyncio.to_thread(redis.command, "DEBUG", "SLEEP", "2", timeout=5))
-                assert await stall == "+OK"
+                await stall(redis)
                 await asyncio.sleep(0.3)
                 gap = largest_gap(busy, started, time.monotonic())
                 assert gap < 0.5, f"the busy room's frames paused {gap:.2f} s"

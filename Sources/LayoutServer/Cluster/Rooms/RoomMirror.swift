@@ -28,6 +28,11 @@ final class RoomMirror: Sendable {
 
     private struct State {
         var phase = Phase.subscribing
+        /// Catch-ups started (each subscription, each loss): a late reply or retry of an
+        /// older one is ignored.
+        var catchUps = 0
+        /// The room's clients here were closed for a catch-up that did not succeed in time.
+        var toldGap = false
         var lastSerial = 0
         var localSerial = 0
         var membership: ReplicatedFrame.Membership?
@@ -37,13 +42,7 @@ final class RoomMirror: Sendable {
         /// Joiners waiting for the room's `data` message, with the last event their opening had.
         var waiting: [(through: UInt64, mailbox: Mailbox)] = []
         var askedForData = false
-        /// Joiners were told the mirror is live since the last subscription (re)started.
         var announcedLive = false
-        /// Catch-ups started (each subscription, each loss): a late reply or retry of an
-        /// older one is ignored.
-        var catchUps = 0
-        /// The room's clients here were closed for a catch-up that did not succeed in time.
-        var toldGap = false
         var readingMembership = false
         /// The mailboxes of the room's clients here (a `data` for everyone goes to each).
         var mailboxes: [ObjectIdentifier: Mailbox] = [:]
