@@ -92,4 +92,27 @@ final class StateKeeperTests: XCTestCase {
         settle(saver)
         XCTAssertEqual(keeper.prepare(adding: 20, to: state), .ready)
     }
+
+    func testALayoutWrittenAnewIsWrittenAtOnceEvenWhileWritesFail() {
+        let disk = FillingDisk()
+        let saver = StateSaver(disk)
+        var keeper = StateKeeper(saver: saver, ids: IDReservation(nextID: 1, reservation: 1))
+        var state = LayoutState(simulation: Simulation(seed: 3), limits: Limits())
+        _ = try? state.apply(.add(count: 2, spawn: .random), from: "c1")
+        keeper.changed()
+        _ = keeper.saveIfDue(state)
+        settle(saver)
+        XCTAssertEqual(keeper.savingChanged(), true, "the write failed: retries every 5 s")
+        disk.full.store(false, ordering: .releasing)
+        _ = keeper.saveIfDue(state)
+        settle(saver)
+        XCTAssertTrue(disk.written.withLock { $0.isEmpty }, "not retried at once")
+        // Redis restarted empty: the layout goes again now.
+        keeper.writeAgainNow()
+        _ = keeper.savingChanged()
+        _ = keeper.saveIfDue(state)
+        settle(saver)
+        XCTAssertEqual(disk.written.withLock { $0.count }, 1)
+        XCTAssertEqual(keeper.savingChanged(), false)
+    }
 }

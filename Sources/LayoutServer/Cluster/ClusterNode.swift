@@ -51,10 +51,16 @@ final class ClusterNode: Sendable {
         decoder = MessageDecoder(limits: limits)
         self.logger = logger
         let notices = notices, links = links
-        redis = RedisCommands(address: config.redis, logger: logger) { up in
+        let redis = RedisCommands(address: config.redis, logger: logger) { up in
             if let linked = links.set(commands: up) { notices.post(.link(linked)) }
         }
-        heartbeat = RedisCommands(address: config.redis, purpose: "heartbeat", logger: logger) { _ in }
+        self.redis = redis
+        // The heartbeat connects again first (a renewal every second): Redis answers, so the
+        // commands, which carry what the renewal's outcome sets off (a room's state written
+        // anew after a restart), connect again with their next batch, not after their backoff.
+        heartbeat = RedisCommands(address: config.redis, purpose: "heartbeat", logger: logger) { up in
+            if up { redis.reconnectNow() }
+        }
     }
 
     /// The service thread is alive: called on each of its rounds.

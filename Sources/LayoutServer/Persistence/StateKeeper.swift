@@ -16,6 +16,8 @@ struct StateKeeper: Sendable {
     private(set) var isFailing = false
     /// The reservation an add waits for (`prepare`), offered and not yet known to be written.
     private var awaited: CellID?
+    /// Written anew (`writeAgainNow`) and no write has reached the destination since.
+    private var rewriting = false
 
     /// Seconds between writes while the layout changes, and while writes fail.
     static let saveInterval: UInt64 = 750_000_000
@@ -41,12 +43,13 @@ struct StateKeeper: Sendable {
     }
 
     /// The destination lost what it held (Redis restarted empty): the layout is written at
-    /// once, not at the next retry of failed writes (5 s), so the room's state is there again
-    /// for a server that would take it over.
+    /// once, and until a write reaches it every 0.75 s, not at the pace of retries of failed
+    /// writes (5 s), so the room's state is there again for a server that would take it over.
     mutating func writeAgainNow() {
         dirty = true
         closedAt = nil
         lastSave = DispatchTime(uptimeNanoseconds: 0)
+        rewriting = true
     }
 
     /// Whether a save is still to come (the layout changed since the last one).
@@ -120,7 +123,7 @@ struct StateKeeper: Sendable {
     /// it went: `savingChanged`).
     mutating func saveIfDue(_ state: LayoutState) -> Bool {
         guard dirty else { return saver.isBusy }
-        let interval = isFailing ? Self.retryInterval : Self.saveInterval
+        let interval = isFailing && !rewriting ? Self.retryInterval : Self.saveInterval
         guard DispatchTime.now().uptimeNanoseconds >= lastSave.uptimeNanoseconds + interval else { return true }
         save(state)
         return true
@@ -132,7 +135,7 @@ struct StateKeeper: Sendable {
     mutating func savingChanged() -> Bool? {
         guard !saver.isBusy else { return nil }
         let failed = saver.lastWriteFailed
-        if failed { dirty = true }
+        if failed { dirty = true } else { rewriting = false }
         guard failed != isFailing else { return nil }
         isFailing = failed
         return failed
