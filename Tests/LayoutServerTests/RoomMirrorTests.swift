@@ -150,4 +150,44 @@ final class RoomMirrorTests: XCTestCase {
         XCTAssertEqual(other.pop()?.text, "{}")
         XCTAssertEqual(calls.dataAsks.load(ordering: .relaxed), 2)
     }
+
+    /// Waits (up to 3 s) for the mirror's `count`th read.
+    private func read(_ count: Int, of calls: Calls) -> RedisCommands.Completion? {
+        let deadline = Date().addingTimeInterval(3)
+        while Date() < deadline {
+            if let completion = calls.reads.withLock({ $0.count >= count ? $0[count - 1] : nil }) { return completion }
+            usleep(10_000)
+        }
+        return nil
+    }
+
+    func testACatchUpThatFailsIsTriedAgainAndEachOneAnnouncesTheRoomLive() throws {
+        let (mirror, room, calls) = try mirror()
+        let empty: Result<[RedisReply], RedisConnection.Failure> =
+            .success([.status("OK"), .status("QUEUED"), .status("QUEUED"), .array([.array([]), .array([])])])
+        mirror.subscribed()
+        // The command connection is not back yet (Redis restarted): the read fails, and is tried again.
+        try XCTUnwrap(read(1, of: calls))(.failure(.init(description: "Redis is unreachable")))
+        let again = try XCTUnwrap(read(2, of: calls), "the failed catch-up was not tried again")
+        mirror.received(RoomBroadcast.frame(frame(serial: 3, version: 1, membership: true), status(tick: 3, lastSeq: 0)).encoded)
+        XCTAssertFalse(mirror.isLive, "not live before the read")
+        again(empty)
+        XCTAssertTrue(mirror.isLive)
+        XCTAssertEqual(calls.lives.load(ordering: .relaxed), 1)
+        // Lost and subscribed again: the joiners that come meanwhile wait, and are told when it is live again.
+        mirror.lost()
+        mirror.subscribed()
+        XCTAssertFalse(mirror.isLive)
+        try XCTUnwrap(read(3, of: calls))(empty)
+        XCTAssertTrue(mirror.isLive)
+        XCTAssertEqual(calls.lives.load(ordering: .relaxed), 2)
+        // A room that left this server is not read again for a failed catch-up.
+        mirror.lost()
+        mirror.subscribed()
+        room.relay(nil)
+        try XCTUnwrap(read(4, of: calls))(.failure(.init(description: "Redis is unreachable")))
+        usleep(600_000)
+        XCTAssertEqual(calls.reads.withLock { $0.count }, 4)
+        XCTAssertEqual(calls.gaps.load(ordering: .relaxed), 0)
+    }
 }

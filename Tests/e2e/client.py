@@ -1,6 +1,7 @@
 """A small protocol client over python3-websockets for the end-to-end tests."""
 import asyncio
 import json
+import time
 
 import websockets
 
@@ -18,6 +19,7 @@ class Client:
         self.source = source
         self.messages = []      # everything received, in order
         self.raw = []           # the same, as the bytes or text that came
+        self.times = []         # when each came (time.monotonic())
         self.cursor = 0         # where `next` continues from
         self.closed = None      # (code, reason) once the connection ended
         self.arrived = asyncio.Event()
@@ -39,6 +41,7 @@ class Client:
         try:
             async for raw in self.socket:
                 self.raw.append(raw)
+                self.times.append(time.monotonic())
                 # v2 frames are binary: decoded to the shape of a v1 frame (see frame_v2).
                 self.messages.append(decode_binary_frame(raw) if isinstance(raw, bytes) else json.loads(raw))
                 self.arrived.set()

@@ -11,6 +11,8 @@ import Synchronization
 final class ClusterNode: Sendable {
     let name: String
     let notices = ClusterNotices()
+    /// Whether the command connection and the subscription reach Redis (`ClusterLinks`).
+    let links = ClusterLinks()
     /// Frames, events, requests, state: everything but what shows this server alive.
     let redis: RedisCommands
     /// Lease renewals and this server's summary, on a connection of their own: however far
@@ -49,11 +51,17 @@ final class ClusterNode: Sendable {
         self.limits = limits
         decoder = MessageDecoder(limits: limits)
         self.logger = logger
-        let notices = notices
-        redis = RedisCommands(address: config.redis, logger: logger) { up in
-            if !up { notices.post(.link(false)) }
+        let notices = notices, links = links
+        let redis = RedisCommands(address: config.redis, logger: logger) { up in
+            if let linked = links.set(commands: up) { notices.post(.link(linked)) }
         }
-        heartbeat = RedisCommands(address: config.redis, purpose: "heartbeat", logger: logger) { _ in }
+        self.redis = redis
+        // The heartbeat connects again first (a renewal every second): Redis answers, so the
+        // commands, which carry what the renewal's outcome sets off (a room's state written
+        // anew after a restart), connect again with their next batch, not after their backoff.
+        heartbeat = RedisCommands(address: config.redis, purpose: "heartbeat", logger: logger) { up in
+            if up { redis.reconnectNow() }
+        }
     }
 
     /// The service thread is alive: called on each of its rounds.
@@ -235,14 +243,20 @@ final class ClusterNode: Sendable {
         }
     }
 
+    /// The subscription was lost or made again. Made again: Redis answers, so the command
+    /// connection, if lost too, comes back with the relays' catch-up reads rather than after
+    /// its backoff (`RoomMirror.subscribed`).
     func linkChanged(_ up: Bool) {
-        if !up {
+        if up {
+            redis.reconnectNow()
+            heartbeat.reconnectNow()
+        } else {
             let mirrors = state.withLock { $0.routes.values.compactMap { route -> RoomMirror? in
                 if case .relay(let mirror) = route { return mirror } else { return nil }
             } }
             for mirror in mirrors { mirror.lost() }
         }
-        notices.post(.link(up))
+        if let linked = links.set(subscriber: up) { notices.post(.link(linked)) }
     }
 
 }

@@ -14,6 +14,10 @@ struct StateKeeper: Sendable {
     private var closedAt: CellID?
     /// What the room was last told: its writes fail (`savingChanged`).
     private(set) var isFailing = false
+    /// The reservation an add waits for (`prepare`), offered and not yet known to be written.
+    private var awaited: CellID?
+    /// Written anew (`writeAgainNow`) and no write has reached the destination since.
+    private var rewriting = false
 
     /// Seconds between writes while the layout changes, and while writes fail.
     static let saveInterval: UInt64 = 750_000_000
@@ -38,8 +42,55 @@ struct StateKeeper: Sendable {
         if ids.ahead(nextID: state.simulation.nextID) != nil { save(state) }
     }
 
+    /// The destination lost what it held (Redis restarted empty): the layout is written at
+    /// once, and until a write reaches it every 0.75 s, not at the pace of retries of failed
+    /// writes (5 s), so the room's state is there again for a server that would take it over.
+    mutating func writeAgainNow() {
+        dirty = true
+        closedAt = nil
+        lastSave = DispatchTime(uptimeNanoseconds: 0)
+        rewriting = true
+    }
+
     /// Whether a save is still to come (the layout changed since the last one).
     var isDirty: Bool { dirty }
+
+    /// Whether an add of `count` ids may be applied now (`Preparation`), without waiting on
+    /// this thread: when the ids would cross the durable reservation, a larger one is offered
+    /// (written off this thread) and the add waits for it, turn after turn, while the room
+    /// goes on stepping and publishing. A room whose state is in Redis never waits on Redis
+    /// where its frames are made: a stalled Redis delays its adds, not its frames.
+    mutating func prepare(adding count: Int, to state: LayoutState) -> Preparation {
+        ids.confirm(durable: saver.durableReservation)
+        guard count > 0, state.simulation.nextID + count > ids.durable else {
+            awaited = nil
+            return .ready
+        }
+        // A write under way may carry enough (a save, or the reservation asked for).
+        if saver.isBusy { return .waiting }
+        if awaited != nil {
+            // The reservation's write ended and did not reach the disk (or Redis).
+            awaited = nil
+            return .failed(Self.unreserved)
+        }
+        guard case .wait(let reservation) = ids.admit(nextID: state.simulation.nextID, count: count) else { return .ready }
+        closedAt = nil
+        saver.offer(state.saved(reservation: reservation, settled: false))
+        lastSave = .now()
+        awaited = reservation
+        return .waiting
+    }
+
+    enum Preparation: Equatable, Sendable {
+        /// Apply it now (`reserve` will not wait).
+        case ready
+        /// A write of the reservation is under way: keep the command for a later turn.
+        case waiting
+        /// The write failed: refuse the command with this error.
+        case failed(ProtocolError)
+    }
+
+    static let unreserved = ProtocolError(.unavailable, "cannot add cells: the state file could not be written, so no ids can be reserved (see the server log)")
 
     /// Before `count` ids are handed out from `simulation.nextID` on: when they would cross the
     /// durable reservation, writes a larger one and waits for it (on this thread; adds
@@ -62,7 +113,7 @@ struct StateKeeper: Sendable {
             saver.offer(state.saved(reservation: ids.requested, settled: false))
             lastSave = .now()
         case .wait:
-            throw ProtocolError(.unavailable, "cannot add cells: the state file could not be written, so no ids can be reserved (see the server log)")
+            throw Self.unreserved
         }
     }
 
@@ -72,7 +123,7 @@ struct StateKeeper: Sendable {
     /// it went: `savingChanged`).
     mutating func saveIfDue(_ state: LayoutState) -> Bool {
         guard dirty else { return saver.isBusy }
-        let interval = isFailing ? Self.retryInterval : Self.saveInterval
+        let interval = isFailing && !rewriting ? Self.retryInterval : Self.saveInterval
         guard DispatchTime.now().uptimeNanoseconds >= lastSave.uptimeNanoseconds + interval else { return true }
         save(state)
         return true
@@ -84,7 +135,7 @@ struct StateKeeper: Sendable {
     mutating func savingChanged() -> Bool? {
         guard !saver.isBusy else { return nil }
         let failed = saver.lastWriteFailed
-        if failed { dirty = true }
+        if failed { dirty = true } else { rewriting = false }
         guard failed != isFailing else { return nil }
         isFailing = failed
         return failed
@@ -115,5 +166,16 @@ struct StateKeeper: Sendable {
         lastSave = .now()
         dirty = false
         closedAt = nil
+    }
+}
+
+extension LayoutCommand {
+    /// How many cell ids the command hands out if it is applied (`StateKeeper.prepare`).
+    var newIDs: Int {
+        switch self {
+        case .add(let count, _): count
+        case .addCells(let cells, _): cells.count
+        default: 0
+        }
     }
 }

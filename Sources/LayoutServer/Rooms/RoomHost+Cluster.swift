@@ -89,15 +89,20 @@ extension RoomHost {
             carryOut(way, because: "to make way for room \(name), placed here by another server (--max-rooms)")
             guard registry.adopt(name, now: now) else { return }
         }
-        cluster.claimHere(openPending(name))
+        _ = openPending(name) { cluster.claimHere($0) }
     }
 
-    /// A cluster's room in memory with no layout yet, after an unload of it under way here
-    /// ended (its last state written, its lease given back).
-    func openPending(_ name: RoomName) -> Room {
-        closing.removeValue(forKey: name)?.wait()
+    /// A cluster's room in memory with no layout yet, handed to `claim` once an unload or
+    /// forgetting of it under way here ended (its last state written or deleted, its lease
+    /// given back). Not waited for on this thread: that may wait on Redis.
+    func openPending(_ name: RoomName, then claim: @escaping @Sendable (Room) -> Void) -> Room {
         let room = Room(pendingName: name, replay: limits.replay, changed: changed)
         rooms[name] = room
+        if let closing = closing.removeValue(forKey: name) {
+            closing.notify(queue: .global()) { claim(room) }
+        } else {
+            claim(room)
+        }
         return room
     }
 

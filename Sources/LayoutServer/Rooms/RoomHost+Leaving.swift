@@ -68,8 +68,15 @@ extension RoomHost {
         switch action {
         case .forget(let name):
             guard let room = takeOut(name) else { return }
-            room.discard()
-            cluster?.drop(name)
+            // Off this thread, as an unload: deleting the state may wait on Redis (stalled or
+            // away), and every connection here would wait with it.
+            let group = DispatchGroup()
+            let cluster = cluster
+            closer.async(group: group) {
+                room.discard()
+                cluster?.drop(name)
+            }
+            closing[name] = group
             logger.info("room \(name) forgotten: \(why)")
         case .unload(let name):
             guard let room = takeOut(name) else { return }

@@ -120,9 +120,8 @@ final class RoomHost {
         case .create(let name) where cluster != nil, .load(let name) where cluster != nil:
             // Whether it is stepped here or relayed is for the cluster to find out (`won`,
             // `RoomMirror`); the joiners wait for it.
-            let room = openPending(name)
-            cluster?.claim(room)
-            return .room(room)
+            let cluster = cluster
+            return .room(openPending(name) { cluster?.claim($0) })
         case .create(let name):
             return .room(open(name))
         case .load(let name):

@@ -12,6 +12,9 @@ struct RoomLayout {
     private var frameSerial = 0
     /// The last `data` message and the `dataVersion` it was encoded at (nil: no data).
     private var dataMessage: (version: Int, message: OutgoingMessage?)?
+    /// Commands kept for a later turn, in order: the first is an add waiting for its ids'
+    /// reservation to be written (`StateKeeper.prepare`).
+    private var deferred: [QueuedCommand] = []
 
     init(state: LayoutState, keeper: StateKeeper?) {
         self.state = state
@@ -28,7 +31,7 @@ struct RoomLayout {
         tellSaving(room)
         publishChanges(to: room)
         let saving = keeper?.saveIfDue(state) ?? false
-        return state.isStepping || saving
+        return state.isStepping || saving || !deferred.isEmpty
     }
 
     /// When the room's writes start failing or reach the disk again, everyone in it is told
@@ -40,12 +43,27 @@ struct RoomLayout {
         room.announce()
     }
 
-    /// Applies every command waiting, in order; a rejected one goes back to its client.
+    /// Applies every command waiting, in order; a rejected one goes back to its client. An add
+    /// whose ids' reservation is being written waits, with every command after it, for a later
+    /// turn (the room steps and publishes meanwhile).
     private mutating func applyQueuedCommands(of room: Room) {
         // A local copy, so the id reservation can use it while `state` changes.
         var keeper = self.keeper
         defer { self.keeper = keeper }
-        for queued in room.commands.drain() {
+        let waiting = deferred + room.commands.drain()
+        deferred = []
+        for (index, queued) in waiting.enumerated() {
+            switch keeper?.prepare(adding: queued.command.newIDs, to: state) ?? .ready {
+            case .ready:
+                break
+            case .waiting:
+                deferred = Array(waiting[index...])
+                return
+            case .failed(var error):
+                error.ref = queued.ref
+                queued.reject(error)
+                continue
+            }
             do throws(ProtocolError) {
                 let events = try state.apply(queued.command, from: queued.client) { count, state throws(ProtocolError) in
                     try keeper?.reserve(count, for: state)
@@ -81,7 +99,7 @@ struct RoomLayout {
             case .republish:
                 room.replicator?.forgetSent()
                 state.republishAll()
-                keeper?.changed()
+                keeper?.writeAgainNow()
             case .releaseDrags(let client):
                 let events = state.releaseDrags(of: client)
                 if !events.isEmpty { keeper?.changed() }

@@ -45,6 +45,9 @@ final class RedisCommands: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let linkChanged: @Sendable (Bool) -> Void
     private let logger: Logger
+    /// Redis was seen answering elsewhere (the subscription came back): the next batch tries
+    /// to connect at once, whatever the backoff says.
+    private let retryNow = Atomic<Bool>(false)
 
     /// `linkChanged(true)` when a connection is made, `false` when one is lost.
     init(address: RedisAddress, purpose: String = "commands", timeout: Double = 2, logger: Logger,
@@ -98,6 +101,12 @@ final class RedisCommands: Sendable {
         signal.signal()
     }
 
+    /// Redis answers again (another connection to it was just made): a connection lost is
+    /// made again with the next batch, not after the rest of its backoff.
+    func reconnectNow() {
+        retryNow.store(true, ordering: .releasing)
+    }
+
     /// Sends `commands` and waits for their replies (at most `timeout` more than the queue
     /// ahead of them takes). Not on this thread.
     func call(_ commands: [[[UInt8]]]) -> Result<[RedisReply], RedisConnection.Failure> {
@@ -130,6 +139,7 @@ final class RedisCommands: Sendable {
                 return
             }
             guard !batches.isEmpty else { continue }
+            if connection == nil, retryNow.exchange(false, ordering: .acquiringAndReleasing) { backoff.succeeded() }
             if connection == nil, backoff.mayTry(now: Uptime.seconds()) {
                 do {
                     connection = try RedisConnection(address, timeout: timeout)

@@ -31,6 +31,11 @@ final class RoomMirror: Sendable {
 
     private struct State {
         var phase = Phase.subscribing
+        /// Catch-ups started (each subscription, each loss): a late reply or retry of an
+        /// older one is ignored.
+        var catchUps = 0
+        /// The room's clients here were closed for a catch-up that did not succeed in time.
+        var toldGap = false
         var lastSerial = 0
         var localSerial = 0
         var membership: ReplicatedFrame.Membership?
@@ -75,13 +80,28 @@ final class RoomMirror: Sendable {
     /// Clients of the room on every server, as the owner last said.
     var clients: Int { state.withLock { $0.clients } }
 
-    /// The subscription (re)started: read what Redis holds, then go on from there.
+    /// The subscription (re)started: read what Redis holds, then go on from there. The read
+    /// is tried again every `retryInterval` until Redis answers it (the command connection
+    /// may come back after the subscription: Redis restarted); once the room's clients here
+    /// have waited `resyncBound` without a catch-up, they are closed (1012) rather than kept
+    /// silent, and joiners wait for it as long as `Server.roomWaitSeconds` allows.
     func subscribed() {
-        state.withLock { $0.phase = .catchingUp([]) }
-        catchUp()
+        let attempt = state.withLock { state -> Int in
+            state.phase = .catchingUp([])
+            state.catchUps += 1
+            state.announcedLive = false
+            return state.catchUps
+        }
+        catchUp(attempt, since: Uptime.seconds())
     }
 
-    private func catchUp() {
+    /// Seconds between tries of a catch-up read that failed.
+    static let retryInterval = 0.25
+    /// A catch-up that has not succeeded this long after the subscription restarted closes
+    /// the room's clients here (1012): they reconnect and wait for a correct hello.
+    static let resyncBound = 3.0
+
+    private func catchUp(_ attempt: Int, since started: Double) {
         link.read([
             RedisCommand.words("MULTI"),
             RedisCommand.words("HGETALL", keys.mirror),
@@ -90,15 +110,35 @@ final class RoomMirror: Sendable {
         ]) { [self] result in
             guard case .success(let replies) = result, replies.count == 4, case .array(let read) = replies[3],
                   read.count == 2 else {
-                // Redis went away between the subscription and the read: the subscription
-                // restarts when it is back, and with it the catching up.
-                return
+                return retry(attempt, since: started)
             }
-            caughtUp(hash: read[0], events: read[1])
+            caughtUp(hash: read[0], events: read[1], attempt: attempt)
         }
     }
 
-    private func caughtUp(hash: RedisReply, events: RedisReply) {
+    /// The catch-up read `attempt` did not reach Redis: tried again shortly, unless the
+    /// subscription was lost meanwhile (the next one starts its own) or the room is no longer
+    /// relayed through this mirror (it left this server, or this server steps it now).
+    private func retry(_ attempt: Int, since started: Double) {
+        guard room.mirror === self else { return }
+        let (current, closeClients) = state.withLock { state -> (Bool, Bool) in
+            guard state.catchUps == attempt, case .catchingUp = state.phase else { return (false, false) }
+            guard Uptime.seconds() - started >= Self.resyncBound, state.isWatched, !state.toldGap else { return (true, false) }
+            state.toldGap = true
+            return (true, true)
+        }
+        guard current else { return }
+        if closeClients { link.gap() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.retryInterval) { [self] in
+            let still = state.withLock { state -> Bool in
+                guard state.catchUps == attempt, case .catchingUp = state.phase else { return false }
+                return true
+            }
+            if still { catchUp(attempt, since: started) }
+        }
+    }
+
+    private func caughtUp(hash: RedisReply, events: RedisReply, attempt: Int) {
         let fields = hash.fields
         var stored: [RoomBroadcast] = []
         if let bytes = fields["membership"] {
@@ -127,8 +167,9 @@ final class RoomMirror: Sendable {
             stored.insert(.events(list), at: 0)
         }
         let becameLive = state.withLock { state -> Bool in
-            guard case .catchingUp(let buffered) = state.phase else { return false }
+            guard state.catchUps == attempt, case .catchingUp(let buffered) = state.phase else { return false }
             state.phase = .live
+            state.toldGap = false
             for broadcast in stored + buffered { apply(broadcast, &state) }
             return markLive(&state)
         }
@@ -156,6 +197,9 @@ final class RoomMirror: Sendable {
             case .subscribing:
                 return false
             case .catchingUp(var buffered):
+                // However long the read takes (it is retried until Redis answers), frames held
+                // meanwhile do not pile up: a newer one replaces those without a membership.
+                if case .frame = broadcast { buffered.removeAll(where: \.isBareFrame) }
                 buffered.append(broadcast)
                 state.phase = .catchingUp(buffered)
                 return false
@@ -169,7 +213,10 @@ final class RoomMirror: Sendable {
 
     /// Redis was lost: whatever comes after the next subscription starts from a new read.
     func lost() {
-        state.withLock { $0.phase = .subscribing }
+        state.withLock { state in
+            state.phase = .subscribing
+            state.catchUps += 1
+        }
     }
 
     /// The owner's serial of the last frame mirrored (a server taking the room over goes on
@@ -266,5 +313,13 @@ final class RoomMirror: Sendable {
         state.clients = status.clients
         if !status.owner.isEmpty { state.owner = status.owner }
         room.status.update { $0 = status.layout }
+    }
+}
+
+private extension RoomBroadcast {
+    /// A frame without its membership parts: a newer frame makes it useless.
+    var isBareFrame: Bool {
+        if case .frame(let frame, _) = self { return frame.membership == nil }
+        return false
     }
 }
