@@ -177,6 +177,15 @@ final class HostileRedisTests: XCTestCase {
         XCTAssertEqual(WireBounds.sum([1, 2, 3]), 6)
     }
 
+    func testAClaimsStateIsCheckedAsAFileIsBeforeTheServiceThreadGetsIt() throws {
+        let room = try XCTUnwrap(RoomName("claimed"))
+        let none = Claim([.null, .array([])][...], previous: nil)
+        guard case .success(nil) = none.decoded(room) else { return XCTFail("a new room has no state") }
+        let garbage = Claim([.string(Array(#"{"format":"forcelayout-state","version":4,"layout":7}"#.utf8)), .array([])][...], previous: "a")
+        guard case .failure(let failure) = garbage.decoded(room) else { return XCTFail("garbage decoded") }
+        XCTAssertTrue(failure.description.contains("Redis"), failure.description)
+    }
+
     func testAClaimsRosterKeepsOnlyClientIdsOnServersNames() {
         let claim = Claim([.null, .array([.string(Array("c1@a".utf8)), .string(Array("a".utf8)),
                                           .string(Array("x\"y".utf8)), .string(Array("a".utf8)),

@@ -90,16 +90,23 @@ final class MailboxTests: XCTestCase {
         mailbox.pushOpening(OutgoingMessage([UInt8](repeating: 68, count: 4000)))
         XCTAssertFalse(mailbox.overflowed, "a connection gets its opening whatever the budget")
         XCTAssertEqual(mailbox.queuedBytes, 9000)
+        XCTAssertEqual(mailbox.openingBytes, 9000)
         XCTAssertEqual(drain(mailbox).map(\.count), [2000, 3000, 4000])
         XCTAssertEqual(mailbox.queuedBytes, 0)
+        XCTAssertEqual(mailbox.openingBytes, 0)
     }
 
-    func testWhatFollowsAnUnreadOpeningMustFitBesideIt() {
+    func testAnUnreadOpeningHoldsItsOwnBytesAndTheBudgetBesideIt() {
         let mailbox = Mailbox(maxEventBacklog: 100, maxBytes: 1000)
         mailbox.pushFront(OutgoingMessage([UInt8](repeating: 72, count: 2000)))
-        mailbox.pushEvent(envelope(1))
-        XCTAssertTrue(mailbox.overflowed, "a joiner that never reads its hello holds no more than it")
+        mailbox.pushEvent(envelope(1))  // a joiner's own `joined`: it must not close it
+        mailbox.push(OutgoingMessage([UInt8](repeating: 66, count: 900)))
+        XCTAssertFalse(mailbox.overflowed, "what follows the opening has the whole budget")
+        XCTAssertEqual(mailbox.openingBytes, 2000)
+        mailbox.push(OutgoingMessage([UInt8](repeating: 66, count: 200)))
+        XCTAssertTrue(mailbox.overflowed, "a joiner that never reads holds its opening and the budget, no more")
         XCTAssertNil(mailbox.pop())
+        XCTAssertEqual(mailbox.queuedBytes, 0)
     }
 
     func testRepliesDoNotCountAgainstTheEventBacklog() {

@@ -54,7 +54,7 @@ extension ClusterNode {
             }
             if replies[0].isOK || replies[1].text == name {
                 state.withLock { $0.leases.acquired(room.name, now: Uptime.seconds()) }
-                notices.post(.won(room.name, Claim(replies[2...], previous: nil)))
+                postWon(room.name, Claim(replies[2...], previous: nil))
             } else if !room.isGone.load(ordering: .acquiring), room.mirror == nil {
                 unplace(room.name)
                 relay(room, owner: replies[1].text ?? "")
@@ -87,8 +87,19 @@ extension ClusterNode {
                 return
             }
             logger.warning("room \(room): \(previous ?? "its owner") stopped renewing its lease; stepping it here")
-            notices.post(.won(room, Claim(replies[1...], previous: previous)))
+            postWon(room, Claim(replies[1...], previous: previous))
         })
+    }
+
+    /// The service thread gets a claim with its state decoded on another thread (neither it nor
+    /// a Redis connection's thread waits for a large room's state to be read and checked).
+    private func postWon(_ room: RoomName, _ claim: Claim) {
+        let notices = notices
+        DispatchQueue.global(qos: .userInitiated).async {
+            var claim = claim
+            claim.state = claim.decoded(room)
+            notices.post(.won(room, claim))
+        }
     }
 }
 

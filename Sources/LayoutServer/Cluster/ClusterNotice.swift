@@ -28,6 +28,19 @@ struct Claim: Sendable {
     let previous: String?
     /// The room's clients on every server (`ClusterKeys.clients`): client → server.
     let roster: [String: String]
+    /// `saved` read and checked as a state file is (`decoded`), before the service thread gets
+    /// the claim: a large room's state takes a while, and every connection would wait for it.
+    var state: Result<SavedState?, StateFile.Failure>?
+
+    /// `saved` read and checked (a nil `saved`: a new room, no state).
+    func decoded(_ room: RoomName) -> Result<SavedState?, StateFile.Failure> {
+        guard let saved else { return .success(nil) }
+        do {
+            return .success(try StateFile.decode(saved, path: "Redis \(ClusterKeys.state(room))"))
+        } catch {
+            return .failure(error)
+        }
+    }
 }
 
 /// Notices waiting for the service thread, which they wake.

@@ -5,13 +5,16 @@ import Synchronization
 /// simulation thread, replies from the service thread), emptied on the service thread.
 ///
 /// Bounded two ways: at most `maxEventBacklog` undelivered events, and at most `maxBytes`
-/// of queued messages. Past either, the mailbox overflows: it drops what it holds, takes
-/// nothing more and raises the alarm, and the connection is closed as too slow. Every message
-/// counts, the opening ones (`hello`, the first frame, the room's `data`) too: they are always
-/// taken, whatever their size (a connection must get them), but what comes after them must fit
-/// beside them, so a connection that never reads holds at most its opening (or `maxBytes`) plus
-/// the message being written, which lws holds until the socket takes it. Into an empty queue
-/// one message is always taken, however large (a replay of a huge layout).
+/// of queued messages beside the opening. Past either, the mailbox overflows: it drops what it
+/// holds, takes nothing more and raises the alarm, and the connection is closed as too slow.
+/// The opening (`hello`, the first frame, the room's `data`) is always taken, whatever its
+/// size: a connection must get it, and a large room's is larger than any budget that would
+/// still catch a slow reader. It is counted (`queuedBytes`, `openingBytes`) and bounded by the
+/// room: `hello` carries at most `Limits.replayBytes` of history, and the frame and the data
+/// are encoded once and shared by the room's joiners. So a connection that never reads holds
+/// at most its opening, `maxBytes` more, and the message being written, which lws holds until
+/// the socket takes it. Into a queue holding nothing beyond the opening one message is always
+/// taken, however large (a replay of a huge layout).
 final class Mailbox: Sendable {
     enum Overflow: Equatable {
         case events(Int)
@@ -19,11 +22,12 @@ final class Mailbox: Sendable {
     }
 
     private struct State {
-        var messages: [(message: OutgoingMessage, isEvent: Bool)] = []
+        var messages: [(message: OutgoingMessage, isEvent: Bool, isOpening: Bool)] = []
         var head = 0
         var pendingEvents = 0
-        /// Bytes of the messages queued.
+        /// Bytes of the messages queued, and of the opening's among them.
         var queuedBytes = 0
+        var openingBytes = 0
         var lastEventSeq: UInt64 = 0
         var stats: OutgoingMessage?
         var overflow: Overflow?
@@ -45,10 +49,11 @@ final class Mailbox: Sendable {
         self.alarm = alarm
     }
 
-    /// Whether `count` more bytes fit the budget; if not, the mailbox overflows.
+    /// Whether `count` more bytes fit the budget beside the opening; if not, the mailbox overflows.
     private func admit(_ count: Int, _ state: inout State) -> Bool {
         guard state.overflow == nil else { return false }
-        guard state.queuedBytes > 0, state.queuedBytes + count > maxBytes else { return true }
+        let beside = state.queuedBytes - state.openingBytes
+        guard beside > 0, beside + count > maxBytes else { return true }
         overflow(.bytes(maxBytes), &state)
         return false
     }
@@ -58,6 +63,7 @@ final class Mailbox: Sendable {
         state.messages.removeAll()
         state.head = 0
         state.queuedBytes = 0
+        state.openingBytes = 0
         state.pendingEvents = 0
         alarm.raise()
     }
@@ -76,7 +82,7 @@ final class Mailbox: Sendable {
             guard admit(message.count, &state) else { return }
             state.pendingEvents += 1
             state.queuedBytes += message.count
-            state.messages.append((message, true))
+            state.messages.append((message, true, false))
         }
     }
 
@@ -90,32 +96,34 @@ final class Mailbox: Sendable {
         state.withLock { state in
             guard admit(message.count, &state) else { return }
             state.queuedBytes += message.count
-            state.messages.append((message, false))
+            state.messages.append((message, false, false))
         }
     }
 
     /// Queues `message` before everything else (hello and the first frame, on connecting):
-    /// always taken, and counted against the byte budget.
+    /// part of the opening, always taken.
     func pushFront(_ message: OutgoingMessage) {
         state.withLock { state in
             guard state.overflow == nil else { return }
             state.queuedBytes += message.count
+            state.openingBytes += message.count
             if state.head > 0 {
                 state.head -= 1
-                state.messages[state.head] = (message, false)
+                state.messages[state.head] = (message, false, true)
             } else {
-                state.messages.insert((message, false), at: 0)
+                state.messages.insert((message, false, true), at: 0)
             }
         }
     }
 
     /// Queues the last message of the opening (the room's `data`, after hello and the first
-    /// frame) in order; like them, always taken and counted against the byte budget.
+    /// frame) in order; like them, always taken.
     func pushOpening(_ message: OutgoingMessage) {
         state.withLock { state in
             guard state.overflow == nil else { return }
             state.queuedBytes += message.count
-            state.messages.append((message, false))
+            state.openingBytes += message.count
+            state.messages.append((message, false, true))
         }
     }
 
@@ -128,9 +136,10 @@ final class Mailbox: Sendable {
     func pop() -> OutgoingMessage? {
         state.withLock { state in
             if state.head < state.messages.count {
-                let (message, isEvent) = state.messages[state.head]
+                let (message, isEvent, isOpening) = state.messages[state.head]
                 state.head += 1
                 state.queuedBytes -= message.count
+                if isOpening { state.openingBytes -= message.count }
                 if isEvent { state.pendingEvents -= 1 }
                 if state.head == state.messages.count {
                     state.messages.removeAll(keepingCapacity: state.messages.count < 1024)
@@ -152,6 +161,9 @@ final class Mailbox: Sendable {
 
     var overflowed: Bool { overflow != nil }
 
-    /// Bytes queued.
+    /// Bytes queued, the opening's included.
     var queuedBytes: Int { state.withLock { $0.queuedBytes } }
+
+    /// Bytes of the opening still queued.
+    var openingBytes: Int { state.withLock { $0.openingBytes } }
 }

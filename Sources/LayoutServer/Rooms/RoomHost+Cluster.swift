@@ -17,15 +17,14 @@ extension RoomHost {
             cluster.drop(name)  // the room left meanwhile: its lease goes back
             return false
         }
-        var saved: SavedState?
-        if let bytes = claim.saved {
-            do {
-                saved = try StateFile.decode(bytes, path: "Redis \(ClusterKeys.state(name))")
-            } catch {
-                logger.error("room \(name): its state in Redis is unusable (\(error)); the room is not served")
-                cluster.drop(name)
-                return false
-            }
+        let saved: SavedState?
+        switch claim.state ?? claim.decoded(name) {
+        case .success(let state):
+            saved = state
+        case .failure(let error):
+            logger.error("room \(name): its state in Redis is unusable (\(error)); the room is not served")
+            cluster.drop(name)
+            return false
         }
         // A room taken over or loaded from Redis holds what it holds: it must fit in the total
         // (idle rooms make room), else it is not served here and its lease goes back.
