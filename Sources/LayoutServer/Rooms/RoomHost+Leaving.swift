@@ -67,32 +67,32 @@ extension RoomHost {
     func carryOut(_ action: RoomRegistry.SweepAction, because why: String) {
         switch action {
         case .forget(let name):
-            guard let room = takeOut(name) else { return }
-            // Off this thread, as an unload: deleting the state may wait on Redis (stalled or
-            // away), and every connection here would wait with it.
-            let group = DispatchGroup()
-            let cluster = cluster
-            closer.async(group: group) {
-                room.discard()
-                cluster?.drop(name)
-            }
-            closing[name] = group
+            // Its state deleted off this thread, as an unload's is written: deleting it may wait
+            // on Redis (stalled or away), and every connection here would wait with it.
+            guard leave(name, doing: { $0.discard() }) else { return }
             logger.info("room \(name) forgotten: \(why)")
         case .unload(let name):
-            guard let room = takeOut(name) else { return }
-            let group = DispatchGroup()
-            let cluster = cluster
-            closer.async(group: group) {
-                room.close()
-                cluster?.drop(name)
-            }
-            closing[name] = group
+            guard leave(name, doing: { $0.close() }) else { return }
             logger.info("room \(name) saved and unloaded: \(why)")
         case .evict(let name):
             guard takeOut(name) != nil else { return }
             cluster?.drop(name)
             logger.warning("room \(name) evicted, its cells lost (no --state-dir to save it in): \(why)")
         }
+    }
+
+    /// Takes the room out and does `last` to it (its last write, or its deletion) on the closer
+    /// queue, then gives its lease back; loading it again waits for that (`closing`).
+    private func leave(_ name: RoomName, doing last: @escaping @Sendable (Room) -> Void) -> Bool {
+        guard let room = takeOut(name) else { return false }
+        let group = DispatchGroup()
+        let cluster = cluster
+        closer.async(group: group) {
+            last(room)
+            cluster?.drop(name)
+        }
+        closing[name] = group
+        return true
     }
 
     /// The room leaves memory (forgotten, unloaded, or stepped elsewhere now): out of the pool,
