@@ -48,7 +48,6 @@ import json
 import multiprocessing
 import os
 import pathlib
-import queue
 import resource
 import selectors
 import shutil
@@ -64,6 +63,7 @@ import redis_poison
 from raw_websocket import frame_bytes, upgrade_request  # Tests/e2e, on the path through common
 from state_files import write_room  # Tests/e2e
 from common import ROOT, RunningServer, ServerDidNotStart, proc_figures
+from waiting import drain  # Tests/e2e
 
 LOG_PATH = ROOT / ".build" / "attack-server.log"
 IP_BIND_ADDRESS_NO_PORT = getattr(socket, "IP_BIND_ADDRESS_NO_PORT", 24)
@@ -294,12 +294,7 @@ def export_attack(binary, args):
             time.sleep(0.1)
         for process in loops:
             process.join(300)
-        downloads = []
-        while True:
-            try:
-                downloads.append(results.get(timeout=2))
-            except queue.Empty:
-                break
+        downloads = drain(results)
         served = sorted(h for h in hellos if h is not None)
         # A client joins the copy of the room, which loads from its file, while the probe goes on.
         loading, load_hellos = {}, []

@@ -5,7 +5,6 @@ changes. Sizes are smaller than the issue's (20k cells, 40k links) to suit a deb
 import http.client
 import json
 import multiprocessing
-import queue
 import socket
 import statistics
 import threading
@@ -15,6 +14,7 @@ import xml.etree.ElementTree as ET
 from raw_websocket import RawWebSocket, status_code, status_line, upgrade_request
 from room_tools import first_join, handshake
 from server import RunningServer, wait_until
+from waiting import drain
 from state_files import write_room
 
 CELLS, LINKS = 20_000, 40_000
@@ -89,12 +89,7 @@ def test_export_loops_leave_other_clients_served_and_every_download_whole(tmp_pa
             time.sleep(0.05)
         for process in loops:
             process.join(120)
-        downloads = []
-        while True:
-            try:
-                downloads.append(results.get(timeout=2))
-            except queue.Empty:
-                break
+        downloads = drain(results)
         assert len(downloads) >= 6, downloads
         assert all(status == 200 and error is None for _, status, _, error in downloads), \
             [d for d in downloads if d[1] != 200][:5]

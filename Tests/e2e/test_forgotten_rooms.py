@@ -9,7 +9,7 @@ import shutil
 from client import Client, run
 from room_tools import add, listed, saved_cells
 from server import RunningServer, wait_until
-from test_room_state import settled_room
+from test_room_state import saved_room_file
 
 
 def test_a_cleared_and_forgotten_room_is_kept_aside_and_can_be_restored(tmp_path):
@@ -49,15 +49,7 @@ def test_a_cleared_and_forgotten_room_is_kept_aside_and_can_be_restored(tmp_path
 
 
 def test_a_room_file_put_in_while_running_is_loaded_never_overwritten(tmp_path):
-    source = tmp_path / "source"
-    source.mkdir()
-    with RunningServer("--state-dir", str(source)) as server:
-        async def build():
-            client, _ = await settled_room(server.room("made"), 4)
-            await client.__aexit__(None, None, None)
-        run(build())
-        assert server.terminate() == 0, server.log
-    made = (source / "made.json").read_bytes()
+    made, _ = saved_room_file(tmp_path / "source", "made", 4)
     assert len(json.loads(made)["layout"]["cells"]) == 4
 
     folder = tmp_path / "rooms"

@@ -21,6 +21,20 @@ async def settled_room(url, count, source=None, **params):
     return client, added["ids"]
 
 
+def saved_room_file(folder, name, count):
+    """The file a server writes for room `name` of `count` settled cells (made in `folder` by a
+    server of its own, stopped cleanly), and the room as a fresh client saw it then."""
+    folder.mkdir()
+    with RunningServer("--state-dir", str(folder)) as server:
+        async def build():
+            client, _ = await settled_room(server.room(name), count)
+            await client.__aexit__(None, None, None)
+            return view(*await look(server.room(name)))
+        seen = run(build())
+        assert server.terminate() == 0, server.log
+    return (folder / f"{name}.json").read_bytes(), seen
+
+
 def read_state(path):
     saved = json.loads(path.read_text())
     assert saved["format"] == "forcelayout-state" and saved["version"] == 4, {k: saved.get(k) for k in ("format", "version")}
@@ -209,16 +223,7 @@ def test_without_a_state_file_a_room_is_never_unloaded():
 
 
 def test_a_room_file_that_cannot_be_read_refuses_that_room_only(tmp_path):
-    source = tmp_path / "source"
-    source.mkdir()
-    with RunningServer("--state-dir", str(source)) as server:
-        async def build():
-            client, _ = await settled_room(server.room("good"), 2)
-            await client.__aexit__(None, None, None)
-            return view(*await look(server.room("good")))
-        good = run(build())
-        assert server.terminate() == 0, server.log
-    valid = (source / "good.json").read_bytes()
+    valid, good = saved_room_file(tmp_path / "source", "good", 2)
     folder = tmp_path / "rooms"
     folder.mkdir()
     (folder / "good.json").write_bytes(valid)

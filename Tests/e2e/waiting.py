@@ -25,3 +25,15 @@ async def wait_until_async(predicate, timeout=10, interval=0.05):
             return value
         await asyncio.sleep(interval)
     return predicate()
+
+
+def drain(results, quiet=2):
+    """Everything `results` (a queue the workers put their outcomes in) holds, taken until
+    nothing more comes for `quiet` seconds."""
+    import queue
+    taken = []
+    while True:
+        try:
+            taken.append(results.get(timeout=quiet))
+        except queue.Empty:
+            return taken

@@ -42,21 +42,21 @@ final class Room: Sendable {
 
     /// A room of the cluster whose owner is not known yet: no layout, no frame, until this
     /// server takes its lease (`install`) or mirrors its owner (`relay`).
-    init(pendingName name: RoomName, replay: ReplayBounds, changed: ChangedRooms) {
-        self.name = name
-        bus = EventBus(replay: replay)
-        self.changed = changed
-        layout = Mutex(nil)
-        roleBox = Mutex(.pending)
+    convenience init(pendingName name: RoomName, replay: ReplayBounds, changed: ChangedRooms) {
+        self.init(layoutless: name, role: .pending, replay: replay, changed: changed)
     }
 
     /// A room whose file is being read (`RoomHost+Loading`): no layout until `installLocal`.
-    init(loadingName name: RoomName, replay: ReplayBounds, changed: ChangedRooms) {
+    convenience init(loadingName name: RoomName, replay: ReplayBounds, changed: ChangedRooms) {
+        self.init(layoutless: name, role: .loading, replay: replay, changed: changed)
+    }
+
+    private init(layoutless name: RoomName, role: RoomRole, replay: ReplayBounds, changed: ChangedRooms) {
         self.name = name
         bus = EventBus(replay: replay)
         self.changed = changed
         layout = Mutex(nil)
-        roleBox = Mutex(.loading)
+        roleBox = Mutex(role)
     }
 
     var role: RoomRole { roleBox.withLock { $0 } }
