@@ -3,18 +3,19 @@
 /// `Parameters.table`; decoding, encoding, validation and sanitising all read them there.
 public struct ParameterSpec: Sendable {
     public enum Kind: String, Sendable {
-        case number, bool
+        case number, bool, choice
     }
 
     /// How a page shows the parameter: a slider (with a number box beside it), a number box
-    /// alone (a range too wide for a slider), or a checkbox.
+    /// alone (a range too wide for a slider), a checkbox, or a menu of named options.
     public enum Control: String, Sendable {
-        case slider, field, toggle
+        case slider, field, toggle, menu
     }
 
     enum Storage: Sendable {
         case number(WritableKeyPath<Parameters, Double> & Sendable, default: Double, range: NumberRange, step: Double)
         case bool(WritableKeyPath<Parameters, Bool> & Sendable, default: Bool)
+        case choice(WritableKeyPath<Parameters, String> & Sendable, default: String, options: [String])
     }
 
     /// The name in `params` messages, events, `hello` and the state file.
@@ -33,6 +34,7 @@ public struct ParameterSpec: Sendable {
         switch storage {
         case .number: .number
         case .bool: .bool
+        case .choice: .choice
         }
     }
 
@@ -48,10 +50,17 @@ public struct ParameterSpec: Sendable {
         return step
     }
 
+    /// The names a choice may take, in the order a menu lists them; nil for other kinds.
+    public var options: [String]? {
+        guard case .choice(_, _, let options) = storage else { return nil }
+        return options
+    }
+
     public var defaultValue: ParameterValue {
         switch storage {
         case .number(_, let value, _, _): .number(value)
         case .bool(_, let value): .bool(value)
+        case .choice(_, let value, _): .choice(value)
         }
     }
 
@@ -59,6 +68,7 @@ public struct ParameterSpec: Sendable {
         switch storage {
         case .number(let path, _, _, _): path
         case .bool(let path, _): path
+        case .choice(let path, _, _): path
         }
     }
 }

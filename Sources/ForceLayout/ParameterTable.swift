@@ -19,6 +19,10 @@ extension Parameters {
               label: "Collide", "Cells of cellSize never overlap: each step ends by pushing overlapping pairs apart."),
         .bool("paused", \.paused, default: false, movesCells: false,
               label: "Paused", "Stops stepping; the layout stays as it is until resumed."),
+        .choice("model", \.model, default: LayoutModel.auto.rawValue, options: LayoutModel.allCases.map(\.rawValue),
+                label: "Model", "auto: the graph model when the room has links, else the cells model; cells: the article's center spring and charges; graph: sfdp's spring-electrical model, laid out multilevel."),
+        .number("edgeLength", \.edgeLength, default: 30, in: NumberRange(1...1000), step: 1,
+                label: "Edge length", "Graph model: the natural length of a link (sfdp's K); linked cells settle about this far apart."),
     ]
 
     /// The row of the parameter stored at `path`; every stored property has one.
@@ -36,6 +40,12 @@ extension ParameterSpec {
                        label: String, _ description: String) -> ParameterSpec {
         ParameterSpec(name: name, label: label, description: description, control: control, movesCells: movesCells,
                       storage: .number(path, default: value, range: range, step: step))
+    }
+
+    static func choice(_ name: String, _ path: WritableKeyPath<Parameters, String> & Sendable, default value: String,
+                       options: [String], label: String, _ description: String) -> ParameterSpec {
+        ParameterSpec(name: name, label: label, description: description, control: .menu, movesCells: true,
+                      storage: .choice(path, default: value, options: options))
     }
 
     static func bool(_ name: String, _ path: WritableKeyPath<Parameters, Bool> & Sendable, default value: Bool,

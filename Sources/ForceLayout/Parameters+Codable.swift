@@ -17,6 +17,7 @@ extension Parameters: Codable {
             let value: ParameterValue? = switch spec.kind {
             case .number: try container.decodeIfPresent(Double.self, forKey: key).map(ParameterValue.number)
             case .bool: try container.decodeIfPresent(Bool.self, forKey: key).map(ParameterValue.bool)
+            case .choice: try container.decodeIfPresent(String.self, forKey: key).map(ParameterValue.choice)
             }
             if let value { spec.set(value, in: &self) }
         }
@@ -29,6 +30,7 @@ extension Parameters: Codable {
             switch spec.value(in: self) {
             case .number(let value): try container.encode(value, forKey: key)
             case .bool(let value): try container.encode(value, forKey: key)
+            case .choice(let value): try container.encode(value, forKey: key)
             }
         }
     }

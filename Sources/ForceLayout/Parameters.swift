@@ -11,6 +11,10 @@ public struct Parameters: Equatable, Sendable {
     public var collide: Bool = initial(\.collide)
     /// Whether the driver should stop stepping; the engine itself ignores it.
     public var paused: Bool = initial(\.paused)
+    /// A `LayoutModel`'s name (`layoutModel` reads it).
+    public var model: String = initial(\.model)
+    /// The graph model's natural edge length.
+    public var edgeLength: Double = initial(\.edgeLength)
 
     /// Every parameter at its default.
     public init() {}
@@ -19,10 +23,13 @@ public struct Parameters: Equatable, Sendable {
 
     private static func initial<Value>(_ path: WritableKeyPath<Parameters, Value>) -> Value {
         switch spec(for: path).defaultValue {
-        case .number(let value as Value), .bool(let value as Value): value
+        case .number(let value as Value), .bool(let value as Value), .choice(let value as Value): value
         default: fatalError("Parameters.table gives \(path) a default of another kind")
         }
     }
+
+    /// The model named by `model` (the default if it names none; `sanitized` sees to that).
+    public var layoutModel: LayoutModel { LayoutModel(rawValue: model) ?? .auto }
 
     /// Every value in its table range: out of range, the nearest bound; NaN, the default.
     /// What `Simulation` is given passes through this, so the physics trusts its values.
