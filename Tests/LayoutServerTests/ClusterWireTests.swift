@@ -63,6 +63,38 @@ final class ClusterWireTests: XCTestCase {
         XCTAssertEqual(mirrored.event.kind, .pinned)
     }
 
+    /// A choice parameter crosses the cluster as clients see it: a relay's `params` event is the
+    /// owner's, byte for byte, and a status carries the model by name; one naming no option
+    /// (a damaged or hostile Redis value) is refused rather than shown.
+    func testAChoiceParameterCrossesTheClusterByName() throws {
+        var parameters = Parameters.defaults
+        parameters.model = "graph"
+        parameters.edgeLength = 55
+        let original = Envelope(seq: 12, event: LayoutEvent(kind: .params, by: "c3@a", tick: 4,
+                                                            detail: .params(parameters, changed: ["model", "edgeLength"]), at: 99))
+        var writer = WireWriter()
+        ReplicatedEvent(original).write(into: &writer)
+        var reader = WireReader(writer.bytes)
+        let mirrored = try ReplicatedEvent(from: &reader).envelope
+        XCTAssertEqual(ServerMessages.event(mirrored), ServerMessages.event(original))
+        let event = try JSONParser.parse(ServerMessages.event(mirrored))
+        XCTAssertEqual(event["params"]?["model"], .string("graph"))
+        XCTAssertEqual(event["params"]?["edgeLength"], .number(55))
+        XCTAssertEqual(event["changed"], .array([.string("model"), .string("edgeLength")]))
+
+        var status = LayoutStatus()
+        status.parameters = parameters
+        let replicated = ReplicatedStatus(layout: status, clients: 2)
+        XCTAssertEqual(try ReplicatedStatus(decoding: replicated.encoded), replicated)
+        XCTAssertEqual(try RoomBroadcast(decoding: RoomBroadcast.status(replicated).encoded), .status(replicated))
+        let text = String(decoding: replicated.encoded, as: UTF8.self)
+        XCTAssertTrue(text.contains(#""model":"graph""#), text)
+        for bad in [#""model":"spiral""#, #""model":7"#] {
+            let damaged = Array(text.replacingOccurrences(of: #""model":"graph""#, with: bad).utf8)
+            XCTAssertThrowsError(try ReplicatedStatus(decoding: damaged), bad)
+        }
+    }
+
     func testRelayRequestsAndNodeMessagesRoundTrip() throws {
         for request in [RelayRequest.command(node: "b", client: "c1@b", message: Array(#"{"type":"clear"}"#.utf8)),
                         .joined(node: "b", client: "c1@b"), .left(node: "c", client: "c9@c"), .data(node: "b")] {

@@ -78,6 +78,23 @@ final class MessageDecoderTests: XCTestCase {
         assertError(#"{"type":"params","charge":5,"gravity":1}"#, .badRequest)
     }
 
+    func testParamsChoice() {
+        var change = ParameterChange()
+        change.model = "graph"
+        change.edgeLength = 45
+        XCTAssertEqual(message(#"{"type":"params","model":"graph","edgeLength":45}"#), .layout(.params(change)))
+        assertError(#"{"type":"params","model":"force"}"#, .badRequest, containing: #"model must be one of "auto", "cells", "graph", not "force""#)
+        assertError(#"{"type":"params","model":true}"#, .badRequest, containing: #"one of "auto", "cells", "graph", not true"#)
+        assertError(#"{"type":"params","model":{"name":"graph"}}"#, .badRequest, containing: "not an object")
+        // A long bad name is quoted cut short, not echoed whole.
+        guard case .failure(let error) = decode(#"{"type":"params","model":""# + String(repeating: "g", count: 5000) + #""}"#) else {
+            return XCTFail("accepted")
+        }
+        XCTAssertLessThan(error.message.utf8.count, 120, error.message)
+        // All or nothing: a valid value beside a bad option is not applied either.
+        assertError(#"{"type":"params","charge":12,"model":"cell"}"#, .badRequest, containing: "model")
+    }
+
     func testParameterChangeReportsOnlyWhatDiffers() {
         var change = ParameterChange()
         change.charge = 10

@@ -25,22 +25,39 @@ final class ParamSpecsTests: XCTestCase {
             switch spec.defaultValue {
             case .number(let value): XCTAssertEqual(row["default"], .number(value), spec.name)
             case .bool(let value): XCTAssertEqual(row["default"], .bool(value), spec.name)
+            case .choice(let value): XCTAssertEqual(row["default"], .string(value), spec.name)
             }
+            XCTAssertEqual(row["options"], spec.options.map { .array($0.map(JSONValue.string)) }, spec.name)
             XCTAssertEqual(row["min"], spec.range.map { .number($0.lower) }, spec.name)
             XCTAssertEqual(row["max"], spec.range.map { .number($0.upper) }, spec.name)
             XCTAssertEqual(row["minExclusive"], spec.range.map { .bool($0.lowerExclusive) }, spec.name)
             XCTAssertEqual(row["step"], spec.step.map { .number($0) }, spec.name)
             guard case .object(let members) = row else { return XCTFail("not an object") }
-            XCTAssertEqual(members.count, spec.kind == .number ? 10 : 6, spec.name)
+            let count = switch spec.kind { case .number: 10; case .bool: 6; case .choice: 7 }
+            XCTAssertEqual(members.count, count, spec.name)
         }
         let hello = try JSONParser.parse(ServerMessages.hello(client: "c1", room: .main, clients: 1, status: LayoutStatus(),
                                                               limits: Limits(), events: []))
         XCTAssertEqual(hello["paramSpecs"], .array(rows))
     }
 
-    /// For every row, whatever its range: accepted at its bounds, refused just outside them.
+    /// For every row, whatever its range: accepted at its bounds, refused just outside them;
+    /// a choice accepts each of its options and refuses anything else, naming them.
     func testTheTableDrivesDecoding() {
         for spec in Parameters.table {
+            if let options = spec.options {
+                for option in options {
+                    XCTAssertEqual(try change(spec.name, "\"\(option)\"").get()[spec], .choice(option), spec.name)
+                }
+                let named = options.map { "\"\($0)\"" }.joined(separator: ", ")
+                let refused = ["\"\(options[0].uppercased())\"", "\"\"", "\" \(options[0])\"", "0", "true", "null", "[\"\(options[0])\"]"]
+                for value in refused {
+                    guard case .failure(let error) = change(spec.name, value) else { XCTFail("\(spec.name) \(value) accepted"); continue }
+                    XCTAssertEqual(error.code, .badRequest)
+                    XCTAssertTrue(error.message.hasPrefix("\(spec.name) must be one of \(named), not "), error.message)
+                }
+                continue
+            }
             guard let range = spec.range else {
                 XCTAssertEqual(try change(spec.name, "true").get()[spec], .bool(true), spec.name)
                 XCTAssertEqual(try change(spec.name, "false").get()[spec], .bool(false), spec.name)
@@ -76,5 +93,14 @@ final class ParamSpecsTests: XCTestCase {
         XCTAssertEqual(parameters.theta, 0)
         XCTAssertTrue(parameters.paused)
         XCTAssertEqual(change.applied(to: parameters).changed, [])
+        var choice = ParameterChange()
+        choice.model = "graph"
+        XCTAssertEqual(choice.entries.map(\.spec.name), ["model"])
+        XCTAssertEqual(choice[Parameters.spec(for: \.model)], .choice("graph"))
+        XCTAssertEqual(choice.applied(to: parameters).0.model, "graph")
+        XCTAssertEqual(choice.applied(to: parameters).changed, ["model"])
+        choice.model = "spiral"   // a library caller's name that is no option: the default where applied
+        XCTAssertEqual(choice.applied(to: parameters).0.model, Parameters.defaults.model)
+        XCTAssertEqual(choice.applied(to: parameters).changed, [])
     }
 }

@@ -5,7 +5,8 @@ import XCTest
 
 /// What the wire and the state file say about parameters, pinned byte for byte as the server
 /// wrote and judged them before the parameter table: written out here by hand, not derived
-/// from the table, so a change to the table that changes the protocol fails here.
+/// from the table, so a change to the table that changes the protocol fails here. `model`
+/// and `edgeLength` (issue 23) are additions at the end of every parameter object.
 final class ParameterWireTests: XCTestCase {
     private let decoder = MessageDecoder(limits: Limits())
 
@@ -48,10 +49,23 @@ final class ParameterWireTests: XCTestCase {
             ("0", "paused must be true or false, not 0"),
             ("null", "paused must be true or false, not null"),
         ]),
+        ("model", [#""auto""#, #""cells""#, #""graph""#], [
+            (#""sfdp""#, #"model must be one of "auto", "cells", "graph", not "sfdp""#),
+            (#""Graph""#, #"model must be one of "auto", "cells", "graph", not "Graph""#),
+            (#""""#, #"model must be one of "auto", "cells", "graph", not """#),
+            ("1", #"model must be one of "auto", "cells", "graph", not 1"#),
+            ("null", #"model must be one of "auto", "cells", "graph", not null"#),
+            (#"["graph"]"#, #"model must be one of "auto", "cells", "graph", not an array"#),
+        ]),
+        ("edgeLength", ["1", "30", "1000"], [
+            ("0.5", "edgeLength must be a finite number in [1, 1000], not 0.5"),
+            ("1001", "edgeLength must be a finite number in [1, 1000], not 1001"),
+            (#""30""#, #"edgeLength must be a finite number in [1, 1000], not "30""#),
+        ]),
     ]
 
     func testEveryParameterIsAcceptedAtItsBoundsAndRefusedOutsideAsBefore() throws {
-        XCTAssertEqual(cases.map(\.name), ["stiffness", "charge", "cellSize", "threshold", "tickRate", "theta", "collide", "paused"])
+        XCTAssertEqual(cases.map(\.name), ["stiffness", "charge", "cellSize", "threshold", "tickRate", "theta", "collide", "paused", "model", "edgeLength"])
         for (name, accepted, refused) in cases {
             for value in accepted {
                 let text = #"{"type":"params","\#(name)":\#(value)}"#
@@ -93,7 +107,7 @@ final class ParameterWireTests: XCTestCase {
         var writer = JSONWriter()
         ServerMessages.writeParameters(.defaults, into: &writer)
         XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self),
-                       #"{"stiffness":0.02,"charge":10,"cellSize":20,"threshold":0.3,"tickRate":20,"theta":0.9,"collide":false,"paused":false}"#)
+                       #"{"stiffness":0.02,"charge":10,"cellSize":20,"threshold":0.3,"tickRate":20,"theta":0.9,"collide":false,"paused":false,"model":"auto","edgeLength":30}"#)
     }
 
     /// The same bytes but for `paramSpecs`, added right after `params`, and the additions of
@@ -103,13 +117,14 @@ final class ParameterWireTests: XCTestCase {
         status.tick = 1234
         status.parameters.charge = 12.5
         status.parameters.collide = true
+        status.parameters.model = "cells"
         status.pinned = [2, 9]
         let written = String(decoding: ServerMessages.hello(client: "c7", room: .main, clients: 2, status: status, limits: Limits(), events: []),
                              as: UTF8.self)
         let specs = #","paramSpecs":"# + String(decoding: ServerMessages.paramSpecs, as: UTF8.self)
-        XCTAssertTrue(written.contains(#""paused":false}"# + specs + #","limits":"#))
+        XCTAssertTrue(written.contains(#""edgeLength":30}"# + specs + #","limits":"#))
         let hello = written.replacingOccurrences(of: specs, with: "")
-        XCTAssertEqual(hello, #"{"type":"hello","protocol":1,"client":"c7","room":"main","clients":2,"params":{"stiffness":0.02,"charge":12.5,"cellSize":20,"threshold":0.3,"tickRate":20,"theta":0.9,"collide":true,"paused":false},"limits":{"maxCells":100000,"maxAddPerMessage":1000,"maxLinks":200000,"maxMessageBytes":65536,"maxAttrBytes":1024,"replayBuffer":256,"replayBytes":1048576,"messagesPerSecond":60,"messageBurst":120,"maxEventBacklog":4096,"maxClients":1000,"maxConnections":4096,"maxConnectionsPerAddress":256,"maxQueuedBytes":4194304,"requestTimeout":10,"maxRooms":1000,"roomsPerMinute":30,"maxRoomsPerAddress":250,"maxTotalCells":1000000,"roomIdleSeconds":300,"maxExportsPerAddress":2,"maxExportBytes":268435456},"tick":1234,"settled":true,"pinned":[2,9],"events":[]}"#)
+        XCTAssertEqual(hello, #"{"type":"hello","protocol":1,"client":"c7","room":"main","clients":2,"params":{"stiffness":0.02,"charge":12.5,"cellSize":20,"threshold":0.3,"tickRate":20,"theta":0.9,"collide":true,"paused":false,"model":"cells","edgeLength":30},"limits":{"maxCells":100000,"maxAddPerMessage":1000,"maxLinks":200000,"maxMessageBytes":65536,"maxAttrBytes":1024,"replayBuffer":256,"replayBytes":1048576,"messagesPerSecond":60,"messageBurst":120,"maxEventBacklog":4096,"maxClients":1000,"maxConnections":4096,"maxConnectionsPerAddress":256,"maxQueuedBytes":4194304,"requestTimeout":10,"maxRooms":1000,"roomsPerMinute":30,"maxRoomsPerAddress":250,"maxTotalCells":1000000,"roomIdleSeconds":300,"maxExportsPerAddress":2,"maxExportBytes":268435456},"tick":1234,"settled":true,"pinned":[2,9],"events":[]}"#)
     }
 
     /// As before rooms, plus `settled` (version 4: cells' `key`, `attrs`, links' `attrs` when set).
@@ -119,10 +134,12 @@ final class ParameterWireTests: XCTestCase {
         var parameters = Parameters.defaults
         parameters.charge = 12.5
         parameters.collide = true
+        parameters.model = "graph"
+        parameters.edgeLength = 42.5
         let simulation = Simulation(parameters: parameters, seed: 3)
         simulation.add(count: 2, spawn: .center)
         try StateFile.save(SavedState(layout: simulation.snapshot(), reservation: 1030), to: path)
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), #"{"format":"forcelayout-state","layout":{"cells":[{"id":1,"pinned":false,"x":0,"y":0},{"id":2,"pinned":false,"x":0,"y":0}],"links":[],"nextID":3,"parameters":{"cellSize":20,"charge":12.5,"collide":true,"paused":false,"stiffness":0.02,"theta":0.9,"threshold":0.3,"tickRate":20}},"reservation":1030,"settled":false,"version":4}"#)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), #"{"format":"forcelayout-state","layout":{"cells":[{"id":1,"pinned":false,"x":0,"y":0},{"id":2,"pinned":false,"x":0,"y":0}],"links":[],"nextID":3,"parameters":{"cellSize":20,"charge":12.5,"collide":true,"edgeLength":42.5,"model":"graph","paused":false,"stiffness":0.02,"theta":0.9,"threshold":0.3,"tickRate":20}},"reservation":1030,"settled":false,"version":4}"#)
     }
 
     func testStateFileValidationUsesTheProtocolRanges() {
@@ -133,6 +150,7 @@ final class ParameterWireTests: XCTestCase {
             (\.threshold, 2e6, "threshold 2000000.0 is outside [0, 1000000]"),
             (\.tickRate, 0, "tickRate 0.0 is outside [1, 120]"), (\.tickRate, .infinity, "tickRate inf is outside [1, 120]"),
             (\.theta, 2.5, "theta 2.5 is outside [0, 2]"),
+            (\.edgeLength, 0, "edgeLength 0.0 is outside [1, 1000]"), (\.edgeLength, 1e4, "edgeLength 10000.0 is outside [1, 1000]"),
         ]
         for (path, value, message) in refused {
             var parameters = Parameters.defaults
@@ -141,7 +159,7 @@ final class ParameterWireTests: XCTestCase {
         }
         let bounds: [(WritableKeyPath<Parameters, Double>, [Double])] = [
             (\.stiffness, [.leastNonzeroMagnitude, 1]), (\.charge, [0, 1000]), (\.cellSize, [1, 200]), (\.threshold, [0, 1e6]),
-            (\.tickRate, [1, 120]), (\.theta, [0, 2]),
+            (\.tickRate, [1, 120]), (\.theta, [0, 2]), (\.edgeLength, [1, 1000]),
         ]
         for (path, values) in bounds {
             for value in values {
@@ -149,6 +167,17 @@ final class ParameterWireTests: XCTestCase {
                 parameters[keyPath: path] = value
                 XCTAssertNil(StateFile.validate(parameters), "\(value)")
             }
+        }
+        for (name, message) in [("", #"model "" is not one of "auto", "cells", "graph""#),
+                                ("Graph", #"model "Graph" is not one of "auto", "cells", "graph""#)] {
+            var parameters = Parameters.defaults
+            parameters.model = name
+            XCTAssertEqual(StateFile.validate(parameters), message)
+        }
+        for name in ["auto", "cells", "graph"] {
+            var parameters = Parameters.defaults
+            parameters.model = name
+            XCTAssertNil(StateFile.validate(parameters), name)
         }
     }
 }

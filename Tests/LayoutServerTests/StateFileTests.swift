@@ -63,6 +63,9 @@ final class StateFileTests: XCTestCase {
             #"{"format":"forcelayout-state","version":2,"layout":{"parameters":{},"nextID":1,"cells":[]},"reservation":"5"}"#,
             #"{"format":"forcelayout-state","version":1,"layout":{"parameters":{"charge":5000},"nextID":1,"cells":[]}}"#,
             #"{"format":"forcelayout-state","version":1,"layout":{"parameters":{},"nextID":1,"cells":[{"id":3,"x":0,"y":0,"pinned":false}]}}"#,
+            #"{"format":"forcelayout-state","version":4,"layout":{"parameters":{"model":"spiral"},"nextID":1,"cells":[]},"reservation":1}"#,
+            #"{"format":"forcelayout-state","version":4,"layout":{"parameters":{"model":2},"nextID":1,"cells":[]},"reservation":1}"#,
+            #"{"format":"forcelayout-state","version":4,"layout":{"parameters":{"edgeLength":0},"nextID":1,"cells":[]},"reservation":1}"#,
         ]
         for content in cases {
             try content.write(toFile: path(), atomically: false, encoding: .utf8)
@@ -70,6 +73,31 @@ final class StateFileTests: XCTestCase {
                 XCTAssertTrue("\(error)".contains("state file"), "\(error)")
             }
             XCTAssertEqual(try String(contentsOfFile: path(), encoding: .utf8), content)
+        }
+    }
+
+    /// A choice is read and written by name; one that names no option, or is not a string, is
+    /// refused with the reason, as a number out of range is.
+    func testChoiceParametersRoundTripAndBadOnesAreRefusedWithTheReason() throws {
+        for name in ["auto", "cells", "graph"] {
+            var parameters = Parameters.defaults
+            parameters.model = name
+            parameters.edgeLength = 87.5
+            let state = SavedState(layout: LayoutSnapshot(parameters: parameters, nextID: 1, cells: []), reservation: 1)
+            try StateFile.save(state, to: path())
+            XCTAssertTrue(try String(contentsOfFile: path(), encoding: .utf8).contains(#""edgeLength":87.5,"model":"\#(name)""#))
+            XCTAssertEqual(try StateFile.load(from: path()), state)
+        }
+        let refused = [
+            (#""spiral""#, #"state file \#(path()): model "spiral" is not one of "auto", "cells", "graph""#),
+            ("2", "state file \(path()) is not a forcelayout state file (wrong type at layout.parameters.model)"),
+        ]
+        for (value, why) in refused {
+            let content = #"{"format":"forcelayout-state","version":4,"layout":{"parameters":{"model":\#(value)},"nextID":1,"cells":[]},"reservation":1}"#
+            try content.write(toFile: path(), atomically: false, encoding: .utf8)
+            XCTAssertThrowsError(try StateFile.load(from: path())) { error in
+                XCTAssertTrue("\(error)".hasPrefix(why), "\(error)")
+            }
         }
     }
 
@@ -97,6 +125,9 @@ final class StateFileTests: XCTestCase {
         XCTAssertEqual(loaded.layout.cells, [CellRecord(id: 2, x: 50, y: -60, pinned: true),
                                              CellRecord(id: 4, x: -3.25, y: 7, pinned: false)])
         XCTAssertEqual(loaded.layout.parameters.charge, 14)
+        // Parameters added since (the model, its edge length) take their defaults.
+        XCTAssertEqual(loaded.layout.parameters.model, Parameters.defaults.model)
+        XCTAssertEqual(loaded.layout.parameters.edgeLength, Parameters.defaults.edgeLength)
         XCTAssertEqual(IDReservation(nextID: loaded.layout.nextID, reservation: loaded.reservation).firstID, 6)
         // Loading leaves it as it was; the next save writes version 4.
         XCTAssertEqual(try String(contentsOfFile: path(), encoding: .utf8), versionOne)

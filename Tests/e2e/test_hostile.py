@@ -321,6 +321,7 @@ PARAMETER_RANGES = {
     "threshold": [("negative", "-0.001"), ("above", "1000000.1"), ("1e7", "1e7")],
     "tickRate": [("zero", "0"), ("below", "0.999"), ("negative", "-20"), ("above", "120.001"), ("121", "121")],
     "theta": [("negative", "-0.001"), ("above", "2.001"), ("ten", "10")],
+    "edgeLength": [("zero", "0"), ("below", "0.999"), ("negative", "-30"), ("above", "1000.001"), ("1e6", "1e6")],
 }
 for parameter, values in PARAMETER_RANGES.items():
     generic = [("overflow", "1e400"), ("minus-overflow", "-1e400"), ("1.8e308", "1.8e308"), ("huge", "1e300"),
@@ -330,6 +331,10 @@ for flag in ("collide", "paused"):
     field_cases("params", [("charge", "12")], flag, [
         ("zero", "0"), ("one", "1"), ("string-true", '"true"'), ("string-false", '"false"'), ("null", "null"),
         ("array", "[]"), ("object", "{}"), ("yes", '"yes"'), ("array-true", "[true]")])
+field_cases("params", [("charge", "12")], "model", [
+    ("unknown", '"spiral"'), ("capitalised", '"Graph"'), ("upper", '"AUTO"'), ("spaced", '" graph"'), ("empty", '""'),
+    ("trailing-nul", '"graph\\u0000"'), ("long", json.dumps("graph" * 2000)), ("number", "1"), ("zero", "0"),
+    ("true", "true"), ("null", "null"), ("array", '["graph"]'), ("object", '{"name":"graph"}')])
 field_cases("params", [("charge", "12")], "gravity", [("unknown", "1")])
 field_cases("params", [("charge", "12")], "Charge", [("case", "30")])
 field_cases("params", [("charge", "12")], "type2", [("lookalike", '"params"')])
@@ -341,6 +346,8 @@ for name, pairs in [
     ("charge-and-unknown", [("charge", "30"), ("gravity", "1")]),
     ("unknown-first", [("gravity", "1"), ("charge", "30")]),
     ("collide-and-bad-theta", [("collide", "true"), ("theta", '"fast"')]),
+    ("model-and-bad-charge", [("model", '"graph"'), ("charge", "2000")]),
+    ("charge-and-bad-model", [("charge", "30"), ("model", '"sfdp"')]),
     ("all-valid-but-one", [("stiffness", "0.5"), ("charge", "100"), ("cellSize", "50"), ("threshold", "1"),
                            ("tickRate", "60"), ("theta", "0"), ("collide", "true"), ("paused", "false"),
                            ("bogus", "true")]),

@@ -15,8 +15,12 @@ def test_hello_then_full_frame(server):
             assert hello["protocol"] == 1
             assert hello["client"].startswith("c")
             assert hello["clients"] == 1
-            assert hello["params"] == {"stiffness": 0.02, "charge": 10, "cellSize": 20, "threshold": 0.3,
-                                       "tickRate": 20, "theta": 0.9, "collide": False, "paused": False}
+            # Every parameter of paramSpecs at its default, in its order; the first eight as ever.
+            specs = hello["paramSpecs"]
+            assert list(hello["params"]) == [spec["name"] for spec in specs]
+            assert hello["params"] == {spec["name"]: spec["default"] for spec in specs}
+            assert {"stiffness": 0.02, "charge": 10, "cellSize": 20, "threshold": 0.3, "tickRate": 20, "theta": 0.9,
+                    "collide": False, "paused": False}.items() <= hello["params"].items()
             assert hello["limits"]["maxCells"] == 100000
             assert hello["limits"]["maxAddPerMessage"] == 1000
             assert hello["limits"]["maxMessageBytes"] == 65536
@@ -183,6 +187,37 @@ def test_params_event_reaches_everyone(server):
                 assert sorted(event["changed"]) == ["charge", "collide"]
             async with Client(server.ws) as third:
                 assert third.hello["params"]["charge"] == 25
+    run(scenario())
+
+
+def test_a_choice_parameter_is_set_by_name_and_a_bad_one_refused(server):
+    """model is a choice: hello.paramSpecs lists its options, a params message names one, every
+    client's params event carries the name; anything else is refused, naming the options, and
+    changes nothing (not even the valid value beside it)."""
+    async def scenario():
+        async with Client(server.room("choice")) as first, Client(server.room("choice")) as second:
+            spec = next(s for s in first.hello["paramSpecs"] if s["name"] == "model")
+            assert {k: spec[k] for k in ("kind", "control", "options", "default")} == {
+                "kind": "choice", "control": "menu", "options": ["auto", "cells", "graph"], "default": "auto"}
+            assert set(spec) == {"name", "kind", "label", "description", "default", "options", "control"}
+            assert first.hello["params"]["model"] == "auto"
+            await second.send({"type": "params", "model": "graph", "edgeLength": 45})
+            for client in (first, second):
+                event = await client.event("params")
+                assert event["by"] == second.id
+                assert event["params"]["model"] == "graph" and event["params"]["edgeLength"] == 45
+                assert event["changed"] == ["model", "edgeLength"]
+            for bad in ("Graph", "sfdp", "", 1, None, ["graph"]):
+                await first.send({"type": "params", "charge": 11, "model": bad, "ref": "m"})
+                error = await first.error("bad_request")
+                assert error["ref"] == "m"
+                assert error["message"].startswith('model must be one of "auto", "cells", "graph", not '), error
+            await first.send({"type": "params", "model": "graph"})  # the same name again: no event
+            await first.send({"type": "params", "model": "cells"})
+            event = await first.event("params", by=first.id)
+            assert event["changed"] == ["model"] and event["params"]["model"] == "cells" and event["params"]["charge"] == 10
+            async with Client(server.room("choice")) as third:
+                assert third.hello["params"]["model"] == "cells" and third.hello["params"]["charge"] == 10
     run(scenario())
 
 

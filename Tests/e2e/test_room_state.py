@@ -47,7 +47,7 @@ def test_every_room_survives_a_restart_with_state_dir(tmp_path):
 
     async def build(server):
         async with Client(server.room("alpha")) as a:
-            await set_params(a, charge=14, paused=True)
+            await set_params(a, charge=14, paused=True, model="graph", edgeLength=45)
             ids_a = await add(a, 5)
             await a.send({"type": "remove", "ids": [ids_a[-1]]})
             await a.event("removed", by=a.id)
@@ -70,6 +70,8 @@ def test_every_room_survives_a_restart_with_state_dir(tmp_path):
         assert server.terminate() == 0, server.log
     assert {p.name for p in folder.iterdir() if not p.name.startswith(".")} == {"alpha.json", "beta.json", "main.json"}
     assert len(read_state(folder / "alpha.json")["layout"]["cells"]) == 4
+    assert {k: read_state(folder / "alpha.json")["layout"]["parameters"][k] for k in ("model", "edgeLength")} == \
+        {"model": "graph", "edgeLength": 45}
     assert read_state(folder / "beta.json")["layout"]["parameters"]["stiffness"] == 0.05
     assert len(read_state(folder / "main.json")["layout"]["cells"]) == 2
 
@@ -84,6 +86,7 @@ def test_every_room_survives_a_restart_with_state_dir(tmp_path):
                 assert fresh == [max(ids[name]) + 1], (name, ids[name], fresh)
         async with Client(server.ws) as client:
             assert client.hello["params"]["threshold"] == 1 and client.hello["params"]["charge"] == 10
+            assert client.hello["params"]["model"] == "auto"
 
     with RunningServer("--state-dir", str(folder)) as server:
         run(check(server))
@@ -104,9 +107,12 @@ def test_a_state_file_is_room_main(tmp_path):
     with RunningServer("--state-dir", str(folder)) as server:
         before = run(build(server))
         assert server.terminate() == 0, server.log
-    # As the server wrote it before rooms: no "settled".
+    # As the server wrote it before rooms: no "settled", and no parameters added since (the
+    # model and its edge length, at their defaults here: they load as the defaults).
     old = json.loads((folder / "main.json").read_text())
     old.pop("settled", None)
+    assert old["layout"]["parameters"].pop("model") == "auto"
+    assert old["layout"]["parameters"].pop("edgeLength") == 30
     assert set(old) == {"format", "version", "layout", "reservation"}, sorted(old)
     state = tmp_path / "old.json"
     state.write_text(json.dumps(old))
@@ -233,7 +239,9 @@ def test_a_room_file_that_cannot_be_read_refuses_that_room_only(tmp_path):
         "other": b'{"format":"something-else","version":2}',
         "truncated": valid[: len(valid) // 2],
         "empty": b"",
+        "model": valid.replace(b'"model":"auto"', b'"model":"spiral"'),
     }
+    assert broken["model"] != valid
     for name, content in broken.items():
         (folder / f"{name}.json").write_bytes(content)
     (folder / "folder.json").mkdir()  # a room file that is no file

@@ -108,8 +108,8 @@ extension StateFile {
                     strength: try value["strength"].map { value throws(Unreadable) in try number(value, at: path + ".strength") })
     }
 
-    /// Every parameter the table names; a missing one takes its default (ranges are checked
-    /// by `validate`, as for clients).
+    /// Every parameter the table names; a missing one takes its default (ranges and options
+    /// are checked by `validate`, as for clients).
     private static func parameters(_ value: JSONValue?) throws(Unreadable) -> Parameters {
         guard let value else { throw Unreadable(why: "missing layout.parameters") }
         guard case .object = value else { throw Unreadable(why: "wrong type at layout.parameters") }
@@ -120,6 +120,7 @@ extension StateFile {
             switch spec.defaultValue {
             case .number: spec.set(.number(try number(field, at: path)), in: &parameters)
             case .bool: spec.set(.bool(try bool(field, at: path)), in: &parameters)
+            case .choice: spec.set(.choice(try string(field, at: path)), in: &parameters)
             }
         }
         return parameters

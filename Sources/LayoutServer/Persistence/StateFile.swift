@@ -12,6 +12,9 @@ import ForceLayout
 /// only when set) and the layout's `links`; earlier files have none of them. Version 4 adds
 /// cells' `key` and `attrs` and links' `attrs` (each only when set): a server that reads only
 /// up to version 3 refuses such a file rather than load it and write it back without them.
+/// Parameters are written by name (`Parameters.table`, a choice as its option's name) and read
+/// whatever the version: one a file lacks takes its default, so `model` and `edgeLength`
+/// (issue 23) needed no new version; a server from before them ignores them.
 public enum StateFile {
     public static let format = "forcelayout-state"
     public static let version = 4
@@ -100,12 +103,17 @@ public enum StateFile {
         return validate(state.layout.parameters)
     }
 
-    /// The first parameter outside its range (`Parameters.table`, as for clients), if any.
+    /// The first parameter outside its range, or a choice that names none of its options
+    /// (`Parameters.table`, as for clients), if any.
     static func validate(_ parameters: Parameters) -> String? {
         for spec in Parameters.table {
-            guard let range = spec.range, case .number(let value) = spec.value(in: parameters),
-                  !range.contains(value) else { continue }
-            return "\(spec.name) \(value) is outside \(range.text)"
+            let value = spec.value(in: parameters)
+            guard !spec.accepts(value) else { continue }
+            switch value {
+            case .number(let number): return "\(spec.name) \(number) is outside \(spec.range?.text ?? "its range")"
+            case .choice(let name): return "\(spec.name) \(Excerpt.quoted(name, limit: 32)) is not one of \(spec.optionsText)"
+            case .bool: continue  // either value is one a client may set
+            }
         }
         return nil
     }

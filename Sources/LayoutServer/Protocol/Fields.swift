@@ -80,15 +80,19 @@ struct Fields {
         return number
     }
 
-    /// The parameter's value if present, of its kind and in its range (`Parameters.table`).
+    /// The parameter's value if present, of its kind and in its range or among its options
+    /// (`Parameters.table`).
     mutating func parameter(_ spec: ParameterSpec) throws(ProtocolError) -> ParameterValue? {
         guard let value = take(spec.name) else { return nil }
-        switch (spec.range, value) {
-        case (let range?, .number(let number)) where range.contains(number): return .number(number)
-        case (let range?, _):
-            throw ProtocolError(.badRequest, "\(spec.name) must be a finite number in \(range.text), not \(describe(value))")
-        case (nil, .bool(let flag)): return .bool(flag)
-        case (nil, _): throw ProtocolError(.badRequest, "\(spec.name) must be true or false, not \(describe(value))")
+        switch (spec.kind, value) {
+        case (.number, .number(let number)) where spec.accepts(.number(number)): return .number(number)
+        case (.number, _):
+            let range = spec.range.map(\.text) ?? "its range"
+            throw ProtocolError(.badRequest, "\(spec.name) must be a finite number in \(range), not \(describe(value))")
+        case (.bool, .bool(let flag)): return .bool(flag)
+        case (.bool, _): throw ProtocolError(.badRequest, "\(spec.name) must be true or false, not \(describe(value))")
+        case (.choice, .string(let name)) where spec.accepts(.choice(name)): return .choice(name)
+        case (.choice, _): throw ProtocolError(.badRequest, "\(spec.name) must be one of \(spec.optionsText), not \(describe(value))")
         }
     }
 

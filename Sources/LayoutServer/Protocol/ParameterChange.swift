@@ -26,6 +26,11 @@ public struct ParameterChange: Equatable, Sendable {
         set { self[Parameters.spec(for: path)] = newValue.map(ParameterValue.bool) }
     }
 
+    public subscript(dynamicMember path: WritableKeyPath<Parameters, String>) -> String? {
+        get { if case .choice(let value)? = self[Parameters.spec(for: path)] { value } else { nil } }
+        set { self[Parameters.spec(for: path)] = newValue.map(ParameterValue.choice) }
+    }
+
     /// The parameters it sets, in table order, with their values.
     public var entries: [(spec: ParameterSpec, value: ParameterValue)] {
         Parameters.table.compactMap { spec in values[spec.name].map { (spec, $0) } }

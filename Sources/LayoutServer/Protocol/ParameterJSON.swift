@@ -1,12 +1,13 @@
 import ForceLayout
 
 /// How parameters read on the wire: values, the `params` object of `hello` and `params`
-/// events, and ranges in error messages. All of it follows `Parameters.table`.
+/// events, and ranges and options in error messages. All of it follows `Parameters.table`.
 extension JSONWriter {
     public mutating func parameterValue(_ value: ParameterValue) {
         switch value {
         case .number(let number): self.number(number)
         case .bool(let flag): bool(flag)
+        case .choice(let name): string(name)
         }
     }
 }
@@ -22,6 +23,13 @@ extension ServerMessages {
             writer.parameterValue(spec.value(in: parameters))
         }
         writer.raw(UInt8(ascii: "}"))
+    }
+}
+
+extension ParameterSpec {
+    /// A choice's options as error messages list them: `"auto", "cells", "graph"`.
+    var optionsText: String {
+        (options ?? []).map { Excerpt.quoted($0, limit: 64) }.joined(separator: ", ")
     }
 }
 

@@ -10,7 +10,8 @@ extension ServerMessages {
     }()
 
     /// `{"name":…,"kind":…,"label":…,"description":…,"default":…,"min":…,"minExclusive":…,
-    /// "max":…,"step":…,"control":…}`; numbers only have `min` to `step`.
+    /// "max":…,"step":…,"control":…}`; numbers only have `min` to `step`, and choices
+    /// `"options":[…]` (the names, in the order a menu lists them) in their place.
     private static func writeSpec(_ spec: ParameterSpec, into writer: inout JSONWriter) {
         writer.raw("{\"name\":")
         writer.string(spec.name)
@@ -24,6 +25,10 @@ extension ServerMessages {
             writer.member("minExclusive", range.lowerExclusive)
             writer.member("max", range.upper)
             writer.member("step", step)
+        }
+        if let options = spec.options {
+            writer.raw(",\"options\":")
+            writer.strings(options)
         }
         writer.member("control", spec.control.rawValue)
         writer.raw("}")
