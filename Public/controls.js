@@ -7,9 +7,11 @@
 //   throttled to 20 messages/s while dragging, the final value always sent.
 // - input[data-for=<param>] beside a slider shows its value as a number box, and typing a
 //   value there sets it too. An emptied or unsent box shows the server's value again on blur.
+// - select[name=<param>] (a choice's menu) lists its options; picking one sends it at once.
 // - button[data-action]: add / remove (input[name=count] cells), clear, pause (toggles paused).
 // They follow the state: its params and limits, enabled only while connected, and a
-// message the server rejected is no longer taken as sent.
+// message the server rejected is no longer taken as sent (a toggle or a menu the user is not
+// holding shows the server's value again).
 import { controlModel } from './controlmodel.js';
 import { formatParam, parseValue, snapToSpec } from './params.js';
 import { throttle } from './throttle.js';
@@ -24,7 +26,7 @@ function element(tag, attrs = {}, children = []) {
 }
 
 // The elements of one control description (controlmodel.js): {row, input, box}. Toggles go
-// into `checks`, the row of checkboxes.
+// into `checks`, the row of checkboxes; a menu's `input` is its <select>.
 function buildControl(c, checks) {
   const title = c.description || undefined;
   if (c.control === 'toggle') {
@@ -33,6 +35,10 @@ function buildControl(c, checks) {
     return { input, box: null };
   }
   const name = element('span', {}, [c.label]);
+  if (c.control === 'menu') {
+    const input = element('select', { name: c.name, title }, c.options.map((o) => element('option', { value: o }, [o])));
+    return { row: element('label', { class: 'param menu', title }, [name, input]), input, box: null };
+  }
   if (c.control === 'slider') {
     const input = element('input', { type: 'range', name: c.name, ...c.range, title });
     const { label, ...range } = c.box;
@@ -73,6 +79,14 @@ export function createControls(root, state, { send }) {
 
     if (input.type === 'checkbox') {
       input.addEventListener('change', () => sendParam(name, read()));
+      return;
+    }
+    if (input.tagName === 'SELECT') {
+      input.addEventListener('change', () => {
+        const v = read();
+        if (v === undefined) show(name, params[name]); // not one of the server's options: nothing to send
+        else sendParam(name, v);
+      });
       return;
     }
     if (input.type === 'range') {
@@ -211,8 +225,13 @@ export function createControls(root, state, { send }) {
   state.on('params', () => setParams(state.params));
   state.on('limits', () => setLimits(state.limits));
   state.on('connection', () => setEnabled(state.connection === 'connected'));
-  // forget what was sent: the server does not hold it
-  state.on('rejected', () => lastSent.clear());
+  // forget what was sent: the server does not hold it; a toggle or menu shows what it holds
+  state.on('rejected', () => {
+    lastSent.clear();
+    for (const [name, c] of controls) {
+      if (c.input.type === 'checkbox' || c.input.tagName === 'SELECT') show(name, params[name]);
+    }
+  });
   build(state.paramSpecs ?? []);
   setEnabled(state.connection === 'connected');
 }

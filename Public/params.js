@@ -2,8 +2,9 @@
 // which specs the page can use, a value clamped and stepped into a spec's range, a typed
 // value parsed, and how values read. The page has no parameter list of its own. Pure, no DOM.
 
-const KINDS = new Set(['number', 'bool']);
-const CONTROLS = { number: new Set(['slider', 'field']), bool: new Set(['toggle']) };
+const KINDS = new Set(['number', 'bool', 'choice']);
+const CONTROLS = { number: new Set(['slider', 'field']), bool: new Set(['toggle']), choice: new Set(['menu']) };
+const USUAL_CONTROL = { number: 'field', bool: 'toggle', choice: 'menu' };
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const finite = (v) => typeof v === 'number' && Number.isFinite(v);
@@ -12,9 +13,11 @@ const text = (v, fallback) => (typeof v === 'string' && v.trim() !== '' ? v : fa
 /**
  * The specs of hello.paramSpecs the page can show, in the server's order, each a fresh
  * object {name, kind, label, description, default, control} and for numbers {min, max,
- * minExclusive, step} (step: a positive number or null). Anything else is left out: not an
- * object, a name that is not an identifier or comes twice, an unknown kind, a number
- * without a finite range. An unknown control falls back to the kind's usual one.
+ * minExclusive, step} (step: a positive number or null), for choices {options} (the names,
+ * in the server's order, each once). Anything else is left out: not an object, a name that
+ * is not an identifier or comes twice, an unknown kind, a number without a finite range, a
+ * choice without a usable option (a non-empty string). An unknown control falls back to the
+ * kind's usual one; a default that is not of the spec's kind (or not an option) is undefined.
  */
 export function normalizeSpecs(raw) {
   if (!Array.isArray(raw)) return [];
@@ -28,7 +31,7 @@ export function normalizeSpecs(raw) {
       kind: s.kind,
       label: text(s.label, s.name),
       description: typeof s.description === 'string' ? s.description : '',
-      control: CONTROLS[s.kind].has(s.control) ? s.control : (s.kind === 'bool' ? 'toggle' : 'field'),
+      control: CONTROLS[s.kind].has(s.control) ? s.control : USUAL_CONTROL[s.kind],
     };
     if (s.kind === 'number') {
       if (!finite(s.min) || !finite(s.max) || s.min > s.max) continue;
@@ -38,6 +41,11 @@ export function normalizeSpecs(raw) {
       spec.step = finite(s.step) && s.step > 0 ? s.step : null;
       if (spec.minExclusive && spec.min === spec.max) continue; // (a, a]: nothing to choose
       spec.default = finite(s.default) ? s.default : undefined;
+    } else if (s.kind === 'choice') {
+      const options = Array.isArray(s.options) ? s.options.filter((o) => typeof o === 'string' && o !== '') : [];
+      spec.options = [...new Set(options)];
+      if (spec.options.length === 0) continue;
+      spec.default = spec.options.includes(s.default) ? s.default : undefined;
     } else {
       spec.default = typeof s.default === 'boolean' ? s.default : undefined;
     }
@@ -97,12 +105,14 @@ export function snapToSpec(spec, n) {
 
 /**
  * The value to send for a spec from what an input holds (a string or a boolean), clamped
- * into the spec's range; undefined when it is not a usable value (the page then sends
- * nothing rather than a message the server must reject), and for a spec of unknown kind.
+ * into the spec's range; for a choice, the name itself if it is one of the options. Undefined
+ * when it is not a usable value (the page then sends nothing rather than a message the
+ * server must reject), and for a spec of unknown kind.
  */
 export function parseValue(spec, raw) {
   if (!spec) return undefined;
   if (spec.kind === 'bool') return typeof raw === 'boolean' ? raw : raw === 'true' || raw === 'on';
+  if (spec.kind === 'choice') return typeof raw === 'string' && spec.options.includes(raw) ? raw : undefined;
   if (spec.kind !== 'number') return undefined;
   if (raw === '' || raw === null || raw === undefined || typeof raw === 'boolean') return undefined;
   if (typeof raw === 'string' && raw.trim() === '') return undefined;
@@ -121,8 +131,9 @@ export function formatNumber(v) {
   return s === '-0' ? '0' : s;
 }
 
-/** How a parameter's value reads in the page ("20", "0.02", "on", "off"). */
+/** How a parameter's value reads in the page ("20", "0.02", "on", "off", a choice's name "graph"). */
 export function formatParam(name, v) {
   if (typeof v === 'boolean') return v ? 'on' : 'off';
+  if (typeof v === 'string') return v;
   return formatNumber(v);
 }

@@ -77,8 +77,9 @@ export function eventKey(ev) {
   if (ev.kind === 'params') {
     const params = ev.params && typeof ev.params === 'object' ? ev.params : {};
     const names = Array.isArray(ev.changed) ? ev.changed : [];
-    // a slider's run of values merges; a toggle (paused, collide) stays one line per state
-    if (names.some((n) => typeof params[n] === 'boolean')) return describeEvent(ev);
+    // a slider's run of values merges; a toggle (paused, collide) or a menu's choice (model)
+    // stays one line per state
+    if (names.some((n) => typeof params[n] === 'boolean' || typeof params[n] === 'string')) return describeEvent(ev);
     return `params ${who} ${names.join(',')}`;
   }
   if (ev.kind === 'pinned') return `pinned ${who} ${ev.id}`;

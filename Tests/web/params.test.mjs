@@ -92,8 +92,8 @@ test('controls from the specs: sliders, then number fields, then toggles, as the
   const model = controlModel(SPECS);
   assert.deepEqual(model.map((c) => [c.name, c.control, c.label]), [
     ['stiffness', 'slider', 'Stiffness'], ['charge', 'slider', 'Charge'], ['cellSize', 'slider', 'Cell size'],
-    ['tickRate', 'slider', 'Steps/s'], ['theta', 'slider', 'Theta'], ['threshold', 'field', 'Threshold'],
-    ['collide', 'toggle', 'Collide'], ['paused', 'toggle', 'Paused'],
+    ['tickRate', 'slider', 'Steps/s'], ['theta', 'slider', 'Theta'], ['edgeLength', 'slider', 'Edge length'],
+    ['threshold', 'field', 'Threshold'], ['model', 'menu', 'Model'], ['collide', 'toggle', 'Collide'], ['paused', 'toggle', 'Paused'],
   ]);
   const stiffness = model[0];
   assert.deepEqual(stiffness.range, { min: 0.001, max: 1, step: 0.001 });
@@ -107,6 +107,11 @@ test('controls from the specs: sliders, then number fields, then toggles, as the
   assert.equal(collide.range, undefined);
   assert.equal(collide.box, undefined);
   assert.equal(collide.description, SPECS[6].description);
+  const menu = model.find((c) => c.name === 'model');
+  assert.deepEqual(menu.options, ['auto', 'cells', 'graph']);
+  assert.equal(menu.range, undefined);
+  assert.equal(menu.box, undefined);
+  assert.equal(menu.description, SPECS.find((s) => s.name === 'model').description);
   assert.deepEqual(controlModel([]), []);
   assert.deepEqual(controlModel(undefined), []);
 });
@@ -122,7 +127,8 @@ test('a parameter new in the server\'s table appears as a control; unknown kinds
   ];
   const model = controlModel(specs);
   assert.deepEqual(model.map((c) => c.name), [
-    'stiffness', 'charge', 'cellSize', 'tickRate', 'theta', 'gravity', 'threshold', 'maxSpeed', 'collide', 'paused', 'trails',
+    'stiffness', 'charge', 'cellSize', 'tickRate', 'theta', 'gravity', 'edgeLength', 'threshold', 'maxSpeed', 'model',
+    'collide', 'paused', 'trails',
   ]);
   const gravity = model.find((c) => c.name === 'gravity');
   assert.deepEqual(gravity.range, { min: -10, max: 10, step: 0.1 });
@@ -131,4 +137,30 @@ test('a parameter new in the server\'s table appears as a control; unknown kinds
   assert.deepEqual(model.find((c) => c.name === 'maxSpeed').box, { min: 1, max: 1e9, step: 'any' });
   assert.equal(model.find((c) => c.name === 'trails').label, 'Trails');
   assert.equal(parseValue(gravity.spec, '-20'), -10);
+});
+
+test('a choice: its options kept in order, once; a menu of them; only an option is sent', () => {
+  const model = spec('model');
+  assert.deepEqual(model, { ...SPECS.find((s) => s.name === 'model') });
+  assert.equal(parseValue(model, 'graph'), 'graph');
+  assert.equal(parseValue(model, 'auto'), 'auto');
+  for (const bad of ['Graph', '', ' graph', 'spiral', true, 1, null, undefined, ['graph']]) {
+    assert.equal(parseValue(model, bad), undefined, String(bad));
+  }
+  const specs = normalizeSpecs([
+    { name: 'shape', kind: 'choice', label: 'Shape', options: ['disc', 7, '', 'square', 'disc', null], default: 'square', control: 'menu' },
+    { name: 'none', kind: 'choice', options: [] }, // nothing to choose: left out
+    { name: 'junk', kind: 'choice', options: [1, '', null] }, // no usable option: left out
+    { name: 'loose', kind: 'choice', options: 'ab' }, // not a list: left out
+    { name: 'mode', kind: 'choice', options: ['a', 'b'], default: 'c', control: 'slider' }, // a choice is a menu
+  ]);
+  assert.deepEqual(specs.map((s) => [s.name, s.control, s.options, s.default]),
+    [['shape', 'menu', ['disc', 'square'], 'square'], ['mode', 'menu', ['a', 'b'], undefined]]);
+  assert.deepEqual(controlModel(specs).map((c) => [c.name, c.control, c.options]),
+    [['shape', 'menu', ['disc', 'square']], ['mode', 'menu', ['a', 'b']]]);
+  // the menu's options are its own: changing them leaves the spec alone
+  const [menu] = controlModel(specs);
+  menu.options.push('x');
+  assert.deepEqual(menu.spec.options, ['disc', 'square']);
+  assert.ok(!sameSpecs(specs, normalizeSpecs([{ ...specs[0], options: ['square', 'disc'] }, specs[1]])));
 });

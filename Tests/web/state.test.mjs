@@ -8,7 +8,8 @@ import {
 import { applyEvent, applyFrame, applyHello, applyMessage, applyStats } from '../../Public/apply.js';
 import { SPECS } from './paramspecs.mjs';
 
-const PARAMS = { stiffness: 0.02, charge: 10, cellSize: 20, threshold: 0.3, tickRate: 20, theta: 0.9, collide: false, paused: false };
+// every parameter at its default, as a fresh server's hello has them
+const PARAMS = Object.fromEntries(SPECS.map((s) => [s.name, s.default]));
 const hello = (extra = {}) => ({
   type: 'hello', protocol: 1, client: 'c7', clients: 2, params: PARAMS,
   limits: { maxCells: 100000, maxAddPerMessage: 1000, maxMessageBytes: 65536 }, tick: 10, settled: true, pinned: [], events: [], ...extra,

@@ -11,11 +11,13 @@ the page with a few hundred settled cells to $FORCELAYOUT_SCREENSHOT when that i
 (`make screenshot`: docs/screenshot.png). Connections besides the pages: control.py.
 Needs the Debian packages python3-selenium, python3-pytest, chromium, chromium-driver.
 """
+import json
 import math
 import os
 import re
 import shutil
 import struct
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -113,6 +115,16 @@ class Page:
 
     def log_lines(self):
         return self.js("return [...document.querySelectorAll('#log li span')].map((e) => e.textContent)")
+
+    def choose(self, name, option):
+        """Picks `option` in the menu select[name=`name`] as a person would (a change event)."""
+        self.js(
+            "const el = document.querySelector(`select[name='${arguments[0]}']`);"
+            "el.value = arguments[1];"
+            "el.dispatchEvent(new Event('input', {bubbles: true}));"
+            "el.dispatchEvent(new Event('change', {bubbles: true}));",
+            name, option,
+        )
 
     def set_input(self, name, value):
         self.js(
@@ -240,24 +252,29 @@ def test_controls_are_built_from_the_servers_specs(server, first):
         params = other.hello["params"]
     assert [s["name"] for s in specs] == list(params)
     shown = first.js(
-        "return [...document.querySelectorAll('#params input[name]')].map((e) => ({name: e.name, type: e.type,"
-        " label: e.closest('label').textContent.trim(), title: e.title, min: e.min, max: e.max, step: e.step}))")
+        "return [...document.querySelectorAll('#params [name]')].map((e) => ({name: e.name, type: e.type,"
+        " label: e.tagName === 'SELECT' ? e.previousElementSibling.textContent.trim() : e.closest('label').textContent.trim(),"
+        " title: e.title, min: e.min, max: e.max, step: e.step,"
+        " options: e.tagName === 'SELECT' ? [...e.options].map((o) => [o.value, o.textContent]) : null, value: e.value}))")
     by_name = {c["name"]: c for c in shown}
     assert len(shown) == len(specs), shown
     for spec in specs:
         c = by_name[spec["name"]]
         assert c["label"] == spec["label"], (c, spec)
         assert c["title"] == spec["description"], (c, spec)
-        kind = {"slider": "range", "field": "number", "toggle": "checkbox"}[spec["control"]]
+        kind = {"slider": "range", "field": "number", "toggle": "checkbox", "menu": "select-one"}[spec["control"]]
         assert c["type"] == kind, (c, spec)
+        if spec["control"] == "menu":
+            assert c["options"] == [[o, o] for o in spec["options"]], (c, spec)
+            assert c["value"] == params[spec["name"]], (c, spec)
         if spec["control"] == "slider":
             low = spec["min"] + spec["step"] if spec.get("minExclusive") else spec["min"]
             assert math.isclose(float(c["min"]), low) and float(c["max"]) == spec["max"], (c, spec)
             assert float(c["step"]) == spec["step"], (c, spec)
             box = first.find(f'input[data-for="{spec["name"]}"]')
             assert box.get_attribute("aria-label") == f'{spec["label"]} value'
-    # sliders first, then number fields, then the row of toggles, as the panel always had them
-    order = {"slider": 0, "field": 1, "toggle": 2}
+    # sliders first, then number fields, then menus, then the row of toggles
+    order = {"slider": 0, "field": 1, "menu": 2, "toggle": 3}
     expected = [s["name"] for s in sorted(specs, key=lambda s: order[s["control"]])]
     assert [c["name"] for c in shown] == expected
     before = first.find('input[data-for="charge"]').get_attribute("value")
@@ -266,6 +283,76 @@ def test_controls_are_built_from_the_servers_specs(server, first):
              "el.blur();")
     assert first.find('input[data-for="charge"]').get_attribute("value") == before
     assert first.severe() == []
+
+
+def test_a_menu_choice_shows_on_the_other_page(server, first, second):
+    """A choice parameter (model) is a menu of its options on both pages; picking one on the
+    first page sets it for everyone: the second page's menu follows and both logs say so. A
+    choice the server refuses (a newer page's option, say) leaves the menu on the server's."""
+    connected(first)
+    connected(second)
+    with Control(server) as other:
+        spec = next(s for s in other.hello["paramSpecs"] if s["name"] == "model")
+        current = other.hello["params"]["model"]
+    menu = 'select[name="model"]'
+    assert [o.get_attribute("value") for o in second.driver.find_elements(By.CSS_SELECTOR, f"{menu} option")] == spec["options"]
+    second.wait(lambda: second.find(menu).get_attribute("value") == current, f"model {current} on the second page")
+    target = "graph" if current != "graph" else "cells"
+    first.choose("model", target)
+    second.wait(lambda: second.find(menu).get_attribute("value") == target, f"model {target} on the second page")
+    for page in (first, second):
+        page.wait(lambda: any(re.fullmatch(rf"c\d+ set model to {target}", t) for t in page.log_lines()),
+                  "a 'set model' log line")
+    # and back, from the second page (the room is shared by the other tests of this module)
+    second.choose("model", current)
+    first.wait(lambda: first.find(menu).get_attribute("value") == current, f"model {current} on the first page")
+    # An option the server did not list (put in the menu by hand) is not sent: the menu shows
+    # the server's choice again.
+    first.js("document.querySelector('select[name=model]').append(new Option('spiral', 'spiral'))")
+    first.choose("model", "spiral")
+    first.wait(lambda: first.find(menu).get_attribute("value") == current, "the menu back on the server's choice")
+    with Control(server) as other:
+        assert other.hello["params"]["model"] == current
+    assert first.severe() == [] and second.severe() == []
+
+
+def test_a_refused_choice_or_toggle_shows_the_servers_value_again():
+    """A server that takes one message per 10 s: the first pick goes through, the next ones
+    are refused (rate_limited), and the menu and the checkbox go back to what the room holds."""
+    require_tools()
+    srv = RunningServer("--messages-per-second", "0.1", "--message-burst", "1", binary=BIN, workdir=True, start_timeout=60)
+    page = None
+    try:
+        page = Page(srv.url)
+        connected(page)
+        menu = 'select[name="model"]'
+        page.choose("model", "graph")
+        page.wait(lambda: any(re.fullmatch(r"c\d+ set model to graph", t) for t in page.log_lines()), "the accepted pick")
+        page.choose("model", "cells")
+        page.wait(lambda: "rate_limited" in page.find("#notice").get_attribute("textContent"), "the refusal's notice")
+        page.wait(lambda: page.find(menu).get_attribute("value") == "graph", "the menu back on the room's choice")
+        page.find('input[name="collide"]').click()
+        page.wait(lambda: page.find('input[name="collide"]').is_selected() is False, "the checkbox back on the room's value")
+        with Control(srv.url) as other:
+            assert other.hello["params"]["model"] == "graph" and other.hello["params"]["collide"] is False
+    finally:
+        if page:
+            page.quit()
+        srv.close()
+
+
+def test_the_node_fixture_is_the_servers_specs(server):
+    """Tests/web/paramspecs.mjs, the node tests' copy of hello.paramSpecs, is what the server
+    sends: a row added to the table is added there too, or this fails."""
+    node = shutil.which("node")
+    if not node:
+        pytest.fail("node not installed (apt-get install nodejs)")
+    fixture = Path(__file__).resolve().parent / "paramspecs.mjs"
+    out = subprocess.run([node, "--input-type=module", "-e",
+                          f"import {{ SPECS }} from {json.dumps(fixture.as_uri())}; console.log(JSON.stringify(SPECS));"],
+                         capture_output=True, text=True, timeout=30, check=True).stdout
+    with Control(server) as other:
+        assert json.loads(out) == other.hello["paramSpecs"]
 
 
 def test_no_controls_before_hello(server):

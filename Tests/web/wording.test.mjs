@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { clockTime, describeError, describeEvent, eventKey } from '../../Public/wording.js';
 import { formatNumber, formatParam } from '../../Public/params.js';
 
-const P = { stiffness: 0.02, charge: 20, cellSize: 20, threshold: 0.3, tickRate: 20, theta: 0.9, collide: true, paused: false };
+const P = { stiffness: 0.02, charge: 20, cellSize: 20, threshold: 0.3, tickRate: 20, theta: 0.9, collide: true, paused: false, model: 'graph', edgeLength: 30 };
 
 test('events read as short sentences', () => {
   const cases = [
@@ -17,6 +17,8 @@ test('events read as short sentences', () => {
     [{ kind: 'params', by: 'c2', params: P, changed: ['collide'] }, 'c2 set collide to on'],
     [{ kind: 'params', by: 'c2', params: { ...P, paused: true }, changed: ['paused'] }, 'c2 paused the layout'],
     [{ kind: 'params', by: 'c2', params: P, changed: ['paused'] }, 'c2 resumed the layout'],
+    [{ kind: 'params', by: 'c2', params: P, changed: ['model'] }, 'c2 set model to graph'],
+    [{ kind: 'params', by: 'c2', params: P, changed: ['model', 'edgeLength'] }, 'c2 set model to graph, set edgeLength to 30'],
     [{ kind: 'params', by: 'c2', params: { charge: 5 } }, 'c2 set the parameters'], // no `changed`: not this server
     [{ kind: 'params', by: 'c2', params: P, changed: [] }, 'c2 set the parameters'],
     [{ kind: 'pinned', by: 'c1', id: 7, x: 1, y: 2 }, 'c1 pinned cell 7'],
@@ -58,6 +60,7 @@ test('parameter values read without exponents', () => {
   assert.equal(formatNumber(2 / 3), '0.666667');
   assert.equal(formatParam('collide', false), 'off');
   assert.equal(formatParam('charge', 12.5), '12.5');
+  assert.equal(formatParam('model', 'cells'), 'cells');
 });
 
 test('log keys merge a slider run and a drag, not toggles', () => {
@@ -65,6 +68,9 @@ test('log keys merge a slider run and a drag, not toggles', () => {
   assert.equal(eventKey(p(['charge'], { charge: 20 })), eventKey(p(['charge'], { charge: 30 })));
   assert.notEqual(eventKey(p(['charge'], {})), eventKey(p(['theta'], {})));
   assert.notEqual(eventKey(p(['paused'], { paused: true })), eventKey(p(['paused'], { paused: false })));
+  // a menu's choices stay one line each, the same choice again merges
+  assert.notEqual(eventKey(p(['model'], { model: 'graph' })), eventKey(p(['model'], { model: 'cells' })));
+  assert.equal(eventKey(p(['model'], { model: 'graph' })), eventKey(p(['model'], { model: 'graph' })));
   assert.equal(eventKey({ kind: 'pinned', by: 'c1', id: 4, x: 1, y: 1 }), eventKey({ kind: 'pinned', by: 'c1', id: 4, x: 9, y: 9 }));
   assert.notEqual(eventKey({ kind: 'pinned', by: 'c1', id: 4 }), eventKey({ kind: 'pinned', by: 'c2', id: 4 }));
   assert.equal(eventKey({ kind: 'settled' }), 'layout settled');
