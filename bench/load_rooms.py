@@ -47,8 +47,8 @@ from raw_websocket import status_code, status_line, upgrade_request  # Tests/e2e
 
 SCENARIOS = ("moving", "unsaved", "idle", "disk")
 # Parameters at their defaults (ForceLayout's Parameters.table), as the server writes them.
-DEFAULT_PARAMETERS = {"cellSize": 20, "charge": 10, "collide": False, "paused": False, "stiffness": 0.02,
-                      "theta": 0.9, "threshold": 0.3, "tickRate": 20}
+DEFAULT_PARAMETERS = {"cellSize": 20, "charge": 10, "collide": False, "edgeLength": 30, "model": "auto", "paused": False,
+                      "stiffness": 0.02, "theta": 0.9, "threshold": 0.3, "tickRate": 20}
 
 
 class RunFailed(Exception):

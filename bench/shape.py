@@ -7,7 +7,8 @@ import argparse
 import re
 from pathlib import Path
 
-PARAMETERS = ["stiffness", "charge", "cellSize", "threshold", "tickRate", "theta", "collide", "paused"]
+# ("model" is left out: the word names more than the parameter)
+PARAMETERS = ["stiffness", "charge", "cellSize", "threshold", "tickRate", "theta", "collide", "paused", "edgeLength"]
 DECLARATION = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|package|static|"
                          r"mutating|override|final|nonisolated|convenience|required|@discardableResult)\s+)*"
                          r"(func\s+[^\s(<]+|init[?!]?)\s*[(<]")
