@@ -20,7 +20,18 @@ extension Simulation {
             }
         }
         guard !new.isEmpty else { return }
+        // A cell linked for the first time starts at the mean of its linked neighbours.
+        let unplaced = Set((new.flatMap { [$0.source, $0.target] }).filter { linkTable.degree(of: $0) == 0 })
+            .compactMap { index[$0] }.filter { !pinned[$0] }
         linkTable.append(new)
+        graph.linked(new.count, total: linkTable.count)
+        if !unplaced.isEmpty && usesGraphModel {
+            let pairs = new.flatMap { link -> [(Int, Int)] in
+                let a = index[link.source]!, b = index[link.target]!
+                return [(a, b), (b, a)]
+            }
+            placeAtNeighbours(pairs, unplaced: Set(unplaced))
+        }
         forcesChanged()
     }
 
@@ -34,6 +45,7 @@ extension Simulation {
         }
         guard !keys.isEmpty else { return }
         linkTable.remove(keys)
+        graphChanged(membership: true)
         forcesChanged()
     }
 

@@ -28,6 +28,7 @@ extension Simulation {
     /// size), for tests.
     @discardableResult
     func advance(parallel: Bool?) -> StepReport {
+        if usesGraphModel { return graphAdvance(parallel: parallel) }
         let stiffness = parameters.stiffness
         let bound = maxStep
         let collide = parameters.collide

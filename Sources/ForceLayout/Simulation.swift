@@ -10,6 +10,9 @@ public final class Simulation {
     public var parameters: Parameters {
         didSet {
             parameters = parameters.sanitized
+            if parameters.edgeLength != oldValue.edgeLength || parameters.model != oldValue.model {
+                graphChanged(scale: true)
+            }
             if !parameters.movesCellsLike(oldValue) { forcesChanged() }
         }
     }
@@ -38,7 +41,7 @@ public final class Simulation {
     var motion = Motion()
     /// id -> index into the arrays; rebuilt when removal compacts them.
     private(set) var index: [CellID: Int] = [:]
-    private var rng: SeededRandom
+    var rng: SeededRandom
     private var maxStepOverride: Double?
     /// Scratch force buffers, kept between steps to avoid reallocating.
     var forceX: [Double] = []
@@ -56,10 +59,13 @@ public final class Simulation {
     var contactsHeld = false
     /// The links between cells (`Simulation+Links.swift`).
     var linkTable = LinkTable()
+    /// What the graph model keeps between steps (`Simulation+Graph.swift`).
+    var graph: GraphState
 
     public init(parameters: Parameters = .defaults, seed: UInt64 = 1) {
         self.parameters = parameters.sanitized
         self.rng = SeededRandom(seed: seed)
+        self.graph = GraphState(seed: seed)
         self.lastReport = StepReport(maxMove: 0, totalMove: 0, settled: true)
     }
 
@@ -173,6 +179,7 @@ public final class Simulation {
         if !linkTable.isEmpty { linkTable.remove(touching: Set(doomed)) }
         linkTable.invalidate()
         version += 1
+        graphChanged(membership: true)
         forcesChanged()
         return doomed
     }
@@ -187,6 +194,7 @@ public final class Simulation {
         linkTable = LinkTable()
         motion = Motion()
         version += 1
+        graph = GraphState(seed: splitMix64(UInt64(truncatingIfNeeded: version)))
         forcesChanged()
         return all
     }
@@ -254,6 +262,7 @@ public final class Simulation {
         if !linkTable.isEmpty { linkTable.remove(touching: Set(removed)) }
         linkTable.invalidate()
         version += 1
+        graphChanged(membership: true)
         forcesChanged()
         return removed
     }
@@ -262,6 +271,7 @@ public final class Simulation {
     /// is no longer known to be at rest: until a step says otherwise, it is settled only if no
     /// cell can move.
     func forcesChanged() {
+        graphChanged()
         forcesSince = tick
         lastReport.settled = !pinned.contains(false)
     }

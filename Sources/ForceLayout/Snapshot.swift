@@ -69,6 +69,11 @@ extension Simulation {
         }
         nextID = snapshot.nextID
         try link(snapshot.links)
+        // A saved layout is drawn already: it refines from where it is.
+        graph.planWanted = false
+        graph.linksSincePlan = 0
+        graph.linksAtPlan = snapshot.links.count
+        graph.drawn = true
         resetReport()
     }
 

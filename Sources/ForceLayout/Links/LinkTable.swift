@@ -7,6 +7,10 @@ struct LinkTable {
     private(set) var links: [Link] = []
     private var position: [LinkKey: Int] = [:]
     private var prepared: PreparedLinks?
+    /// Counts every change of the links (the graph model rebuilds its graph on a new one).
+    private(set) var version = 0
+    /// How many links each linked cell has.
+    private(set) var degrees: [CellID: Int] = [:]
 
     var isEmpty: Bool { links.isEmpty }
     var count: Int { links.count }
@@ -18,9 +22,14 @@ struct LinkTable {
         for link in new {
             position[link.key] = links.count
             links.append(link)
+            degrees[link.source, default: 0] += 1
+            degrees[link.target, default: 0] += 1
         }
         prepared = nil
+        version += 1
     }
+
+    func degree(of cell: CellID) -> Int { degrees[cell] ?? 0 }
 
     /// Removes the links between these pairs (present ones; the caller checked).
     mutating func remove(_ keys: Set<LinkKey>) {
@@ -51,8 +60,14 @@ struct LinkTable {
 
     private mutating func reindex() {
         position = [:]
-        for (k, link) in links.enumerated() { position[link.key] = k }
+        degrees = [:]
+        for (k, link) in links.enumerated() {
+            position[link.key] = k
+            degrees[link.source, default: 0] += 1
+            degrees[link.target, default: 0] += 1
+        }
         prepared = nil
+        version += 1
     }
 }
 
