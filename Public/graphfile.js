@@ -71,9 +71,31 @@ function createReader() {
       if (why) return r.note(`${what} attribute set(s) left out: they ${why}`);
       return members;
     },
-    finished: () => ({ nodes, edges, notes: [...problems].map(([p, n]) => `${n} ${p}`) }),
+    finished: () => {
+      weightsAsStrengths(edges);
+      return { nodes, edges, notes: [...problems].map(([p, n]) => `${n} ${p}`) };
+    },
   };
   return r;
+}
+
+/**
+ * A link's `weight` attribute (as networkx and Gephi write it) is its strength, over the
+ * heaviest link's (the wire's strength is 0…1; the graph model reads strengths against their
+ * mean). A link with a strength of its own keeps it. Only when every weight given is a finite
+ * number at least 0 and one is above 0 (GraphFile.swift's weightsAsStrengths does the same).
+ */
+export function weightsAsStrengths(edges) {
+  const weights = new Map();
+  for (const [k, edge] of edges.entries()) {
+    if (edge.strength !== undefined || !edge.attrs || !Object.hasOwn(edge.attrs, 'weight')) continue;
+    const w = edge.attrs.weight;
+    if (typeof w !== 'number' || !Number.isFinite(w) || w < 0) return;
+    weights.set(k, w);
+  }
+  const heaviest = Math.max(0, ...weights.values());
+  if (!(heaviest > 0)) return;
+  for (const [k, w] of weights) edges[k].strength = w / heaviest;
 }
 
 function attrsProblem(v, depth) {

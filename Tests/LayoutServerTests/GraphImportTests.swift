@@ -46,6 +46,17 @@ final class GraphImportTests: XCTestCase {
         XCTAssertEqual(long.notes, ["1 label(s) cut to 80 characters"])
     }
 
+    /// A link's `weight` is its strength over the heaviest; a strength of its own wins; a
+    /// weight that is not a number at least 0 anywhere leaves every strength unset.
+    func testWeightsAreStrengths() throws {
+        XCTAssertEqual(try read("a b 2\nb c 8\nc d 0\n").edges.map(\.strength), [0.25, 1, 0])
+        let mixed = try read(#"{"nodes":[{"id":1},{"id":2},{"id":3}],"links":[{"source":1,"target":2,"weight":3,"strength":0.1},{"source":2,"target":3,"weight":6},{"source":1,"target":3}]}"#)
+        XCTAssertEqual(mixed.edges.map(\.strength), [0.1, 1, nil])
+        XCTAssertEqual(try read("a b 2\nb c heavy\n").edges.map(\.strength), [nil, nil])
+        XCTAssertEqual(try read("a b 2\nb c -1\n").edges.map(\.strength), [nil, nil])
+        XCTAssertEqual(try read("a b 0\nb c 0\n").edges.map(\.strength), [nil, nil])
+    }
+
     /// The session against a scripted server: batches within the limits, ids from `added`,
     /// links by those ids, a refused link batch noted and passed.
     func testTheSessionSendsBatchesWithinTheLimitsAndMapsIDs() throws {

@@ -73,7 +73,7 @@ test('graph files keep ids as keys (of their type) and what is not drawn as attr
     links: [{ weight: 4, source: 0, target: 1 }, { source: 1, target: 'k'.repeat(201), distance: 'far', strength: 0.5 }] }));
   assert.deepEqual(karate.nodes.map((n) => n.cell.key), [0, 1, undefined]);
   assert.deepEqual(karate.nodes.map((n) => n.cell.attrs), [{ club: 'Mr. Hi' }, { club: 'Officer', deep: { a: [1, { b: null }] } }, undefined]);
-  assert.deepEqual(karate.edges, [{ source: 0, target: 1, attrs: { weight: 4 } }, { source: 1, target: 2, strength: 0.5, attrs: { distance: 'far' } }]);
+  assert.deepEqual(karate.edges, [{ source: 0, target: 1, strength: 1, attrs: { weight: 4 } }, { source: 1, target: 2, strength: 0.5, attrs: { distance: 'far' } }]);
   assert.ok(karate.notes.some((n) => n.includes('id(s) not kept')), karate.notes);
   // Too deep: left out, noted.
   const deep = readGraph(JSON.stringify({ nodes: [{ id: 'a', x: [[[[[[[[[1]]]]]]]]] }, { id: 'b' }], links: [{ source: 'a', target: 'b' }] }));
@@ -86,13 +86,26 @@ test('graph files keep ids as keys (of their type) and what is not drawn as attr
   assert.deepEqual(readGraph('0 1 3\n1 2 1.5 extra\n').edges.map((e) => e.attrs), [{ weight: 3 }, { weight: 1.5 }]);
 });
 
+test('a link\'s weight is its strength, over the heaviest; only when every weight is a number at least 0', () => {
+  const weighted = readGraph('a b 2\nb c 8\nc d 0\n');
+  assert.deepEqual(weighted.edges.map((e) => e.strength), [0.25, 1, 0]);
+  // A strength of its own wins; links without a weight keep the default.
+  const mixed = readGraph(JSON.stringify({ nodes: [{ id: 1 }, { id: 2 }, { id: 3 }],
+    links: [{ source: 1, target: 2, weight: 3, strength: 0.1 }, { source: 2, target: 3, weight: 6 }, { source: 1, target: 3 }] }));
+  assert.deepEqual(mixed.edges.map((e) => e.strength), [0.1, 1, undefined]);
+  // A weight that is not a number at least 0 anywhere: no weights used.
+  assert.deepEqual(readGraph('a b 2\nb c heavy\n').edges.map((e) => e.strength), [undefined, undefined]);
+  assert.deepEqual(readGraph('a b 2\nb c -1\n').edges.map((e) => e.strength), [undefined, undefined]);
+  assert.deepEqual(readGraph('a b 0\nb c 0\n').edges.map((e) => e.strength), [undefined, undefined]);
+});
+
 test('the importer sends keys and attrs within maxAttrBytes, and none to a server that keeps none', () => {
   const graph = readGraph(JSON.stringify({ nodes: [{ id: 0, club: 'x' }, { id: 1, blob: 'y'.repeat(200) }],
     links: [{ source: 0, target: 1, weight: 4 }] }));
   const im = createImporter(graph, { maxAddPerMessage: 10, maxMessageBytes: 4096, maxAttrBytes: 100 });
   assert.deepEqual(im.next().cells, [{ label: '0', key: 0, attrs: { club: 'x' } }, { label: '1', key: 1 }]);
   assert.ok(im.event({ kind: 'added', by: 'c1', ids: [5, 6] }, 'c1'));
-  assert.deepEqual(im.next().links, [{ source: 5, target: 6, attrs: { weight: 4 } }]);
+  assert.deepEqual(im.next().links, [{ source: 5, target: 6, strength: 1, attrs: { weight: 4 } }]);
   assert.deepEqual(im.notes, ['1 node attribute set(s) left out: over maxAttrBytes (100) or too big for a message']);
   // Sized as the server encodes them: 1e-7 is 1e-07 there.
   assert.equal(serverSize({ a: 1e-7, b: 0.5, c: 1e21 }), '{"a":1e-07,"b":0.5,"c":1e+21}'.length);

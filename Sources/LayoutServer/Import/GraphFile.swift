@@ -60,11 +60,28 @@ struct GraphReader {
 
     func finished() -> GraphFile {
         var graph = graph
+        Self.weightsAsStrengths(&graph.edges)
         graph.notes = problemOrder.map { problem in
             let count = problems[problem]!
             return count == 1 ? "1 \(problem)" : "\(count) \(problem)"
         }
         return graph
+    }
+
+    /// A link's `weight` attribute (as networkx and Gephi write it) is its strength, over the
+    /// heaviest link's so it lies in the wire's 0…1 (the graph model reads strengths against
+    /// their mean: only their ratios matter). A link with a strength of its own keeps it; the
+    /// weight stays among its attributes. Weights are used only when every weight given is a
+    /// finite number at least 0 and one is above 0.
+    static func weightsAsStrengths(_ edges: inout [GraphFile.Edge]) {
+        var weights: [Int: Double] = [:]
+        for (k, edge) in edges.enumerated() where edge.strength == nil {
+            guard let value = edge.attrs?.members.first(where: { $0.key == "weight" })?.value else { continue }
+            guard case .number(let weight) = value, weight.isFinite, weight >= 0 else { return }
+            weights[k] = weight
+        }
+        guard let heaviest = weights.values.max(), heaviest > 0 else { return }
+        for (k, weight) in weights { edges[k].strength = weight / heaviest }
     }
 
     /// The node named `key`, made (labelled by its key) when new.
