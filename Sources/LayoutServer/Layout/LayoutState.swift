@@ -103,6 +103,9 @@ public struct LayoutState {
         return [LayoutEvent(kind: .settled, by: nil, tick: simulation.tick, detail: .none)]
     }
 
+    /// Whether cells joined or left since the last `takeChanges` (a frame should follow soon).
+    public var membershipChanged: Bool { changes.contains(.membership) }
+
     /// What changed since the last call, and the pinned set if it changed.
     /// Everything is due again, as at first (a cluster's owner whose copy in Redis was lost
     /// publishes it all anew).
