@@ -68,12 +68,16 @@ struct RoomLayout {
 
     /// The commands and requests waiting, if any; the service thread is told of the events
     /// they caused at once (not at the turn's end: an import waits for its answers), and the
-    /// status (`GET /rooms`, `stats`) has the cells they added or removed before the frame.
+    /// status (`hello`, `GET /rooms`, `stats`, a cluster's relays) has what they changed (cells,
+    /// pins, parameters) before the frame.
     private mutating func catchUp(_ room: Room) {
         var published = false
         if !deferred.isEmpty || !room.commands.isEmpty {
             published = applyQueuedCommands(of: room)
-            if published { publishStatus(to: room, pinned: nil) }
+            if published {
+                publishStatus(to: room, pinned: state.pinnedIfChanged)
+                room.replicator?.statusChanged(ReplicatedStatus(layout: room.status.current, clients: room.clients))
+            }
         }
         if !room.requests.isEmpty {
             answerRequests(of: room)
