@@ -33,7 +33,7 @@ define ensure_packages
 endef
 
 .PHONY: run build deps test-deps test test-swift test-node test-e2e test-browser clean \
-	bench bench-deps bench-page screenshot fuzz load load-rooms attack shape cluster cluster-deps load-cluster
+	bench bench-deps bench-page bench-import screenshot fuzz load load-rooms attack shape cluster cluster-deps load-cluster
 
 ## Install what is missing, build in release, serve on http://$(HOST):$(PORT)/
 run: deps
@@ -96,6 +96,14 @@ bench-page:
 	$(call ensure_packages,$(BUILD_PACKAGES) $(BROWSER_PACKAGES))
 	$(RELEASE_BUILD)
 	$(PYTHON) bench/page.py $(BENCH_PAGE_ARGS)
+
+## Issue 23: a 500x500 grid (250k nodes, 499k links) through `forcelayout import` into a fresh
+## release server: the import's wall time (target 15 s), then frames/s, steps/s and the longest
+## gap between frames a viewer saw during it and after. Never part of `make test`. About a minute.
+## Subsets: make bench-import BENCH_IMPORT_ARGS="--side 200 --after 5"
+bench-import: deps
+	$(RELEASE_BUILD)
+	$(PYTHON) bench/import_speed.py $(BENCH_IMPORT_ARGS)
 
 ## Protocol v2, 2k cells moving at 20 Hz: 500 reading + 5 stalled + 1 slow (a quarter of the
 ## bandwidth) WebSocket clients for 60 s against the issue's targets, then 1000 readers reported;

@@ -1,8 +1,11 @@
 // Sending a graph (graphfile.js) into the room, as `forcelayout import` does: its nodes as
 // cells in batches within the server's limits (hello.limits: maxAddPerMessage,
-// maxMessageBytes), one message at a time, each answered by its `added` event (this page's,
-// in order: it gives the cells' ids) or its error (with the ref REF); then its links by those
-// ids. Pure, no DOM: the page sends what `next` returns and hands back the answers. Keys and
+// maxMessageBytes), up to WINDOW messages in flight, each answered by its `added` event (this
+// page's, in order: it gives the cells' ids) or its error (by its own ref, REF-N); then its
+// links by those ids, once every cell has its id. The server applies a connection's commands
+// in order and answers them in that order, so an `added` or `linked` answers the oldest message
+// in flight. Pure, no DOM: the page sends what `next` returns (while it returns one) and hands
+// back the answers. Keys and
 // attrs go as they are, but attrs over hello.limits.maxAttrBytes are left out (noted), and a
 // server whose hello announces no maxAttrBytes (older: it keeps neither) gets neither.
 //
@@ -14,6 +17,8 @@
 // answer has not come meanwhile (a batch that waited in Redis is applied by the new owner just
 // after the failover). A batch unanswered for ANSWER_TIMEOUT seconds ends the import, saying so.
 export const REF = 'import';
+/** Messages in flight at most (ImportSession.defaultWindow). */
+export const WINDOW = 16;
 export const ANSWER_TIMEOUT = 20;
 export const DATA_TIMEOUT = 10;
 export const LEFTOVER_WAIT = 1.5;
@@ -33,13 +38,15 @@ export function serverSize(attrs) {
 
 const linkKey = (a, b) => (a < b ? `${a}-${b}` : `${b}-${a}`);
 
-export function createImporter(graph, limits = {}) {
+export function createImporter(graph, limits = {}, { window = WINDOW } = {}) {
+  const windowSize = Math.max(1, Number(window) || 1);
   const maxItems = Math.max(1, Number(limits.maxAddPerMessage) || 1000);
   const maxBytes = Math.max(256, Number(limits.maxMessageBytes) || 65536);
   const keepsAttrs = Number.isFinite(Number(limits.maxAttrBytes)) && limits.maxAttrBytes !== null;
   const maxAttrBytes = Number(limits.maxAttrBytes);
   const ids = new Array(graph.nodes.length).fill(null); // the cell id each node got
-  const edgeState = new Array(graph.edges.length).fill('pending'); // pending, linked, refused, skipped
+  const edgeState = new Array(graph.edges.length).fill('pending'); // pending, sent, linked, refused, skipped
+  const nodeSent = new Array(graph.nodes.length).fill(false); // in a message not answered yet
   const notes = [...graph.notes];
   if (!keepsAttrs) notes.push('ids and attributes not kept: the server does not keep them (it is older)');
   const refusals = [];
@@ -62,7 +69,8 @@ export function createImporter(graph, limits = {}) {
   });
   let nextNode = 0; // every node before it has its cell, every edge before nextEdge its fate
   let nextEdge = 0;
-  let inFlight = null; // {kind: 'cells'|'links', items: [node or edge index]}
+  let inFlight = []; // the messages not answered yet, oldest first: {kind: 'cells'|'links', ref, items}
+  let serial = 0; // messages sent (each one's ref is REF-N)
   let cells = 0;
   let links = 0;
   let missingCells = graph.nodes.length;
@@ -104,9 +112,18 @@ export function createImporter(graph, limits = {}) {
   }
 
   function answered() {
-    inFlight = null;
     since = null;
-    resendDue = false;
+    if (inFlight.length === 0) resendDue = false;
+  }
+
+  // Whether a message could go now (the window aside): a node neither in the room nor on its
+  // way, or, once no cells are in flight, a pending edge.
+  function sendable() {
+    let node = nextNode;
+    while (node < ids.length && (ids[node] !== null || nodeSent[node])) node++;
+    if (node < ids.length) return true;
+    if (inFlight.some((m) => m.kind === 'cells')) return false;
+    return edgeState.indexOf('pending', nextEdge) >= 0;
   }
 
   // What the room holds against what was sent (after a failover or a reconnection).
@@ -138,33 +155,45 @@ export function createImporter(graph, limits = {}) {
       resent.links++;
       nextEdge = Math.min(nextEdge, index);
     });
-    if (inFlight?.kind === 'cells') {
-      // An add is all or nothing: the room has the batch when it has all its keys among cells
-      // newer than the import's others.
+    if (inFlight[0]?.kind === 'cells') {
+      // An add is all or nothing: the room has a message's batch when it has all its keys
+      // among cells newer than the import's others (each message whole or not at all).
       const found = new Map();
       for (const [id, fields] of data.cells) {
         if (id > newest && fields.key !== undefined && !found.has(fields.key)) found.set(fields.key, id);
       }
-      const got = inFlight.items.map((i) => (nodeCells[i].key === undefined ? undefined : found.get(nodeCells[i].key)));
-      if (got.every((id) => id !== undefined)) {
-        inFlight.items.forEach((i, k) => { ids[i] = got[k]; });
+      inFlight = inFlight.filter((m) => {
+        const got = m.items.map((i) => (nodeCells[i].key === undefined ? undefined : found.get(nodeCells[i].key)));
+        if (!got.every((id) => id !== undefined)) return true;
+        m.items.forEach((i, k) => { ids[i] = got[k]; nodeSent[i] = false; });
         cells += got.length;
         missingCells -= got.length;
-        inFlight = null;
+        return false;
+      });
+    } else if (inFlight[0]?.kind === 'links') {
+      for (const m of inFlight) {
+        const arrived = m.items.filter(holds);
+        for (const i of arrived) edgeState[i] = 'linked';
+        links += arrived.length;
+        pendingLinks -= arrived.length;
+        m.items = m.items.filter((i) => !arrived.includes(i));
       }
-    } else if (inFlight?.kind === 'links') {
-      const arrived = inFlight.items.filter(holds);
-      for (const i of arrived) edgeState[i] = 'linked';
-      links += arrived.length;
-      pendingLinks -= arrived.length;
-      inFlight.items = inFlight.items.filter((i) => !arrived.includes(i));
-      if (inFlight.items.length === 0) inFlight = null;
+      inFlight = inFlight.filter((m) => m.items.length > 0);
     }
-    resendDue = inFlight !== null;
+    resendDue = inFlight.length > 0;
+  }
+
+  // A message goes: in flight under its own ref until answered.
+  function send(kind, items, message) {
+    serial += 1;
+    const ref = `${REF}-${serial}`;
+    inFlight.push({ kind, ref, items });
+    since = null;
+    return { ...message, ref };
   }
 
   const importer = {
-    get done() { return failed !== null || (inFlight === null && !resyncing && missingCells === 0 && pendingLinks === 0); },
+    get done() { return failed !== null || (inFlight.length === 0 && !resyncing && missingCells === 0 && pendingLinks === 0); },
     get failed() { return failed; },
     get progress() { return { done: cells + links, total: graph.nodes.length + graph.edges.length, cells, links }; },
     get notes() {
@@ -176,21 +205,22 @@ export function createImporter(graph, limits = {}) {
         ? [`sent again after the room moved: ${resent.cells} cell(s) and ${resent.links} link(s) it did not hold`] : [];
       return [...notes, ...over, ...lost, ...again, ...refusals];
     },
-    /** Waiting for an answer, or for the room's data. */
-    get waiting() { return inFlight !== null || resyncing; },
+    /** Nothing to send until an answer (the window is full, or links wait for the cells' ids) or the room's data come. */
+    get waiting() { return resyncing || inFlight.length >= windowSize || (inFlight.length > 0 && !sendable()); },
     /** Waiting for the room's data (after a failover or a reconnection). */
     get resyncing() { return resyncing; },
 
-    /** The next message to send, or null (waiting for an answer, or done). */
+    /** The next message to send, or null (the window is full, waiting for an answer, or done). */
     next() {
-      if (inFlight || failed || resyncing) return null;
-      while (nextNode < ids.length && ids[nextNode] !== null) nextNode++;
+      if (failed || resyncing || inFlight.length >= windowSize) return null;
+      while (nextNode < ids.length && (ids[nextNode] !== null || nodeSent[nextNode])) nextNode++;
       if (nextNode < ids.length) {
-        const [picked, items] = batch(ids.length, nextNode, (i) => ids[i] === null, (i) => nodeCells[i]);
-        inFlight = { kind: 'cells', items: picked };
-        since = null;
-        return { type: 'add', cells: items, ref: REF };
+        const [picked, items] = batch(ids.length, nextNode, (i) => ids[i] === null && !nodeSent[i], (i) => nodeCells[i]);
+        for (const i of picked) nodeSent[i] = true;
+        return send('cells', picked, { type: 'add', cells: items });
       }
+      // Links name cells by the ids their answers give.
+      if (inFlight.some((m) => m.kind === 'cells')) return null;
       for (;;) {
         while (nextEdge < edgeState.length && edgeState[nextEdge] !== 'pending') nextEdge++;
         if (nextEdge >= edgeState.length) return null;
@@ -203,18 +233,18 @@ export function createImporter(graph, limits = {}) {
           return false;
         }, (i) => linkOf(graph.edges[i], i));
         if (picked.length === 0) continue;
-        inFlight = { kind: 'links', items: picked };
-        since = null;
-        return { type: 'link', links: items, ref: REF };
+        for (const i of picked) edgeState[i] = 'sent';
+        return send('links', picked, { type: 'link', links: items });
       }
     },
 
-    /** An event; true when it answered the message in flight (this page's `added` or `linked`). */
+    /** An event; true when it answered the oldest message in flight (this page's `added` or `linked`). */
     event(ev, me) {
-      if (!inFlight || (ev.by !== me && !formerClients.has(ev.by))) return false;
-      const { kind, items } = inFlight;
+      const oldest = inFlight[0];
+      if (!oldest || (ev.by !== me && !formerClients.has(ev.by))) return false;
+      const { kind, items } = oldest;
       if (kind === 'cells' && ev.kind === 'added' && Array.isArray(ev.ids) && ev.ids.length === items.length) {
-        items.forEach((i, k) => { ids[i] = ev.ids[k]; });
+        items.forEach((i, k) => { ids[i] = ev.ids[k]; nodeSent[i] = false; });
         cells += items.length;
         missingCells -= items.length;
       } else if (kind === 'links' && ev.kind === 'linked') {
@@ -224,20 +254,23 @@ export function createImporter(graph, limits = {}) {
       } else {
         return false;
       }
+      inFlight.shift();
       answered();
       return true;
     },
 
-    /** An error with the ref REF: cells refused end the import; links refused are noted. */
+    /** An error whose ref names a message in flight: cells refused end the import; links refused are noted. */
     refused(err) {
-      if (!inFlight || err?.ref !== REF) return false;
+      const at = inFlight.findIndex((m) => m.ref === err?.ref);
+      if (at < 0) return false;
+      const [message] = inFlight.splice(at, 1);
       const why = typeof err.message === 'string' ? err.message : 'refused';
-      if (inFlight.kind === 'cells') {
+      if (message.kind === 'cells') {
         failed = `the server refused cells: ${why}`;
       } else {
-        for (const i of inFlight.items) edgeState[i] = 'refused';
-        pendingLinks -= inFlight.items.length;
-        refusals.push(`${inFlight.items.length} link(s) refused by the server: ${why}`);
+        for (const i of message.items) edgeState[i] = 'refused';
+        pendingLinks -= message.items.length;
+        refusals.push(`${message.items.length} link(s) refused by the server: ${why}`);
       }
       answered();
       return true;
@@ -277,21 +310,25 @@ export function createImporter(graph, limits = {}) {
      * of the import; a batch unanswered for ANSWER_TIMEOUT ends it.
      */
     tick(now, connected = true) {
-      if (failed || (!inFlight && !resyncing)) return false;
+      if (failed || (inFlight.length === 0 && !resyncing)) return false;
       if (since === null) {
         since = now;
         return false;
       }
       if (resendDue) {
         if (now - since < LEFTOVER_WAIT) return false;
-        const items = inFlight.items;
-        if (inFlight.kind === 'cells') {
-          resent.cells += items.length;
-          nextNode = Math.min(nextNode, ...items);
-        } else {
-          resent.links += items.length;
-          nextEdge = Math.min(nextEdge, ...items);
+        for (const { kind, items } of inFlight) {
+          if (kind === 'cells') {
+            resent.cells += items.length;
+            for (const i of items) nodeSent[i] = false;
+            nextNode = Math.min(nextNode, ...items);
+          } else {
+            resent.links += items.length;
+            for (const i of items) edgeState[i] = 'pending';
+            nextEdge = Math.min(nextEdge, ...items);
+          }
         }
+        inFlight = [];
         answered();
         return true;
       }

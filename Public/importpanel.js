@@ -37,7 +37,8 @@ export function createImportPanel({ button, input, progress, status, exportLink,
     say(`Imported ${cells} cells and ${links} links from ${name}.${notes}`, notes ? 'warning' : 'done');
   }
 
-  // Sends the next message when the last one was answered and the pace allows.
+  // Sends the next message while the importer's window has room and the pace allows; an
+  // answer, or the pace's timer, brings the next.
   function pump() {
     if (!job) return;
     if (job.importer.done) return finish();
@@ -53,7 +54,10 @@ export function createImportPanel({ button, input, progress, status, exportLink,
     if (message === null) return pump();
     job.lastSent = performance.now();
     // not sent (the connection dropped): the connection listener ends the import
-    if (send(message)) showProgress();
+    if (!send(message)) return;
+    showProgress();
+    clearTimeout(job.timer);
+    job.timer = setTimeout(pump, 1000 / rate);
   }
 
   async function start(file) {

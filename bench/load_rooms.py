@@ -4,10 +4,11 @@
 Four scenarios, each on a fresh `forcelayout serve` (release, free loopback port, through
 the launcher every suite uses) with room limits wide enough for them:
 
-moving  --rooms rooms of --cells cells each, kept moving (threshold 0) at --tick-rate steps/s,
+moving  --rooms rooms of --cells cells each, kept moving (threshold 0) at --tick-rate frames/s,
         one reading client each (`forcelayout load --rooms`), --warmup then --seconds
-        measured, the server with a --state-dir as `make run` has. Target: every room steps
-        at least 95% of its tick rate (9.5/s at 10).
+        measured, the server with a --state-dir as `make run` has. Target: every room's reader
+        gets at least 95% of its frame rate (9.5/s at 10); steps per second are reported
+        (issue 23: several a frame while the pool has time).
 unsaved the same without --state-dir, so what saving the moving rooms costs shows.
 idle    --idle-rooms rooms of --idle-cells cells made by `forcelayout load --rooms --settle`
         (each client adds its cells, waits until its room settles, leaves), then the server
@@ -122,9 +123,10 @@ def moving(binary, args, saved=True):
     rooms_ok = stats.get("rooms") == args.rooms and stats.get("totalCells") == args.rooms * args.cells
     clean = figures["errors"] == 0 and figures["connectFailures"] == 0 and figures["readersClosed"] == 0
     return [
-        row(f"{tag} steps/s per room, min / median ({args.rooms} rooms x {args.cells} moving cells, tickRate {args.tick_rate:g})",
-            f"{steps['min']:.2f} / {steps['median']:.2f}", f"every room ≥ {floor:g}", steps["min"] >= floor),
-        row(f"{tag} frames/s per reader, min / median", f"{frames['min']:.2f} / {frames['median']:.2f}"),
+        row(f"{tag} frames/s per reader, min / median ({args.rooms} rooms x {args.cells} moving cells, tickRate {args.tick_rate:g})",
+            f"{frames['min']:.2f} / {frames['median']:.2f}", f"every room ≥ {floor:g}", frames["min"] >= floor),
+        row(f"{tag} steps/s per room, min / median (several a frame while the pool has time)",
+            f"{steps['min']:.2f} / {steps['median']:.2f}"),
         row(f"{tag} latency p50 / p99 / max (ms)",
             f"{figures['latencyMs']['p50']:.1f} / {figures['latencyMs']['p99']:.1f} / {figures['latencyMs']['max']:.1f}"),
         row(f"{tag} longest wait between two frames, any reader (ms)", f"{figures['longestFrameGapMs']:.0f}"),

@@ -12,7 +12,7 @@ extension Parameters {
         .number("threshold", \.threshold, default: 0.3, in: NumberRange(0...1e6), step: 0.01, control: .field,
                 movesCells: false, label: "Threshold", "The layout settles once no cell moves this far or more in a step."),
         .number("tickRate", \.tickRate, default: 20, in: NumberRange(1...120), step: 1, movesCells: false,
-                label: "Steps/s", "Steps per second while the layout moves."),
+                label: "Frames/s", "Frames per second while the layout moves; between two, it steps as often as the server allows."),
         .number("theta", \.theta, default: 0.9, in: NumberRange(0...2), step: 0.05,
                 label: "Theta", "Barnes-Hut opening angle: 0 is the exact pair sum; larger is faster and coarser."),
         .bool("collide", \.collide, default: false,

@@ -4,8 +4,8 @@ import LayoutServer
 import LoadTool
 
 /// `forcelayout import`'s connection: one libwebsockets client (protocol v2, whose frames it
-/// skips unread) driving an `ImportSession`, one message at a time, paced under the server's
-/// rate limit. Runs on the calling thread until the import ends. When the session asks for a
+/// skips unread) driving an `ImportSession`, with the session's window of messages in flight,
+/// paced under the server's rate limit. Runs on the calling thread until the import ends. When the session asks for a
 /// new connection (a batch unanswered, the server closed this one) it opens one, a second
 /// later, and the session resumes on its `hello`.
 public final class ImportClient {
@@ -17,7 +17,8 @@ public final class ImportClient {
     private var session: ImportSession
     private let progress: (ImportSession) -> Void
     private let allocations = CAllocations()
-    private var outgoing: [UInt8]?
+    /// Messages to write, in order (the pace lets them out one by one).
+    private var outgoing: [[UInt8]] = []
     private var incoming: [UInt8] = []
     private var bucket: TokenBucket?
     private var outcome: Result<ImportSession.Summary, Failure>?
@@ -112,7 +113,7 @@ public final class ImportClient {
 
     /// The connection is gone: the next one a second later, when the session wants one.
     private func ended() {
-        outgoing = nil
+        outgoing = []
         if replacing {
             replacing = false
         } else {
@@ -125,18 +126,18 @@ public final class ImportClient {
         if case .wait = action { return }
         progress(session)
         switch action {
-        case .send(let bytes):
+        case .send(let messages):
             if bucket == nil {
                 // Under the server's limit: 80% of its rate, half its burst.
                 bucket = TokenBucket(rate: session.messagesPerSecond * 0.8, burst: max(1, session.messageBurst / 2),
                                      now: Self.seconds())
             }
-            outgoing = bytes
+            outgoing += messages
             if let wsi { lws_callback_on_writable(wsi) }
         case .wait:
             break
         case .reconnect:
-            outgoing = nil
+            outgoing = []
             if let wsi {
                 replacing = true
                 lws_callback_on_writable(wsi)
@@ -150,14 +151,16 @@ public final class ImportClient {
         }
     }
 
-    /// One message per writable, when the pace allows; else a timer brings the next try.
+    /// One message per writable, when the pace allows (else a timer brings the next try); the
+    /// next writable is asked for while more wait.
     private func write(_ wsi: OpaquePointer) -> Int32 {
-        guard let message = outgoing else { return 0 }
+        guard let message = outgoing.first else { return 0 }
         guard bucket?.take(now: Self.seconds()) ?? true else {
             lws_set_timer_usecs(wsi, lws_usec_t(1_000_000 / max(1, session.messagesPerSecond)))
             return 0
         }
-        outgoing = nil
+        outgoing.removeFirst()
+        if !outgoing.isEmpty { lws_callback_on_writable(wsi) }
         var buffer = [UInt8](repeating: 0, count: forcelayout_lws_pre) + message
         let written = buffer.withUnsafeMutableBufferPointer {
             lws_write(wsi, $0.baseAddress! + forcelayout_lws_pre, message.count, LWS_WRITE_TEXT)

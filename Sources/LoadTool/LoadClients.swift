@@ -80,7 +80,10 @@ public final class LoadClients {
         keptBytes = options.settle ? RoomStats.maxLength : FrameHead.prefixLength
         setUpQueues = (0..<part.clients).map { $0 < readers && options.rooms != nil ? options.setUp.messages : [] }
         settleWatches = Array(repeating: SettleWatch(cells: options.cells ?? 0), count: options.settle ? part.clients : 0)
-        for slot in readers..<(readers + part.slow) { paces[slot] = SlowPace(fraction: options.slowFraction) }
+        // A room's frame rate is its tickRate (20 by default, when the run sets none).
+        for slot in readers..<(readers + part.slow) {
+            paces[slot] = SlowPace(fraction: options.slowFraction, framesPerSecond: options.tickRate ?? 20)
+        }
     }
 
     /// Connects, waits for the run's window, measures it; the tallies and the seconds measured.

@@ -62,10 +62,10 @@ final class GraphImportTests: XCTestCase {
     func testTheSessionSendsBatchesWithinTheLimitsAndMapsIDs() throws {
         let nodes = (0..<5).map { "{\"id\":\"n\($0)\",\"label\":\"\(String(repeating: "x", count: 60))\"}" }.joined(separator: ",")
         let graph = try read(#"{"nodes":[\#(nodes)],"links":[{"source":"n0","target":"n1"},{"source":"n1","target":"n2"},{"source":"n3","target":"n4"}]}"#)
-        var session = ImportSession(graph: graph)
+        var session = ImportSession(graph: graph, window: 1)
         func message(_ text: String) -> JSONValue { try! JSONParser.parse(Array(text.utf8)) }
         func sent(_ action: ImportSession.Action) -> JSONValue {
-            guard case .send(let bytes) = action else { XCTFail("\(action)"); return .null }
+            guard case .send(let messages) = action, messages.count == 1, let bytes = messages.first else { XCTFail("\(action)"); return .null }
             XCTAssertLessThanOrEqual(bytes.count, 400)
             return try! JSONParser.parse(bytes)
         }
@@ -74,11 +74,12 @@ final class GraphImportTests: XCTestCase {
         XCTAssertEqual(session.received(message(#"{"type":"event","kind":"added","by":"c9","ids":[1,2]}"#)), .wait)
         first = sent(session.received(message(#"{"type":"event","kind":"added","by":"c3","ids":[10,11]}"#)))
         first = sent(session.received(message(#"{"type":"event","kind":"added","by":"c3","ids":[12,13]}"#)))
-        guard case .send(let links) = session.received(message(#"{"type":"event","kind":"added","by":"c3","ids":[14]}"#)) else {
+        guard case .send(let messages) = session.received(message(#"{"type":"event","kind":"added","by":"c3","ids":[14]}"#)),
+              let links = messages.first else {
             return XCTFail("no links sent")
         }
         XCTAssertTrue(String(decoding: links, as: UTF8.self).contains(#"{"source":10,"target":11,"distance":30}"#))
-        _ = sent(session.received(message(#"{"type":"error","code":"bad_request","message":"cells 10 and 11 are already linked","ref":"import"}"#)))
+        _ = sent(session.received(message(#"{"type":"error","code":"bad_request","message":"cells 10 and 11 are already linked","ref":"import-4"}"#)))
         guard case .finished(let summary) = session.received(message(#"{"type":"event","kind":"linked","by":"c3"}"#)) else {
             return XCTFail("not finished")
         }

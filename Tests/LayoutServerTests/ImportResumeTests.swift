@@ -9,14 +9,14 @@ final class ImportResumeTests: XCTestCase {
 
     private func session() throws -> ImportSession {
         let file = #"{"nodes":[{"id":0},{"id":1},{"id":2},{"id":3}],"links":[{"source":0,"target":1},{"source":2,"target":3}]}"#
-        return ImportSession(graph: try GraphFile.read(Array(file.utf8)))
+        return ImportSession(graph: try GraphFile.read(Array(file.utf8)), window: 1)
     }
 
     private func message(_ text: String) -> JSONValue { try! JSONParser.parse(Array(text.utf8)) }
 
     /// The keys (or link ends) a sent message carries.
     private func sent(_ action: ImportSession.Action, file: StaticString = #filePath, line: UInt = #line) -> [String] {
-        guard case .send(let bytes) = action, let sent = try? JSONParser.parse(bytes) else {
+        guard case .send(let messages) = action, messages.count == 1, let sent = try? JSONParser.parse(messages[0]) else {
             XCTFail("\(action)", file: file, line: line)
             return []
         }

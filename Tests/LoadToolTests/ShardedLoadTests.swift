@@ -101,4 +101,13 @@ extension ShardedLoadTests {
         for step in 1...SlowPace.remembered { pace.frame(bytes: 8000, tick: 3 + step, madeAt: 30_000 + 50 * Double(step)) }
         XCTAssertEqual(pace.stepsPerSecond!, 20, accuracy: 1e-9)
     }
+
+    func testASlowReaderPacesItselfByTheRoomsFrameRateWhenKnown() {
+        var pace = SlowPace(fraction: 0.25, framesPerSecond: 20)
+        // Dozens of steps a frame: the ticks say nothing of the frames.
+        pace.frame(bytes: 8000, tick: 100, madeAt: 1_000_000)
+        XCTAssertEqual(pace.bytesPerSecond!, 40_000, accuracy: 1e-6, "known from the first frame")
+        pace.frame(bytes: 8000, tick: 900, madeAt: 1_000_050)
+        XCTAssertEqual(pace.bytesPerSecond!, 40_000, accuracy: 1e-6)
+    }
 }

@@ -24,11 +24,11 @@ def test_stalled_reader_skips_frames_keeps_events_and_does_not_slow_others(serve
             start = len(steady.messages)
             await asyncio.sleep(3)
             frames = [m for m in steady.messages[start:] if m.get("type") == "frame"]
-            # Measured against the ticks the server made meanwhile, not the nominal rate, so a
-            # loaded machine (a debug build, other processes) does not fail it.
-            made = frames[-1]["tick"] - frames[0]["tick"] + 1
-            assert made >= 3 * 30 * 0.3, f"the server made only {made} ticks in 3 s at 30/s"
-            assert len(frames) >= 0.8 * made, f"steady client got {len(frames)} of the {made} frames made in 3 s"
+            # Frames come at the frame rate (tickRate), each the newest of one or more steps; the
+            # bound is generous so a loaded machine (a debug build, other processes) does not
+            # fail it.
+            assert len(frames) >= 3 * 30 * 0.3, f"steady client got {len(frames)} frames in 3 s at 30/s"
+            assert frames[-1]["tick"] - frames[0]["tick"] >= len(frames) - 1, "every frame a newer state"
 
             # The stalled client catches up: every event in order, frames never backwards.
             received = []

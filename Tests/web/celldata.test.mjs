@@ -49,10 +49,10 @@ test('graph files: node-link JSON as networkx and d3 write it, and edge lists', 
 test('the importer sends batches within the limits and links by the ids the server gave', () => {
   const graph = readGraph(JSON.stringify({ nodes: [0, 1, 2, 3, 4].map((i) => ({ id: `n${i}`, label: 'x'.repeat(60) })),
     links: [{ source: 'n0', target: 'n1' }, { source: 'n3', target: 'n4' }] }));
-  const im = createImporter(graph, { maxAddPerMessage: 2, maxMessageBytes: 400, maxAttrBytes: 1024 });
+  const im = createImporter(graph, { maxAddPerMessage: 2, maxMessageBytes: 400, maxAttrBytes: 1024 }, { window: 1 });
   const first = im.next();
   assert.equal(first.cells.length, 2);
-  assert.equal(im.next(), null); // one at a time
+  assert.equal(im.next(), null); // one at a time (a window of 1)
   assert.equal(im.event({ kind: 'added', by: 'c9', ids: [1, 2] }, 'c3'), false);
   assert.ok(im.event({ kind: 'added', by: 'c3', ids: [10, 11] }, 'c3'));
   im.next();
@@ -61,7 +61,7 @@ test('the importer sends batches within the limits and links by the ids the serv
   assert.ok(im.event({ kind: 'added', by: 'c3', ids: [14] }, 'c3'));
   const links = im.next();
   assert.deepEqual(links.links, [{ source: 10, target: 11 }, { source: 13, target: 14 }]);
-  assert.ok(im.refused({ ref: 'import', message: 'cells 10 and 11 are already linked' }));
+  assert.ok(im.refused({ ref: links.ref, message: 'cells 10 and 11 are already linked' }));
   assert.ok(im.done);
   assert.deepEqual(im.progress, { done: 5, total: 7, cells: 5, links: 0 });
   assert.deepEqual(im.notes, ['2 link(s) refused by the server: cells 10 and 11 are already linked']);

@@ -95,3 +95,45 @@ test('no data after a reconnection: the room holds none of it; no answer at all 
   old.failover();
   assert.match(old.failed, /no cell keys to resume by/);
 });
+
+test('several messages in flight: answers pair up in order, errors by ref, links wait for every id', () => {
+  const six = readGraph(JSON.stringify({ nodes: [0, 1, 2, 3, 4, 5].map((id) => ({ id })),
+    links: [{ source: 0, target: 1 }, { source: 2, target: 3 }, { source: 4, target: 5 }, { source: 1, target: 2 }] }));
+  const im = createImporter(six, LIMITS, { window: 2 });
+  const first = im.next();
+  const second = im.next();
+  assert.deepEqual([keys(first), keys(second)], [[0, 1], [2, 3]]);
+  assert.deepEqual([first.ref, second.ref], ['import-1', 'import-2']);
+  assert.equal(im.next(), null, 'the window is full');
+  assert.ok(im.waiting);
+  assert.ok(im.event({ kind: 'added', by: 'c3', ids: [10, 11] }, 'c3'));
+  assert.deepEqual(keys(im.next()), [4, 5]);
+  assert.ok(im.event({ kind: 'added', by: 'c3', ids: [12, 13] }, 'c3'));
+  assert.equal(im.next(), null, 'links wait for the last cells\' ids');
+  assert.ok(im.waiting);
+  assert.ok(im.event({ kind: 'added', by: 'c3', ids: [14, 15] }, 'c3'));
+  const a = im.next();
+  const b = im.next();
+  assert.deepEqual([ends(a), ends(b)], [['10-11', '12-13'], ['14-15', '11-12']]);
+  assert.equal(im.refused({ ref: 'import-9', message: 'x' }), false, 'no message in flight has that ref');
+  assert.ok(im.refused({ ref: b.ref, message: 'maxLinks' }));
+  assert.ok(im.event({ kind: 'linked', by: 'c3' }, 'c3'));
+  assert.ok(im.done);
+  assert.deepEqual(im.progress, { done: 8, total: 10, cells: 6, links: 2 });
+  assert.ok(im.notes.includes('2 link(s) refused by the server: maxLinks'), im.notes);
+});
+
+test('a failover with several messages in flight finds each whole or not at all', () => {
+  const im = createImporter(graph(), LIMITS, { window: 4 });
+  assert.deepEqual(keys(im.next()), [0, 1]);
+  assert.deepEqual(keys(im.next()), [2, 3]);
+  im.failover();
+  im.resynced(room([[20, 0], [21, 1]]));
+  assert.equal(im.progress.cells, 2);
+  assert.equal(im.next(), null, 'the second may still be answered');
+  im.tick(5);
+  assert.equal(im.tick(5 + LEFTOVER_WAIT), true);
+  assert.deepEqual(keys(im.next()), [2, 3]);
+  assert.ok(im.event({ kind: 'added', by: 'c3', ids: [22, 23] }, 'c3'));
+  assert.deepEqual(ends(im.next()), ['20-21', '22-23']);
+});

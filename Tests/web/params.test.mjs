@@ -92,7 +92,7 @@ test('controls from the specs: sliders, then number fields, then toggles, as the
   const model = controlModel(SPECS);
   assert.deepEqual(model.map((c) => [c.name, c.control, c.label]), [
     ['stiffness', 'slider', 'Stiffness'], ['charge', 'slider', 'Charge'], ['cellSize', 'slider', 'Cell size'],
-    ['tickRate', 'slider', 'Steps/s'], ['theta', 'slider', 'Theta'], ['edgeLength', 'slider', 'Edge length'],
+    ['tickRate', 'slider', 'Frames/s'], ['theta', 'slider', 'Theta'], ['edgeLength', 'slider', 'Edge length'],
     ['threshold', 'field', 'Threshold'], ['model', 'menu', 'Model'], ['collide', 'toggle', 'Collide'], ['paused', 'toggle', 'Paused'],
   ]);
   const stiffness = model[0];

@@ -6,7 +6,7 @@ export const SPECS = [
   { name: 'charge', kind: 'number', label: 'Charge', description: 'Equal made-up charge of every cell; two cells repel with charge³ / r².', default: 10, min: 0, minExclusive: false, max: 1000, step: 0.5, control: 'slider' },
   { name: 'cellSize', kind: 'number', label: 'Cell size', description: 'Drawn diameter of a cell, in world units.', default: 20, min: 1, minExclusive: false, max: 200, step: 1, control: 'slider' },
   { name: 'threshold', kind: 'number', label: 'Threshold', description: 'The layout settles once no cell moves this far or more in a step.', default: 0.3, min: 0, minExclusive: false, max: 1000000, step: 0.01, control: 'field' },
-  { name: 'tickRate', kind: 'number', label: 'Steps/s', description: 'Steps per second while the layout moves.', default: 20, min: 1, minExclusive: false, max: 120, step: 1, control: 'slider' },
+  { name: 'tickRate', kind: 'number', label: 'Frames/s', description: 'Frames per second while the layout moves; between two, it steps as often as the server allows.', default: 20, min: 1, minExclusive: false, max: 120, step: 1, control: 'slider' },
   { name: 'theta', kind: 'number', label: 'Theta', description: 'Barnes-Hut opening angle: 0 is the exact pair sum; larger is faster and coarser.', default: 0.9, min: 0, minExclusive: false, max: 2, step: 0.05, control: 'slider' },
   { name: 'collide', kind: 'bool', label: 'Collide', description: 'Cells of cellSize never overlap: each step ends by pushing overlapping pairs apart.', default: false, control: 'toggle' },
   { name: 'paused', kind: 'bool', label: 'Paused', description: 'Stops stepping; the layout stays as it is until resumed.', default: false, control: 'toggle' },

@@ -36,7 +36,12 @@ extension ImportSession {
             resendDue = false
         }
 
-        mutating func answered() { sent() }
+        /// A message was answered: the clock starts again; what is to be sent again waits on
+        /// while messages are still in flight.
+        mutating func answered(windowEmpty: Bool) {
+            since = nil
+            if windowEmpty { resendDue = false }
+        }
     }
 
     /// Time goes on (the client calls this every 100 ms or so): a batch unanswered for
@@ -44,7 +49,7 @@ extension ImportSession {
     /// again `leftoverWait` seconds after the resync; a new connection that got no `data` for
     /// `dataTimeout` seconds goes on as if the room held none of the import.
     public mutating func tick(now: Double) -> Action {
-        guard !inFlight.isEmpty || phase == .resyncing else { return .wait }
+        guard !window.isEmpty || phase == .resyncing else { return .wait }
         guard let since = resume.since else {
             resume.since = now
             return .wait
@@ -141,42 +146,53 @@ extension ImportSession {
             resume.resent.links += 1
             nextEdge = min(nextEdge, index)
         }
-        if phase == .cells, !inFlight.isEmpty {
-            // An add is all or nothing: the room has the batch when it has every one of its
-            // keys among the cells newer than the import's others.
+        if phase == .cells, !window.isEmpty {
+            // An add is all or nothing: the room has a batch when it has every one of its keys
+            // among the cells newer than the import's others (each batch on its own: the
+            // messages in flight may have arrived or not, each whole).
             var found: [CellKey: CellID] = [:]
             for (id, key) in keys where id > newest && found[key] == nil { found[key] = id }
-            let got = inFlight.map { graph.nodes[$0].cell.data.key.flatMap { found[$0] } }
-            if got.allSatisfy({ $0 != nil }) {
-                for (index, id) in zip(inFlight, got) { ids[index] = id }
-                cellsIn += inFlight.count
-                inFlight = []
+            window.removeAll { batch in
+                let got = batch.items.map { graph.nodes[$0].cell.data.key.flatMap { found[$0] } }
+                guard got.allSatisfy({ $0 != nil }) else { return false }
+                for (index, id) in zip(batch.items, got) {
+                    ids[index] = id
+                    nodeSent[index] = false
+                }
+                cellsIn += batch.items.count
+                return true
             }
         } else if phase == .links {
-            let arrived = Set(inFlight.filter { holds(links, $0) })
-            for index in arrived { edges[index] = .linked }
-            linksIn += arrived.count
-            inFlight.removeAll { arrived.contains($0) }
+            for position in window.indices {
+                let arrived = Set(window[position].items.filter { holds(links, $0) })
+                for index in arrived { edges[index] = .linked }
+                linksIn += arrived.count
+                window[position].items.removeAll { arrived.contains($0) }
+            }
+            window.removeAll { $0.items.isEmpty }
         }
-        guard inFlight.isEmpty else {
+        guard window.isEmpty else {
             resume.resendDue = true
             return .wait
         }
         return nextMessage()
     }
 
-    /// What the room lacked of the batch in flight, again (nothing answered it meanwhile).
+    /// What the room lacked of the messages in flight, again (nothing answered them meanwhile).
     private mutating func resendMissing() -> Action {
         resume.resendDue = false
         resume.since = nil
+        let items = inFlight
         if phase == .cells {
-            resume.resent.cells += inFlight.count
-            nextNode = min(nextNode, inFlight.min() ?? nextNode)
+            resume.resent.cells += items.count
+            for index in items { nodeSent[index] = false }
+            nextNode = min(nextNode, items.min() ?? nextNode)
         } else {
-            resume.resent.links += inFlight.count
-            nextEdge = min(nextEdge, inFlight.min() ?? nextEdge)
+            resume.resent.links += items.count
+            for index in items { edges[index] = .pending }
+            nextEdge = min(nextEdge, items.min() ?? nextEdge)
         }
-        inFlight = []
+        window = []
         return nextMessage()
     }
 

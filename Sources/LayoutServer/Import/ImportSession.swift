@@ -1,9 +1,12 @@
 import ForceLayout
 
 /// Sends a `GraphFile` to a room, as `forcelayout import` and the page do: the cells in
-/// batches within the server's limits (`maxAddPerMessage`, `maxMessageBytes`), one message
-/// at a time, each answered by its `added` event (which gives the cells' ids) or its error;
-/// then the links the same way. A value with transitions that return what to do; no I/O.
+/// batches within the server's limits (`maxAddPerMessage`, `maxMessageBytes`), up to `window`
+/// messages in flight, each answered by its `added` event (which gives the cells' ids) or its
+/// error (by its own ref, `import-N`); then the links the same way, once every cell has its
+/// id. The server applies one connection's commands in order and answers them in that order
+/// (events in `seq` order; errors name their ref), so an `added` or `linked` answers the oldest
+/// message in flight. A value with transitions that return what to do; no I/O.
 /// Attributes over the server's `maxAttrBytes` are left out (and said in the notes); a server
 /// whose hello announces no `maxAttrBytes` (one from before keys and attributes) gets none.
 ///
@@ -13,8 +16,8 @@ import ForceLayout
 /// lacks is sent again: nothing twice, and nothing the failover lost is left out.
 public struct ImportSession: Sendable {
     public enum Action: Equatable, Sendable {
-        /// Send this text message, then wait for its answer.
-        case send([UInt8])
+        /// Send these text messages, in order, then wait for their answers.
+        case send([[UInt8]])
         /// Nothing to send now.
         case wait
         case finished(Summary)
@@ -40,8 +43,18 @@ public struct ImportSession: Sendable {
         case done
     }
 
-    /// What became of an edge.
-    enum EdgeOutcome: UInt8, Sendable { case pending, linked, refused, skipped }
+    /// What became of an edge (`sent`: in a message not answered yet).
+    enum EdgeOutcome: UInt8, Sendable { case pending, sent, linked, refused, skipped }
+
+    /// A message sent and not answered yet: its ref and the nodes or edges it carries.
+    struct Batch: Equatable, Sendable {
+        let ref: String
+        var items: [Int]
+    }
+
+    /// Messages in flight at most, by default: enough to keep a room's steps (each applies
+    /// every message waiting) and the server's rate limit busy, however long a step takes.
+    public static let defaultWindow = 16
 
     public internal(set) var phase = Phase.connecting
     let graph: GraphFile
@@ -56,8 +69,14 @@ public struct ImportSession: Sendable {
     /// resync moves it back to what the room lost).
     var nextNode = 0
     var nextEdge = 0
-    /// The nodes or edges of the message awaiting its answer (by position).
-    var inFlight: [Int] = []
+    /// The messages awaiting their answers, oldest first.
+    var window: [Batch] = []
+    /// Messages in flight at most.
+    let windowSize: Int
+    /// Nodes in a message not answered yet.
+    var nodeSent: [Bool]
+    /// Messages sent so far (each one's ref is `import-` and its number).
+    var serial = 0
     var cellsIn = 0
     var linksIn = 0
     var notes: [String]
@@ -68,9 +87,11 @@ public struct ImportSession: Sendable {
     /// The resume's state (`ImportSession+Resume`).
     var resume = Resume()
 
-    public init(graph: GraphFile) {
+    public init(graph: GraphFile, window: Int = Self.defaultWindow) {
         self.graph = graph
+        windowSize = max(1, window)
         ids = Array(repeating: nil, count: graph.nodes.count)
+        nodeSent = Array(repeating: false, count: graph.nodes.count)
         edges = Array(repeating: .pending, count: graph.edges.count)
         notes = graph.notes
     }
@@ -104,31 +125,38 @@ public struct ImportSession: Sendable {
         }
     }
 
-    /// The answer to the batch in flight: its `added` (with the new cells' ids) or `linked`.
+    /// The nodes or edges of the messages awaiting their answers (by position).
+    var inFlight: [Int] { window.flatMap(\.items) }
+
+    /// The answer to the oldest message in flight: its `added` (with the new cells' ids) or
+    /// `linked`.
     mutating func answered(_ message: JSONValue) -> Action {
-        guard !inFlight.isEmpty, case .string(let by)? = message["by"], by == client || resume.formerClients.contains(by),
+        guard let oldest = window.first, case .string(let by)? = message["by"], by == client || resume.formerClients.contains(by),
               case .string(let kind)? = message["kind"] else { return .wait }
-        if phase == .cells, kind == "added", case .array(let added)? = message["ids"], added.count == inFlight.count {
-            for (index, id) in zip(inFlight, added) { ids[index] = Fields.positiveInteger(id) }
-            cellsIn += inFlight.count
+        if phase == .cells, kind == "added", case .array(let added)? = message["ids"], added.count == oldest.items.count {
+            for (index, id) in zip(oldest.items, added) {
+                ids[index] = Fields.positiveInteger(id)
+                nodeSent[index] = false
+            }
+            cellsIn += oldest.items.count
         } else if phase == .links, kind == "linked" {
-            for index in inFlight { edges[index] = .linked }
-            linksIn += inFlight.count
+            for index in oldest.items { edges[index] = .linked }
+            linksIn += oldest.items.count
         } else {
             return .wait
         }
-        inFlight = []
-        resume.answered()
+        window.removeFirst()
+        resume.answered(windowEmpty: window.isEmpty)
         return nextMessage()
     }
 
-    /// The server refused the batch in flight: cells end the import, links are noted.
+    /// The server refused a message in flight (named by its ref): cells end the import, links
+    /// are noted.
     private mutating func refused(_ message: JSONValue) -> Action {
-        guard case .string("import")? = message["ref"], !inFlight.isEmpty else { return .wait }
+        guard case .string(let ref)? = message["ref"], let position = window.firstIndex(where: { $0.ref == ref }) else { return .wait }
         let why: String = if case .string(let text)? = message["message"] { text } else { "refused" }
-        let batch = inFlight
-        inFlight = []
-        resume.answered()
+        let batch = window.remove(at: position).items
+        resume.answered(windowEmpty: window.isEmpty)
         guard phase == .links else {
             return .failed("the server refused cells \(batch.first! + 1)-\(batch.last! + 1): \(why)")
         }
@@ -137,17 +165,35 @@ public struct ImportSession: Sendable {
         return nextMessage()
     }
 
-    /// The next batch (cells while a node is not in the room, then links), or the end.
+    /// The next messages, while the window has room (cells while a node is neither in the room
+    /// nor on its way, then links once every cell has its id), or the end.
     mutating func nextMessage() -> Action {
-        while nextNode < ids.count, ids[nextNode] != nil { nextNode += 1 }
-        if nextNode < ids.count { return sendCells() }
-        while true {
-            while nextEdge < edges.count, edges[nextEdge] != .pending { nextEdge += 1 }
-            guard nextEdge < edges.count else { break }
-            if let action = sendLinks() { return action }
+        var messages: [[UInt8]] = []
+        filling: while window.count < windowSize {
+            switch nextBatch() {
+            case .send(let more): messages += more
+            case .failed(let why): return .failed(why)
+            default: break filling
+            }
         }
+        if !messages.isEmpty { return .send(messages) }
+        guard window.isEmpty, nextNode >= ids.count, nextEdge >= edges.count else { return .wait }
         phase = .done
         return .finished(summary)
+    }
+
+    /// One message (cells while a node is neither in the room nor on its way; links once every
+    /// cell has its id), `.wait` when none can go now.
+    private mutating func nextBatch() -> Action {
+        while nextNode < ids.count, ids[nextNode] != nil || nodeSent[nextNode] { nextNode += 1 }
+        if nextNode < ids.count { return sendCells() }
+        // Links name cells by the ids their answers give.
+        if phase == .cells, !window.isEmpty { return .wait }
+        while true {
+            while nextEdge < edges.count, edges[nextEdge] != .pending { nextEdge += 1 }
+            guard nextEdge < edges.count else { return .wait }
+            if let action = sendLinks() { return action }
+        }
     }
 
     public var summary: Summary {
@@ -172,7 +218,7 @@ public struct ImportSession: Sendable {
         var picked: [Int] = []
         var index = nextNode
         while index < graph.nodes.count {
-            guard ids[index] == nil else {
+            guard ids[index] == nil, !nodeSent[index] else {
                 index += 1
                 continue
             }
@@ -234,10 +280,15 @@ public struct ImportSession: Sendable {
     }
 
     private mutating func send(_ command: LayoutCommand, carrying picked: [Int], as kind: Phase) -> Action {
-        inFlight = picked
+        serial += 1
+        let ref = "import-\(serial)"
+        window.append(Batch(ref: ref, items: picked))
+        for index in picked {
+            if kind == .cells { nodeSent[index] = true } else { edges[index] = .sent }
+        }
         phase = kind
         resume.sent()
-        return .send(ClientRequest(.layout(command), ref: "import").encoded)
+        return .send([ClientRequest(.layout(command), ref: ref).encoded])
     }
 
     static func limits(_ value: JSONValue?) -> Limits {

@@ -103,6 +103,12 @@ public struct LayoutState {
         return [LayoutEvent(kind: .settled, by: nil, tick: simulation.tick, detail: .none)]
     }
 
+    /// Whether cells joined or left since the last `takeChanges` (a frame should follow soon).
+    public var membershipChanged: Bool { changes.contains(.membership) }
+
+    /// The pinned set, if it changed since the last `takeChanges` (which still reports it).
+    public var pinnedIfChanged: [CellID]? { changes.contains(.pins) ? simulation.pinnedIDs : nil }
+
     /// What changed since the last call, and the pinned set if it changed.
     /// Everything is due again, as at first (a cluster's owner whose copy in Redis was lost
     /// publishes it all anew).

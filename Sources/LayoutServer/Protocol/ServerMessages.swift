@@ -10,6 +10,9 @@ public struct LayoutStatus: Sendable, Equatable, Codable {
     public var version = 0
     public var tickMs = 0.0
     public var tickMsP99 = 0.0
+    /// Steps a second over the last second while the layout steps (several a frame), else 0;
+    /// optional, so a cluster's servers of an older build read it.
+    public var stepsPerSecond: Double?
     public var frameBytes = 0
     public var maxMove = 0.0
     public var totalMove = 0.0
@@ -128,6 +131,7 @@ public enum ServerMessages {
         writer.member("tickMs", rounded(status.tickMs, places: 3))
         writer.member("tickMsP99", rounded(status.tickMsP99, places: 3))
         writer.member("tickRate", status.parameters.tickRate)
+        writer.member("stepsPerSecond", rounded(status.stepsPerSecond ?? 0, places: 1))
         writer.member("frameBytes", status.frameBytes)
         writer.member("uptimeS", server.uptimeSeconds)
         writer.member("maxMove", rounded(status.maxMove, places: 3))

@@ -122,13 +122,46 @@ final class Room: Sendable {
         }
     }
 
-    /// One turn of the pool (commands, a step, publishing, a save when due). Returns whether
-    /// the room wants another turn: it moves, or a save is still to come.
-    func turn() -> Bool {
-        layout.withLock { $0?.turn(of: self) ?? false }
+    /// One turn of the pool (`StepSchedule`): the commands and requests waiting; in a frame
+    /// turn, steps while the layout moves and `budget` allows (at least one), with what comes
+    /// meanwhile applied between two steps, then the newest frame and status published once;
+    /// a save when due; cells joining or leaving end the stepping, so the frame shows them at
+    /// once. An early turn (`early`: commands came before the frame was due) of a layout that
+    /// goes on stepping only applies and answers (and publishes the frame if cells joined or
+    /// left). `othersWaiting` ends the stepping
+    /// early (after the first step): another room is due and no thread is free for it.
+    ///
+    /// The layout's lock is taken for each part, not for the whole turn: the service thread's
+    /// `cellCount` or `dataMessage` waits one step at most. A room given up meanwhile
+    /// (`abandon`: no layout) or gone (`isGone`, set before its closing write or its file's
+    /// removal is queued, both of which take the lock) does nothing more: no step, and no save
+    /// after its last one.
+    func turn(budget: TurnBudget, early: Bool, othersWaiting: () -> Bool = { false }) -> TurnOutcome {
+        let start = Uptime.seconds()
+        let begun = layout.withLock { layout -> Bool? in
+            guard layout != nil, !isGone.load(ordering: .acquiring) else { return nil }
+            return layout!.beginTurn(of: self, early: early)
+        }
+        guard let framed = begun else { return .idle }
+        var steps = 0
+        while framed {
+            let step = layout.withLock { layout -> (step: (seconds: Double, membership: Bool)?, publishing: Double)? in
+                guard layout != nil, !isGone.load(ordering: .acquiring) else { return nil }
+                return (layout!.stepOnce(of: self), layout!.publishSeconds)
+            }
+            guard let step else { return .idle }
+            guard let taken = step.step else { break }
+            steps += 1
+            guard !taken.membership, budget.allowsStep(after: steps, elapsed: Uptime.seconds() - start, lastStep: taken.seconds,
+                                                       publishing: step.publishing), !othersWaiting() else { break }
+        }
+        return layout.withLock { layout -> TurnOutcome in
+            guard layout != nil, !isGone.load(ordering: .acquiring) else { return .idle }
+            return layout!.endTurn(of: self, frameTurn: framed, steps: steps)
+        }
     }
 
-    /// The interval between steps at the room's `tickRate`, in seconds.
+    /// The interval between frames at the room's `tickRate` (its frame rate), in seconds.
     var stepInterval: Double { 1 / status.current.parameters.tickRate }
 
     /// Writes the room's file one last time (unloading, or the server stopping). Waits for a

@@ -9,6 +9,7 @@ struct RoomLayout {
     private var encoder = FrameEncoder()
     private var binaryEncoder = BinaryFrameEncoder()
     private var timings = TickTimings()
+    private var stepRate = StepRate()
     private var frameSerial = 0
     /// The last `data` message and the `dataVersion` it was encoded at (nil: no data).
     private var dataMessage: (version: Int, message: OutgoingMessage?)?
@@ -22,16 +23,67 @@ struct RoomLayout {
         self.keeper?.start(state)
     }
 
-    /// Applies the commands waiting, steps once if the layout moves, publishes what changed
-    /// and saves when due. Returns whether another turn is wanted (moving, or a save to come).
-    mutating func turn(of room: Room) -> Bool {
-        applyQueuedCommands(of: room)
-        answerRequests(of: room)
-        step(room)
+    /// A turn's start (`Room.turn`): the commands and requests waiting. Returns whether the
+    /// turn is a frame turn (it publishes the frame when it ends): every turn but an early one
+    /// (`early`: commands came before the frame was due) of a layout that steps before and
+    /// after them. Only a frame turn steps.
+    mutating func beginTurn(of room: Room, early: Bool) -> Bool {
+        let wasStepping = state.isStepping
+        catchUp(room)
+        return !early || !wasStepping || !state.isStepping
+    }
+
+    /// Between two steps: the commands and requests that came meanwhile, then one step when
+    /// the layout moves. Returns the step's time in seconds and whether cells joined or left
+    /// (the turn then ends with this step: its frame shows them at once); nil when the layout
+    /// does not move (it settled or was paused: the turn steps no more).
+    mutating func stepOnce(of room: Room) -> (seconds: Double, membership: Bool)? {
+        catchUp(room)
+        guard state.isStepping else { return nil }
+        return (step(room), state.membershipChanged)
+    }
+
+    /// Seconds the last frame took to encode and publish (what a turn keeps back for it).
+    private(set) var publishSeconds = 0.0
+
+    /// A turn's end: the frame and status of a frame turn, or of an early one in which cells
+    /// joined or left (so the next frame always shows what an `added` or `removed` said; the
+    /// frame turns keep their time); the saving news; a save when due.
+    mutating func endTurn(of room: Room, frameTurn: Bool, steps: Int) -> TurnOutcome {
         tellSaving(room)
-        publishChanges(to: room)
+        if frameTurn || state.membershipChanged {
+            let start = DispatchTime.now().uptimeNanoseconds
+            if state.isStepping {
+                stepRate.record(tick: state.simulation.tick, at: Double(start) / 1e9)
+            } else {
+                stepRate.reset()
+            }
+            publishChanges(to: room)
+            publishSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        }
         let saving = keeper?.saveIfDue(state) ?? false
-        return state.isStepping || saving || !deferred.isEmpty
+        return TurnOutcome(again: state.isStepping || saving || !deferred.isEmpty, stepping: state.isStepping,
+                           frameTurn: frameTurn, steps: steps)
+    }
+
+    /// The commands and requests waiting, if any; the service thread is told of the events
+    /// they caused at once (not at the turn's end: an import waits for its answers), and the
+    /// status (`hello`, `GET /rooms`, `stats`, a cluster's relays) has what they changed (cells,
+    /// pins, parameters) before the frame.
+    private mutating func catchUp(_ room: Room) {
+        var published = false
+        if !deferred.isEmpty || !room.commands.isEmpty {
+            published = applyQueuedCommands(of: room)
+            if published {
+                publishStatus(to: room, pinned: state.pinnedIfChanged)
+                room.replicator?.statusChanged(ReplicatedStatus(layout: room.status.current, clients: room.clients))
+            }
+        }
+        if !room.requests.isEmpty {
+            answerRequests(of: room)
+            published = true
+        }
+        if published { room.announce() }
     }
 
     /// When the room's writes start failing or reach the disk again, everyone in it is told
@@ -46,7 +98,9 @@ struct RoomLayout {
     /// Applies every command waiting, in order; a rejected one goes back to its client. An add
     /// whose ids' reservation is being written waits, with every command after it, for a later
     /// turn (the room steps and publishes meanwhile).
-    private mutating func applyQueuedCommands(of room: Room) {
+    @discardableResult
+    private mutating func applyQueuedCommands(of room: Room) -> Bool {
+        var published = false
         // A local copy, so the id reservation can use it while `state` changes.
         var keeper = self.keeper
         defer { self.keeper = keeper }
@@ -58,7 +112,7 @@ struct RoomLayout {
                 break
             case .waiting:
                 deferred = Array(waiting[index...])
-                return
+                return published
             case .failed(var error):
                 error.ref = queued.ref
                 queued.reject(error)
@@ -70,12 +124,14 @@ struct RoomLayout {
                 }
                 if !events.isEmpty { keeper?.changed() }
                 for event in events { room.bus.publish(event) }
+                published = published || !events.isEmpty
             } catch {
                 var error = error
                 error.ref = queued.ref
                 queued.reject(error)
             }
         }
+        return published
     }
 
     /// Answers the requests waiting (`TurnRequest`): joiners get the room's data, exports
@@ -124,14 +180,16 @@ struct RoomLayout {
         return dataMessage?.message
     }
 
-    /// One step when the layout moves, timed.
-    private mutating func step(_ room: Room) {
-        guard state.isStepping else { return }
+    /// One step, timed; returns its seconds.
+    private mutating func step(_ room: Room) -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
         let events = state.step()
-        timings.record(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        timings.record(seconds * 1e3)
         keeper?.changed()
         for event in events { room.bus.publish(event) }
+        if !events.isEmpty { room.announce() }
+        return seconds
     }
 
     /// The frame (when cells moved, joined or left) and the status; then the service thread
@@ -189,6 +247,7 @@ struct RoomLayout {
             status.version = simulation.version
             status.tickMs = timings.mean
             status.tickMsP99 = timings.p99
+            status.stepsPerSecond = stepRate.perSecond
             status.frameBytes = frameBytes
             status.maxMove = report.maxMove
             status.totalMove = report.totalMove

@@ -101,7 +101,7 @@ extension LayoutStatus {
         try WireBounds.check(cells, in: WireBounds.cells, "a status's cells")
         try WireBounds.check(pinned.count, in: WireBounds.cells, "a status's pinned cells")
         _ = try WireBounds.counter(frameBytes, "a status's frame size")
-        for (value, what) in [(tickMs, "tick time"), (tickMsP99, "tick time"), (maxMove, "move"), (totalMove, "move")]
+        for (value, what) in [(tickMs, "tick time"), (tickMsP99, "tick time"), (stepsPerSecond ?? 0, "step rate"), (maxMove, "move"), (totalMove, "move")]
         where !(value.isFinite && value >= 0) {
             throw WireMalformed("a status's \(what) \(value)")
         }
