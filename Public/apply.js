@@ -61,6 +61,7 @@ export function applyHello(s, msg) {
   if (Number.isFinite(msg.clients)) update(s, 'clients', msg.clients, changes);
   if (typeof msg.settled === 'boolean') update(s, 'settled', msg.settled, changes);
   update(s, 'unsaved', msg.unsaved === true, changes);
+  applyPhysics(s, msg, changes);
   s.v = null; // the next frame carries ids; frames without them are meaningless until then
   // the room's data comes in its `data` message after hello (none when it has none)
   if (s.data.cells.size > 0 || s.data.links.size > 0) {
@@ -167,7 +168,18 @@ export function applyStats(s, msg) {
   if (Number.isFinite(msg.clients)) update(s, 'clients', msg.clients, changes);
   if (typeof msg.settled === 'boolean') update(s, 'settled', msg.settled, changes);
   update(s, 'unsaved', msg.unsaved === true, changes);
+  applyPhysics(s, msg, changes);
   emitChanges(s, changes);
+}
+
+/** hello's or stats' `physics` ('cells' or 'graph') and `unfolding`: one `physics` change. */
+function applyPhysics(s, msg, changes) {
+  const physics = typeof msg.physics === 'string' ? msg.physics : null;
+  const unfolding = msg.unfolding === true;
+  if (s.physics === physics && s.unfolding === unfolding) return;
+  s.physics = physics;
+  s.unfolding = unfolding;
+  changes.set('physics', undefined);
 }
 
 /** An `error`: the server refused a message of this page. */

@@ -31,8 +31,9 @@ function buildControl(c, checks) {
   const title = c.description || undefined;
   if (c.control === 'toggle') {
     const input = element('input', { type: 'checkbox', name: c.name, title });
-    checks.append(element('label', { title }, [input, ` ${c.label}`]));
-    return { input, box: null };
+    const label = element('label', { title }, [input, ` ${c.label}`]);
+    checks.append(label);
+    return { input, box: null, label };
   }
   const name = element('span', {}, [c.label]);
   if (c.control === 'menu') {
@@ -152,7 +153,8 @@ export function createControls(root, state, { send }) {
     for (const c of model) {
       const built = buildControl(c, checks);
       if (built.row) rows.push(built.row);
-      const entry = { spec: c.spec, input: built.input, box: built.box, throttled: throttle((v) => sendParam(c.name, v), SEND_INTERVAL_MS) };
+      const entry = { spec: c.spec, input: built.input, box: built.box, el: built.row ?? built.label,
+        throttled: throttle((v) => sendParam(c.name, v), SEND_INTERVAL_MS) };
       controls.set(c.name, entry);
       wire(c.name, entry);
     }
@@ -160,6 +162,20 @@ export function createControls(root, state, { send }) {
     form.replaceChildren(...rows);
     form.hidden = rows.length === 0;
     for (const [name, value] of Object.entries(params)) show(name, value);
+    showPhysics();
+  }
+
+  // A parameter of the other physics than the one moving the cells (stiffness under the
+  // graph model, edge length under the cells model) is dimmed, and its tooltip says why; it
+  // still takes a value, which applies once that physics moves the cells.
+  function showPhysics() {
+    for (const c of controls.values()) {
+      if (!c.el || !c.spec.physics) continue;
+      const idle = state.physics !== null && c.spec.physics !== state.physics;
+      c.el.classList.toggle('inactive', idle);
+      c.el.title = idle ? `${c.spec.description} (Only in the ${c.spec.physics} model; the ${state.physics} model moves the cells now.)`
+        : c.spec.description;
+    }
   }
 
   const countInput = root.querySelector('input[name="count"]');
@@ -224,6 +240,7 @@ export function createControls(root, state, { send }) {
   state.on('specs', () => build(state.paramSpecs));
   state.on('params', () => setParams(state.params));
   state.on('limits', () => setLimits(state.limits));
+  state.on('physics', showPhysics);
   state.on('connection', () => setEnabled(state.connection === 'connected'));
   // forget what was sent: the server does not hold it; a toggle or menu shows what it holds
   state.on('rejected', () => {

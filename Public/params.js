@@ -33,6 +33,8 @@ export function normalizeSpecs(raw) {
       description: typeof s.description === 'string' ? s.description : '',
       control: CONTROLS[s.kind].has(s.control) ? s.control : USUAL_CONTROL[s.kind],
     };
+    // the one physics it acts in ('cells' or 'graph'); absent: both
+    if (typeof s.physics === 'string' && s.physics !== '') spec.physics = s.physics;
     if (s.kind === 'number') {
       if (!finite(s.min) || !finite(s.max) || s.min > s.max) continue;
       spec.min = s.min;

@@ -29,6 +29,7 @@ export const CHANGES = [
   'clients', // clients
   'settled', // settled
   'unsaved', // unsaved: the server cannot write the room's state (its `unsaved` event, hello, stats)
+  'physics', // physics: what moves the cells now, 'cells' or 'graph' (hello, stats), or null; unfolding: a multilevel layout unfolds
   'stats', // stats: the server's figures, once a second
   'history', // payload {events, restarted}: server events not shown before (a new server process: restarted)
   'hover', // hoveredId: the cell under the mouse
@@ -53,6 +54,8 @@ export function createState({ scheme = 'light', room = 'main' } = {}) {
     limits: {},
     settled: true,
     unsaved: false,
+    physics: null, // 'cells' or 'graph': the physics moving the cells (hello, stats); null from an older server
+    unfolding: false, // a multilevel layout is unfolding (hello, stats)
     stats: null,
     v: null, // membership version of `ids`; null until a frame with ids arrived
     ids: [],

@@ -1,4 +1,4 @@
-// The status line: connection, my client id, clients, cells, step time, settled/moving, "not
+// The status line: connection, my client id, clients, cells, step time, settled/moving/unfolding, "not
 // saved" while the server cannot write the room's state, as
 // the state has them. Each value lives in a child with data-field=<name>; the same values
 // are mirrored on <body data-*> so tests and tools can read them without parsing text.
@@ -37,12 +37,12 @@ export function createStatus(root, state) {
     set('cells', String(cells));
     unit('cells', cells, 'cell');
     set('tickMs', Number.isFinite(tickMs) ? formatNumber(Math.round(tickMs * 100) / 100) : '–', tickMs ?? '');
-    const motion = settled ? 'settled' : 'moving';
+    const motion = settled ? 'settled' : state.unfolding ? 'unfolding' : 'moving';
     set('motion', motion);
     root.dataset.motion = motion;
     set('saving', state.unsaved ? 'not saved' : '', state.unsaved);
   }
 
-  for (const type of ['connection', 'clients', 'membership', 'settled', 'unsaved', 'stats']) state.on(type, render);
+  for (const type of ['connection', 'clients', 'membership', 'settled', 'unsaved', 'stats', 'physics']) state.on(type, render);
   render();
 }

@@ -28,6 +28,8 @@ public struct ParameterSpec: Sendable {
     /// Whether cells move differently when it changes (so their damping goes stale, see
     /// `Rest`); not so for what only says when to stop or how often to step.
     public let movesCells: Bool
+    /// The one physics it acts in (`LayoutModel.cells` or `.graph`); nil: both.
+    public let physics: LayoutModel?
     let storage: Storage
 
     public var kind: Kind {

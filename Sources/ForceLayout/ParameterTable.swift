@@ -4,8 +4,8 @@ extension Parameters {
     /// sanitising and `Parameters()` all read this table; nothing else lists the parameters.
     public static let table: [ParameterSpec] = [
         .number("stiffness", \.stiffness, default: 0.02, in: NumberRange(0...1, lowerExclusive: true), step: 0.001,
-                label: "Stiffness", "Hooke constant of the spring that ties every cell to the center (0, 0)."),
-        .number("charge", \.charge, default: 10, in: NumberRange(0...1000), step: 0.5,
+                physics: .cells, label: "Stiffness", "Hooke constant of the spring that ties every cell to the center (0, 0)."),
+        .number("charge", \.charge, default: 10, in: NumberRange(0...1000), step: 0.5, physics: .cells,
                 label: "Charge", "Equal made-up charge of every cell; two cells repel with charge³ / r²."),
         .number("cellSize", \.cellSize, default: 20, in: NumberRange(1...200), step: 1,
                 label: "Cell size", "Drawn diameter of a cell, in world units."),
@@ -15,13 +15,13 @@ extension Parameters {
                 label: "Frames/s", "Frames per second while the layout moves; between two, it steps as often as the server allows."),
         .number("theta", \.theta, default: 0.9, in: NumberRange(0...2), step: 0.05,
                 label: "Theta", "Barnes-Hut opening angle: 0 is the exact pair sum; larger is faster and coarser."),
-        .bool("collide", \.collide, default: false,
+        .bool("collide", \.collide, default: false, physics: .cells,
               label: "Collide", "Cells of cellSize never overlap: each step ends by pushing overlapping pairs apart."),
         .bool("paused", \.paused, default: false, movesCells: false,
               label: "Paused", "Stops stepping; the layout stays as it is until resumed."),
         .choice("model", \.model, default: LayoutModel.auto.rawValue, options: LayoutModel.allCases.map(\.rawValue),
                 label: "Model", "auto: the graph model when the room has links, else the cells model; cells: the article's center spring and charges; graph: sfdp's spring-electrical model, laid out multilevel."),
-        .number("edgeLength", \.edgeLength, default: 30, in: NumberRange(1...1000), step: 1,
+        .number("edgeLength", \.edgeLength, default: 30, in: NumberRange(1...1000), step: 1, physics: .graph,
                 label: "Edge length", "Graph model: the natural length of a link (sfdp's K); linked cells settle about this far apart."),
     ]
 
@@ -37,20 +37,20 @@ extension Parameters {
 extension ParameterSpec {
     static func number(_ name: String, _ path: WritableKeyPath<Parameters, Double> & Sendable, default value: Double,
                        in range: NumberRange, step: Double, control: Control = .slider, movesCells: Bool = true,
-                       label: String, _ description: String) -> ParameterSpec {
+                       physics: LayoutModel? = nil, label: String, _ description: String) -> ParameterSpec {
         ParameterSpec(name: name, label: label, description: description, control: control, movesCells: movesCells,
-                      storage: .number(path, default: value, range: range, step: step))
+                      physics: physics, storage: .number(path, default: value, range: range, step: step))
     }
 
     static func choice(_ name: String, _ path: WritableKeyPath<Parameters, String> & Sendable, default value: String,
                        options: [String], label: String, _ description: String) -> ParameterSpec {
         ParameterSpec(name: name, label: label, description: description, control: .menu, movesCells: true,
-                      storage: .choice(path, default: value, options: options))
+                      physics: nil, storage: .choice(path, default: value, options: options))
     }
 
     static func bool(_ name: String, _ path: WritableKeyPath<Parameters, Bool> & Sendable, default value: Bool,
-                     movesCells: Bool = true, label: String, _ description: String) -> ParameterSpec {
+                     movesCells: Bool = true, physics: LayoutModel? = nil, label: String, _ description: String) -> ParameterSpec {
         ParameterSpec(name: name, label: label, description: description, control: .toggle, movesCells: movesCells,
-                      storage: .bool(path, default: value))
+                      physics: physics, storage: .bool(path, default: value))
     }
 }

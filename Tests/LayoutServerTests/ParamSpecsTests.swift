@@ -32,13 +32,33 @@ final class ParamSpecsTests: XCTestCase {
             XCTAssertEqual(row["max"], spec.range.map { .number($0.upper) }, spec.name)
             XCTAssertEqual(row["minExclusive"], spec.range.map { .bool($0.lowerExclusive) }, spec.name)
             XCTAssertEqual(row["step"], spec.step.map { .number($0) }, spec.name)
+            XCTAssertEqual(row["physics"], spec.physics.map { .string($0.rawValue) }, spec.name)
             guard case .object(let members) = row else { return XCTFail("not an object") }
             let count = switch spec.kind { case .number: 10; case .bool: 6; case .choice: 7 }
-            XCTAssertEqual(members.count, count, spec.name)
+            XCTAssertEqual(members.count, count + (spec.physics == nil ? 0 : 1), spec.name)
         }
         let hello = try JSONParser.parse(ServerMessages.hello(client: "c1", room: .main, clients: 1, status: LayoutStatus(),
                                                               limits: Limits(), events: []))
         XCTAssertEqual(hello["paramSpecs"], .array(rows))
+        XCTAssertEqual(Parameters.table.filter { $0.physics == .cells }.map(\.name), ["stiffness", "charge", "collide"])
+        XCTAssertEqual(Parameters.table.filter { $0.physics == .graph }.map(\.name), ["edgeLength"])
+    }
+
+    /// hello and stats say which physics moves the cells, and `unfolding` only while it is so.
+    func testHelloAndStatsSayThePhysicsAndUnfolding() throws {
+        var status = LayoutStatus()
+        XCTAssertNil(try JSONParser.parse(ServerMessages.hello(client: "c1", room: .main, clients: 1, status: status,
+                                                               limits: Limits(), events: []))["physics"])
+        status.physics = "graph"
+        status.unfolding = true
+        let hello = try JSONParser.parse(ServerMessages.hello(client: "c1", room: .main, clients: 1, status: status,
+                                                              limits: Limits(), events: []))
+        XCTAssertEqual(hello["physics"], .string("graph"))
+        XCTAssertEqual(hello["unfolding"], .bool(true))
+        status.unfolding = nil
+        let again = try JSONParser.parse(ServerMessages.hello(client: "c1", room: .main, clients: 1, status: status,
+                                                              limits: Limits(), events: []))
+        XCTAssertNil(again["unfolding"])
     }
 
     /// For every row, whatever its range: accepted at its bounds, refused just outside them;

@@ -164,3 +164,12 @@ test('a choice: its options kept in order, once; a menu of them; only an option 
   assert.deepEqual(menu.spec.options, ['disc', 'square']);
   assert.ok(!sameSpecs(specs, normalizeSpecs([{ ...specs[0], options: ['square', 'disc'] }, specs[1]])));
 });
+
+test('a spec of one physics keeps it; a spec of both has none', () => {
+  const specs = normalizeSpecs([
+    { name: 'edgeLength', kind: 'number', min: 1, max: 1000, step: 1, control: 'slider', physics: 'graph' },
+    { name: 'theta', kind: 'number', min: 0, max: 2, step: 0.05, control: 'slider' },
+    { name: 'odd', kind: 'number', min: 0, max: 2, physics: 7 },
+  ]);
+  assert.deepEqual(specs.map((s) => s.physics), ['graph', undefined, undefined]);
+});

@@ -427,3 +427,19 @@ test('unsaved: from hello, the unsaved and saved events, and stats; one event ea
   assert.equal(s.unsaved, false, 'stats without unsaved: saved');
   assert.ok(r.types().includes('unsaved'));
 });
+
+test('physics and unfolding: from hello and stats; one physics change each time either changes', () => {
+  const s = createState();
+  const r = record(s);
+  applyHello(s, hello({ physics: 'graph', unfolding: true }));
+  assert.equal(s.physics, 'graph');
+  assert.equal(s.unfolding, true);
+  assert.ok(r.types().includes('physics'));
+  applyStats(s, { type: 'stats', cells: 1, clients: 1, settled: false, physics: 'graph' });
+  assert.equal(s.unfolding, false, 'stats without unfolding: done');
+  assert.ok(r.types().includes('physics'));
+  applyStats(s, { type: 'stats', cells: 1, clients: 1, settled: false, physics: 'graph' });
+  assert.ok(!r.types().includes('physics'), 'nothing changed');
+  applyStats(s, { type: 'stats', cells: 1, clients: 1, settled: true });
+  assert.equal(s.physics, null, 'an older server says nothing: unknown');
+});

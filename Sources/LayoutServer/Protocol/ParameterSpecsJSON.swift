@@ -11,7 +11,8 @@ extension ServerMessages {
 
     /// `{"name":…,"kind":…,"label":…,"description":…,"default":…,"min":…,"minExclusive":…,
     /// "max":…,"step":…,"control":…}`; numbers only have `min` to `step`, and choices
-    /// `"options":[…]` (the names, in the order a menu lists them) in their place.
+    /// `"options":[…]` (the names, in the order a menu lists them) in their place; a parameter
+    /// of one physics only says which (`"physics":"cells"`).
     private static func writeSpec(_ spec: ParameterSpec, into writer: inout JSONWriter) {
         writer.raw("{\"name\":")
         writer.string(spec.name)
@@ -31,6 +32,7 @@ extension ServerMessages {
             writer.strings(options)
         }
         writer.member("control", spec.control.rawValue)
+        if let physics = spec.physics { writer.member("physics", physics.rawValue) }
         writer.raw("}")
     }
 }

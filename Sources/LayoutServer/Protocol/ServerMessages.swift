@@ -21,6 +21,11 @@ public struct LayoutStatus: Sendable, Equatable, Codable {
     /// True while the room's state cannot be written (its `unsaved` event), for `hello` and
     /// `stats`; nil otherwise (optional, so a cluster's servers of an older build read it).
     public var unsaved: Bool?
+    /// The physics moving the cells now (`LayoutModel`: "cells" or "graph", what `model`
+    /// comes to with or without links); nil from a cluster server of an older build.
+    public var physics: String?
+    /// True while a multilevel layout unfolds (the graph model), nil otherwise.
+    public var unfolding: Bool?
 
     public init() {}
 }
@@ -97,6 +102,8 @@ public enum ServerMessages {
         writer.integer(status.tick)
         writer.member("settled", status.settled)
         if status.unsaved == true { writer.member("unsaved", true) }
+        if let physics = status.physics { writer.member("physics", physics) }
+        if status.unfolding == true { writer.member("unfolding", true) }
         writer.raw(",\"pinned\":")
         writer.integers(status.pinned)
         writer.raw(",\"events\":")
@@ -138,6 +145,8 @@ public enum ServerMessages {
         writer.member("totalMove", rounded(status.totalMove, places: 3))
         writer.member("paused", status.parameters.paused)
         if status.unsaved == true { writer.member("unsaved", true) }
+        if let physics = status.physics { writer.member("physics", physics) }
+        if status.unfolding == true { writer.member("unfolding", true) }
         writer.member("v", status.version)
         writer.member("rssMB", rounded(ProcessMemory.residentMB, places: 1))
         if let cluster {

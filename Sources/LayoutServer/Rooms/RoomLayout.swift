@@ -251,6 +251,8 @@ struct RoomLayout {
             status.frameBytes = frameBytes
             status.maxMove = report.maxMove
             status.totalMove = report.totalMove
+            status.physics = (simulation.usesGraphModel ? LayoutModel.graph : .cells).rawValue
+            status.unfolding = simulation.isUnfolding ? true : nil
         }
     }
 }

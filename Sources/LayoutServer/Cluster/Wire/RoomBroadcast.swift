@@ -106,5 +106,8 @@ extension LayoutStatus {
             throw WireMalformed("a status's \(what) \(value)")
         }
         guard parameters.sanitized == parameters else { throw WireMalformed("a status's parameters are out of their ranges") }
+        if let physics, LayoutModel(rawValue: physics) == nil || physics == LayoutModel.auto.rawValue {
+            throw WireMalformed("a status's physics \(physics.prefix(40))")
+        }
     }
 }
