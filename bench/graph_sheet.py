@@ -43,7 +43,7 @@ def draw_panel(context, graph, positions, left, top):
         move(x0, y0)
         line(x1, y1)
     context.stroke()
-    radius = 3.0 if graph.n < 500 else 1.0 if graph.n < 20000 else 0.5
+    radius = 3.0 if graph.n < 500 else 1.5 if graph.n < 2000 else 0.8 if graph.n < 20000 else 0.5
     context.set_source_rgba(0.75, 0.2, 0.1, 0.9)
     if radius >= 2:
         for x, y in xy.tolist():
