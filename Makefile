@@ -18,7 +18,9 @@ RELEASE_BUILD := swift build -c release --product forcelayout
 BUILD_PACKAGES := libwebsockets-dev libhiredis-dev pkg-config
 # what the browser test (and make bench-page, make screenshot) need
 BROWSER_PACKAGES := python3-websockets python3-selenium python3-pytest chromium chromium-driver
-TEST_PACKAGES := $(BUILD_PACKAGES) $(BROWSER_PACKAGES) node-d3-force python3-networkx redis-server
+TEST_PACKAGES := $(BUILD_PACKAGES) $(BROWSER_PACKAGES) node-d3-force python3-networkx python3-scipy redis-server
+# what make bench's graph rows and make bench-graphs need (bench/graph_quality.py)
+GRAPH_BENCH_PACKAGES := python3-networkx python3-scipy python3-graph-tool python3-igraph python3-cairo python3-websockets
 
 # Installs the named Debian packages that are missing (apt-get update only then).
 define ensure_packages
@@ -33,7 +35,7 @@ define ensure_packages
 endef
 
 .PHONY: run build deps test-deps test test-swift test-node test-e2e test-browser clean \
-	bench bench-deps bench-page bench-import screenshot fuzz load load-rooms attack shape cluster cluster-deps load-cluster
+	bench bench-deps bench-graphs bench-page bench-import screenshot fuzz load load-rooms attack shape cluster cluster-deps load-cluster
 
 ## Install what is missing, build in release, serve on http://$(HOST):$(PORT)/
 run: deps
@@ -80,14 +82,27 @@ test-browser:
 clean:
 	rm -rf .build
 
-## Speed against d3-force (1k, 10k, 100k cells) and steps to settle; never part of `make test`.
-## A few minutes. Subsets: make bench BENCH_ARGS="--sizes 1000,10000 --reps 1"
+## Speed against d3-force (1k, 10k, 100k cells) and steps to settle, then the graph row (against
+## d3-force, and layout quality against sfdp and DrL on Les Miserables and a 10k-node graph: make
+## bench-graphs alone); never part of `make test`. About ten minutes.
+## Subsets: make bench BENCH_ARGS="--sizes 1000,10000 --reps 1 --no-graph-quality"
 bench: bench-deps
 	$(RELEASE_BUILD)
 	NODE_PATH=/usr/share/nodejs $(PYTHON) bench/run.py $(BENCH_ARGS)
 
 bench-deps:
-	$(call ensure_packages,$(BUILD_PACKAGES) nodejs node-d3-force python3-networkx)
+	$(call ensure_packages,$(BUILD_PACKAGES) nodejs node-d3-force $(GRAPH_BENCH_PACKAGES))
+
+## Layout quality against graph-tool's sfdp_layout and igraph's DrL: Les Miserables, a 100x100 grid,
+## a random geometric graph, a random tree and Barabasi-Albert (10k nodes each) and a 100k-node
+## Delaunay mesh, drawn by all three (forcelayout through the real server); stress, neighbourhood
+## preservation, edge-length variation, times, picture sheets in .bench/graphs. Never part of
+## `make test`. Half an hour or more on 2 cores (sfdp takes ~1 min a 10k graph here).
+## Subsets: make bench-graphs BENCH_GRAPHS_ARGS="--only lesmis,grid --timeout 60"
+##          make bench-graphs BENCH_GRAPHS_ARGS="--skip-100k" or "--graph my.json"
+bench-graphs: bench-deps
+	$(RELEASE_BUILD)
+	$(PYTHON) bench/graph_quality.py $(BENCH_GRAPHS_ARGS)
 
 ## Render rate of the page in headless Chromium with 1k, 10k and 100k moving cells streamed
 ## from the real server; never part of `make test`. About a minute.

@@ -9,7 +9,10 @@ from networkx (Les Miserables; Barabasi-Albert, 10k nodes, m 2) written as node-
 into a temporary directory, each stepped by both engines (`forcelayout bench --graph`,
 bench/d3-graph.js: links + charge + center) in REPS interleaved rounds, timed over a fixed
 number of ticks and run until each engine's own notion of settled, and a third table.
-Without networkx the graph row is skipped with a note.
+Without networkx the graph row is skipped with a note. Last, the layout quality of the same two
+graphs against graph-tool's sfdp and igraph's DrL (bench/graph_quality.py --only lesmis,ba-10k,
+forcelayout through the real server; `make bench-graphs` runs it on more graphs), its tables as
+it prints them; skipped with a note when its Python packages are missing.
 
 Raw JSON lines go to stderr as they arrive; the tables go to stdout. Exit status: 0 when
 everything ran and passed, 1 when a command failed, printed no JSON, reported something
@@ -41,6 +44,10 @@ from common import int_list, positive_int
 ROOT = Path(__file__).resolve().parent.parent
 D3_SCRIPT = ROOT / "bench" / "d3-force.js"
 D3_GRAPH_SCRIPT = ROOT / "bench" / "d3-graph.js"
+GRAPH_QUALITY_SCRIPT = ROOT / "bench" / "graph_quality.py"
+# The graph row's quality comparison: the graph row's two graphs, forcelayout given this long to
+# settle after the import (graph_quality.py's --timeout).
+GRAPH_QUALITY_ARGS = ("--only", "lesmis,ba-10k", "--timeout", "60")
 
 DEFAULT_SIZES = (1000, 10000, 100000, 1000000)
 # Ticks per size, the same for both engines. d3-force needs ~2 ms/tick at 1k, ~50 ms at
@@ -98,6 +105,8 @@ def parse_args(argv):
     parser.add_argument("--no-settle", action="store_true", help="skip the settle table")
     parser.add_argument("--no-graphs", action="store_true",
                         help="skip the graph row (Les Miserables and a 10k-node graph from networkx)")
+    parser.add_argument("--no-graph-quality", action="store_true",
+                        help="skip the layout quality comparison of the graph row (sfdp, DrL)")
     parser.add_argument("--no-d3", action="store_true", help="run our engine only")
     parser.add_argument("--quiet", action="store_true",
                         help="do not echo the raw JSON lines to stderr")
@@ -293,6 +302,27 @@ class Bench:
                                  f"(largest step at the end {result.get('lastRest', '?')})")
             rows.append((name, cells, links, ticks, rounds))
         return rows
+
+    def graph_quality(self):
+        """bench/graph_quality.py on the graph row's graphs: its stdout (tables and JSON lines),
+        or None with a note when its packages are missing. Its progress goes to stderr."""
+        command = [sys.executable, str(GRAPH_QUALITY_SCRIPT), *GRAPH_QUALITY_ARGS, "--bin", str(self.bin)]
+        shown = " ".join(command)
+        self.log(f"[graph quality] {shown}")
+        try:
+            done = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL if self.args.quiet else None,
+                                  text=True, timeout=self.timeout * 4)
+        except subprocess.TimeoutExpired:
+            self.fail("graph quality", shown, f"timed out after {self.timeout * 4:g} s")
+            return None
+        if done.returncode == 2:
+            self.warnings.append("graph quality skipped: its Python packages or the binary are missing "
+                                 "(make bench-deps; it says which above)")
+            return None
+        if done.returncode != 0:
+            self.fail("graph quality", shown, f"exit status {done.returncode} (its failures are listed above)")
+        return done.stdout
 
     def graph_commands(self, path, cells, links, ticks, seed):
         """(kind, command, expected JSON) of one round on one graph, in running order."""
@@ -522,6 +552,9 @@ def main(argv):
     if not args.no_graphs:
         with tempfile.TemporaryDirectory(prefix="forcelayout-bench-") as directory:
             graph_rows = bench.graphs(directory)
+    quality = None
+    if not args.no_graphs and not args.no_graph_quality:
+        quality = bench.graph_quality()
 
     if speed_rows:
         print()
@@ -537,6 +570,11 @@ def main(argv):
     elif graph_rows is None and not args.no_graphs:
         print()
         print("graph row skipped: networkx is missing (install python3-networkx: make bench-deps)")
+    if quality:
+        print()
+        print("Layout quality (bench/graph_quality.py; stress, NP, edge CV: bench/graph_metrics.py):")
+        print()
+        print(quality.rstrip())
     print()
     for warning in dict.fromkeys(bench.warnings):
         print(f"warning: {warning}")
