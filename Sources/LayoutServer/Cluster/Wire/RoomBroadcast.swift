@@ -1,3 +1,4 @@
+import ForceLayout
 import Foundation
 
 /// What the owner of a room sends its relays, on the room's channel (`ClusterKeys.broadcast`),
