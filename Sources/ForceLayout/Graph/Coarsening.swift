@@ -56,16 +56,7 @@ struct Coarsening: Sendable {
     /// nodes, weighing their sum; edges inside a group vanish.
     private static func contract(_ graph: WeightedGraph, groups: [Int32], weights: [Double]) -> WeightedGraph {
         let m = weights.count
-        // The fine nodes of each group, grouped.
-        var start = [Int32](repeating: 0, count: m + 1)
-        for g in groups { start[Int(g) + 1] += 1 }
-        for g in 0..<m { start[g + 1] += start[g] }
-        var fill = Array(start.dropLast())
-        var members = [Int32](repeating: 0, count: groups.count)
-        for (node, g) in groups.enumerated() {
-            members[Int(fill[Int(g)])] = Int32(node)
-            fill[Int(g)] += 1
-        }
+        let members = Grouping(labels: groups, count: m)
         var offsets = [Int32](repeating: 0, count: m + 1)
         var neighbours: [Int32] = []
         var edgeWeights: [Double] = []
@@ -75,8 +66,8 @@ struct Coarsening: Sendable {
         var slot = [Int32](repeating: -1, count: m)
         for g in 0..<m {
             let first = neighbours.count
-            for k in Int(start[g])..<Int(start[g + 1]) {
-                let node = Int(members[k])
+            for member in members.nodes(of: g) {
+                let node = Int(member)
                 for e in graph.edges(of: node) {
                     let h = groups[Int(graph.neighbours[e])]
                     guard Int(h) != g else { continue }

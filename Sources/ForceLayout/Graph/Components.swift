@@ -16,18 +16,10 @@ struct Components: Sendable {
 
     /// From each node's component number (0 ..< count).
     init(of: [Int32], count: Int) {
-        var starts = [Int32](repeating: 0, count: count + 1)
-        for c in of { starts[Int(c) + 1] += 1 }
-        for c in 0..<count { starts[c + 1] += starts[c] }
-        var fill = Array(starts.dropLast())
-        var members = [Int32](repeating: 0, count: of.count)
-        for (node, c) in of.enumerated() {
-            members[Int(fill[Int(c)])] = Int32(node)
-            fill[Int(c)] += 1
-        }
+        let grouped = Grouping(labels: of, count: count)
         self.of = of
-        self.members = members
-        self.starts = starts
+        members = grouped.members
+        starts = grouped.starts
     }
 
     func nodes(of component: Int) -> ArraySlice<Int32> {
@@ -42,4 +34,27 @@ struct Components: Sendable {
         for (node, group) in groupOf.enumerated() { coarse[Int(group)] = of[node] }
         return Components(of: coarse, count: count)
     }
+}
+
+/// Nodes grouped by a label in 0 ..< count (a counting sort): label l's nodes, ascending, are
+/// `members[starts[l] ..< starts[l + 1]]`. What components and coarsening groups both are.
+struct Grouping: Sendable {
+    let members: [Int32]
+    let starts: [Int32]
+
+    init(labels: [Int32], count: Int) {
+        var starts = [Int32](repeating: 0, count: count + 1)
+        for label in labels { starts[Int(label) + 1] += 1 }
+        for l in 0..<count { starts[l + 1] += starts[l] }
+        var fill = Array(starts.dropLast())
+        var members = [Int32](repeating: 0, count: labels.count)
+        for (node, label) in labels.enumerated() {
+            members[Int(fill[Int(label)])] = Int32(node)
+            fill[Int(label)] += 1
+        }
+        self.members = members
+        self.starts = starts
+    }
+
+    func nodes(of label: Int) -> ArraySlice<Int32> { members[Int(starts[label])..<Int(starts[label + 1])] }
 }
