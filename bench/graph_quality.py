@@ -219,7 +219,7 @@ def seconds_text(drawing):
 def print_table(bench_graph, results):
     print(f"### {bench_graph.title}: {bench_graph.counts}")
     print()
-    print("| tool | time s | stress | NP | edge CV | import s | max frame gap ms | notes |")
+    print("| tool | time s | stress | NP | edge CV | import s | max frame gap ms (import start → settled) | notes |")
     print("|---|---:|---:|---:|---:|---:|---:|---|")
     for drawing, figures in results:
         extra = drawing.extra
@@ -264,10 +264,15 @@ def target_lines(results):
         shown = f"{'> ' if not ours.settled else ''}{found['time']:.2f}×"
         lines.append(verdict(f"time forcelayout (import end → settled) / sfdp {shown}",
                              ours.settled and found["time"] <= TIME_RATIO_TARGET, f"≤ {TIME_RATIO_TARGET:g}"))
-    gap = ours.extra.get("maxGapMs")
+    # The multilevel layout starts once the import's last batch is in (the engine waits for
+    # the batches to stop), so "while it unfolds" is from the import's end; the gap during
+    # the import itself is shown beside it.
+    gap = ours.extra.get("maxGapAfterImportMs")
     if gap is not None:
         import graph_layouts
-        lines.append(verdict(f"largest gap between frames while it unfolds {gap:.0f} ms",
+        during = ours.extra.get("maxGapMs")
+        beside = f" (during the import {during:.0f} ms)" if during is not None else ""
+        lines.append(verdict(f"largest gap between frames while it unfolds (import end → settled) {gap:.0f} ms{beside}",
                              gap <= graph_layouts.FRAME_GAP_TARGET_MS,
                              f"≤ {graph_layouts.FRAME_GAP_TARGET_MS:.0f} ms"))
     if not found and ours.error:

@@ -9,7 +9,7 @@ extension Simulation {
     public var isUnfolding: Bool { usesGraphModel && (graph.plan != nil || graph.planWanted) }
 
     /// The graph model's step length now (what rest is judged by).
-    public var graphStepLength: Double? { graph.step?.length ?? graph.plan.map { _ in .infinity } }
+    public var graphStepLength: Double? { graph.plan.map { _ in .infinity } ?? graph.step?.length }
 
     /// The cells and links by index, with each link's weight its strength (1 when unset)
     /// over the mean of them all, so only the ratios of weights matter.
@@ -30,7 +30,9 @@ extension Simulation {
     }
 
     func graphAdvance(parallel: Bool?) -> StepReport {
-        if graph.planWanted { startMultilevel() }
+        if graph.planWanted {
+            if graph.quiet >= GraphState.quietSteps { startMultilevel() } else { graph.quiet += 1 }
+        }
         let report = graph.plan != nil ? unfold() : refine(parallel: parallel)
         tick += 1
         lastReport = report

@@ -16,7 +16,9 @@ struct MultilevelLayout {
     /// A level is done when no node moves this share of its natural length in a step.
     static let tolerance = 0.02
     static let maxIterations = 400
-    /// A finer level starts with a step of this share of its natural length.
+    /// A finer level starts with a step of this share of its natural length (0.25 saved 5-10%
+    /// of the steps but left a ring of 40 twisted into a figure eight: too little to undo a
+    /// twist the coarser level left).
     static let fineStart = 0.5
 
     /// Level 0 is the cells (membership order, at the plan's making), the last the coarsest.
