@@ -33,7 +33,9 @@ extension Simulation {
         if graph.planWanted {
             if graph.quiet >= GraphState.quietSteps { startMultilevel() } else { graph.quiet += 1 }
         }
-        let report = graph.plan != nil ? unfold() : refine(parallel: parallel)
+        var report = graph.plan != nil ? unfold() : refine(parallel: parallel)
+        // A layout waiting for its batches to stop is not at rest: it must step on to start.
+        if graph.planWanted { report.settled = false }
         tick += 1
         lastReport = report
         return report

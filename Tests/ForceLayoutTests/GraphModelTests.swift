@@ -230,4 +230,19 @@ final class GraphModelTests: XCTestCase {
         XCTAssertNotNil(runUntilSettled(sim, limit: 5000))
         XCTAssertGreaterThan(neighbourhoodPreservation(sim, ids, graph.1), 0.95)
     }
+
+    /// Cells that cannot move while a layout waits for its batches to stop (here: all
+    /// pinned) still step on until it starts: the wait never ends the stepping.
+    func testALayoutWaitingToStartIsNotAtRest() throws {
+        let graph = TestGraphs.path(40)
+        let sim = Simulation(seed: 2)
+        let ids = sim.add(count: graph.0)
+        for id in ids { try sim.pin(id, x: Double(id) * 30, y: 0) }
+        try sim.link(graph.1.map { Link(source: ids[$0.0], target: ids[$0.1]) })
+        XCTAssertFalse(sim.step().settled, "waiting to start")
+        XCTAssertFalse(sim.step().settled)
+        for _ in 0..<GraphState.quietSteps { sim.step() }
+        XCTAssertFalse(sim.graph.planWanted, "it started")
+        XCTAssertNotNil(runUntilSettled(sim, limit: 3000))
+    }
 }
