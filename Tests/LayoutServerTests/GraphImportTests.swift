@@ -46,6 +46,19 @@ final class GraphImportTests: XCTestCase {
         XCTAssertEqual(long.notes, ["1 label(s) cut to 80 characters"])
     }
 
+    /// Plain ASCII lines are split from their bytes exactly as the `Character` path splits them.
+    func testTheByteReaderSplitsLinesAsTheCharacterReaderDoes() {
+        let lines = ["a,b", "a, b ,c", "a,,b", "a,b,", ",a", "a\tb\t3", " a  b   c ", "a b", "x\ty,z", "a,b\t", "\t", "# c", "1 2 3.5"]
+        for line in lines {
+            let bytes = ArraySlice(Array(line.utf8))
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            XCTAssertEqual(GraphReader.asciiFields(bytes), trimmed.isEmpty ? [] : GraphReader.fields(trimmed), line)
+        }
+        XCTAssertNil(GraphReader.asciiFields(ArraySlice(Array("\"a, b\",c".utf8))), "quotes: the Character path")
+        XCTAssertNil(GraphReader.asciiFields(ArraySlice(Array("é,b".utf8))), "non-ASCII: the Character path")
+        XCTAssertEqual(GraphReader.lines("a b\r\n\r\nc d\re f\n").map { String(decoding: $0, as: UTF8.self) }, ["a b", "c d", "e f"])
+    }
+
     /// A link's `weight` is its strength over the heaviest; a strength of its own wins; a
     /// weight that is not a number at least 0 anywhere leaves every strength unset.
     func testWeightsAreStrengths() throws {
