@@ -3,8 +3,20 @@ import XCTest
 
 final class TurnBudgetTests: XCTestCase {
     func testOneRoomTakesThreeQuartersOfItsFrame() {
-        let budget = TurnBudget(frameInterval: 0.05, threads: 2, movingRooms: 1)
+        let budget = TurnBudget(frameInterval: 0.05, threads: 1, movingRooms: 1)
         XCTAssertEqual(budget.seconds, 0.0375, accuracy: 1e-12, "a room has one thread at most, and leaves a quarter")
+        XCTAssertFalse(budget.spare)
+    }
+
+    /// A spare thread: the whole frame, and a step may start while the budget is not used up.
+    func testWithASpareThreadATurnTakesItsWholeFrameAndMayFinishPastIt() {
+        let budget = TurnBudget(frameInterval: 0.05, threads: 2, movingRooms: 1)
+        XCTAssertTrue(budget.spare)
+        XCTAssertEqual(budget.seconds, 0.05, accuracy: 1e-12)
+        // Steps of 36 ms (100k cells), 4 ms to publish: two a turn.
+        XCTAssertTrue(budget.allowsStep(after: 1, elapsed: 0.036, lastStep: 0.036, publishing: 0.004))
+        XCTAssertFalse(budget.allowsStep(after: 2, elapsed: 0.072, lastStep: 0.036, publishing: 0.004))
+        XCTAssertFalse(TurnBudget(frameInterval: 0.05, threads: 2, movingRooms: 2).spare, "no thread spare")
     }
 
     func testRoomsShareThePoolsThreads() {
@@ -18,6 +30,7 @@ final class TurnBudgetTests: XCTestCase {
 
     func testNonsenseCountsStillGiveABudget() {
         XCTAssertEqual(TurnBudget(frameInterval: 0.05, threads: 0, movingRooms: 0).seconds, 0.0375, accuracy: 1e-12)
+        XCTAssertEqual(TurnBudget(frameInterval: 0.05, threads: 4, movingRooms: 0).seconds, 0.05, accuracy: 1e-12)
         XCTAssertEqual(TurnBudget(frameInterval: -1, threads: 2, movingRooms: 1).seconds, 0)
     }
 
@@ -35,8 +48,8 @@ final class TurnBudgetTests: XCTestCase {
     }
 
     func testStepsPerTurnFollowFromTheBudget() {
-        // 1 ms steps, 2 ms to publish, one room alone at 20 frames/s: 35 steps fit in 37.5 ms.
-        let budget = TurnBudget(frameInterval: 0.05, threads: 2, movingRooms: 1)
+        // 1 ms steps, 2 ms to publish, one room on one thread at 20 frames/s: 35 steps fit in 37.5 ms.
+        let budget = TurnBudget(frameInterval: 0.05, threads: 1, movingRooms: 1)
         var steps = 0, elapsed = 0.0
         repeat {
             steps += 1

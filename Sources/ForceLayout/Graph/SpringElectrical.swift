@@ -103,14 +103,21 @@ struct SpringElectrical {
                 }
                 continue
             }
+            let free = [Bool](repeating: false, count: members.count)
+            let barnesHut = BarnesHut(charge: Self.repulsion.squareRootCube * k, theta: Swift.max(theta, 0.3), tick: tick)
+            if members.count == xs.count, let ids {
+                // One piece holds every cell: its forces straight into fx, fy (zero so far),
+                // with no copies of the positions in and of the forces out.
+                xs.withUnsafeBufferPointer { bx in ys.withUnsafeBufferPointer { by in tree.build(xs: bx, ys: by, parallel: parallel) } }
+                barnesHut.forces(tree: tree, ids: ids, pinned: free, parallel: parallel, fx: &fx, fy: &fy)
+                continue
+            }
             px.removeAll(keepingCapacity: true); py.removeAll(keepingCapacity: true); pids.removeAll(keepingCapacity: true)
             for i in members {
                 px.append(xs[Int(i)]); py.append(ys[Int(i)]); pids.append(ids?[Int(i)] ?? Int(i) + 1)
             }
             px.withUnsafeBufferPointer { bx in py.withUnsafeBufferPointer { by in tree.build(xs: bx, ys: by, parallel: parallel) } }
-            let free = [Bool](repeating: false, count: members.count)
-            BarnesHut(charge: Self.repulsion.squareRootCube * k, theta: Swift.max(theta, 0.3), tick: tick)
-                .forces(tree: tree, ids: pids, pinned: free, parallel: parallel, fx: &gx, fy: &gy)
+            barnesHut.forces(tree: tree, ids: pids, pinned: free, parallel: parallel, fx: &gx, fy: &gy)
             for (slot, i) in members.enumerated() {
                 fx[Int(i)] += gx[slot]
                 fy[Int(i)] += gy[slot]
