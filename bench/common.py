@@ -87,3 +87,13 @@ def header(title, extra=""):
     line = (f"{title}: {now}, nproc {os.cpu_count()}, commit {commit()}, {platform.machine()} ({build}), "
             f"load {load}")
     return f"{line}; {extra}" if extra else line
+
+
+def exit_status(failures):
+    """Prints the failures (stderr), one a line, and returns the exit status: 1 if any, else 0."""
+    if not failures:
+        return 0
+    print(f"\n{len(failures)} failure(s):", file=sys.stderr)
+    for failure in failures:
+        print(f"- {failure}", file=sys.stderr)
+    return 1

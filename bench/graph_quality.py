@@ -345,12 +345,7 @@ def main(argv):
     if pictures:
         print(f"picture sheets: {', '.join(str(path) for path in pictures)}")
     print(f"total {time.monotonic() - started:.0f} s, load {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    if failures:
-        print(f"\n{len(failures)} failure(s):", file=sys.stderr)
-        for failure in failures:
-            print(f"- {failure}", file=sys.stderr)
-        return 1
-    return 0
+    return common.exit_status(failures)
 
 
 if __name__ == "__main__":

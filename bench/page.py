@@ -537,12 +537,7 @@ def main(argv):
         print()
         print_table(rows, args)
     print(f"load {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    if failures:
-        print(f"\n{len(failures)} failure(s):", file=sys.stderr)
-        for failure in failures:
-            print(f"- {failure}", file=sys.stderr)
-        return 1
-    return 0
+    return common.exit_status(failures)
 
 
 if __name__ == "__main__":

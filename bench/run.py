@@ -579,12 +579,7 @@ def main(argv):
     for warning in dict.fromkeys(bench.warnings):
         print(f"warning: {warning}")
     print(f"total {time.monotonic() - started:.0f} s, load {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    if bench.failures:
-        print(f"\n{len(bench.failures)} failure(s):", file=sys.stderr)
-        for failure in bench.failures:
-            print(f"- {failure}", file=sys.stderr)
-        return 1
-    return 0
+    return common.exit_status(bench.failures)
 
 
 if __name__ == "__main__":
