@@ -110,13 +110,8 @@ extension Simulation {
         SpringElectrical(k: parameters.edgeLength, theta: parameters.theta, tick: tick, weighted: true)
             .forces(graph: cells, components: components, xs: xs, ys: ys, ids: ids, tree: &tree, parallel: parallel,
                     fx: &forceX, fy: &forceY, stiffness: &graph.scratch.stiffness)
-        // Taken out while moving: the pass writes them as it reads the scratch's stiffness.
-        var (vx, vy) = (graph.scratch.vx, graph.scratch.vy)
-        (graph.scratch.vx, graph.scratch.vy) = ([], [])
-        let totals = GraphMotion(step: step.length).move(xs: &xs, ys: &ys, vx: &vx, vy: &vy, fx: forceX, fy: forceY,
-                                                         stiffness: graph.scratch.stiffness, pinned: pinned,
-                                                         parallel: parallel)
-        (graph.scratch.vx, graph.scratch.vy) = (vx, vy)
+        let totals = GraphMotion(step: step.length).move(xs: &xs, ys: &ys, fx: forceX, fy: forceY,
+                                                         scratch: &graph.scratch, pinned: pinned, parallel: parallel)
         step.update(energy: totals.energy)
         graph.step = step
         let settled = totals.movable == 0 || totals.maxMove < parameters.threshold

@@ -11,12 +11,11 @@ enum ComponentPacking {
                      fixed: [Bool] = []) {
         let count = components.count
         guard count > 1 else { return }
-        struct Box { var minX, minY, maxX, maxY: Double; var width: Double { maxX - minX }; var height: Double { maxY - minY } }
-        var boxes: [Box] = []
+        var boxes: [Bounds] = []
         boxes.reserveCapacity(count)
         var sumX = 0.0, sumY = 0.0
         for c in 0..<count {
-            var box = Box(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+            var box = Bounds(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
             for node in components.nodes(of: c) {
                 let x = xs[Int(node)], y = ys[Int(node)]
                 box.minX = Swift.min(box.minX, x); box.maxX = Swift.max(box.maxX, x)

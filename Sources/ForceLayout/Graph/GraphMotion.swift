@@ -26,23 +26,23 @@ struct GraphMotion {
 
     let step: Double
 
-    /// Moves the nodes in `xs`, `ys` (not those `pinned`, if given).
-    func move(xs: inout [Double], ys: inout [Double], vx: inout [Double], vy: inout [Double],
-              fx: [Double], fy: [Double], stiffness: [Double],
+    /// Moves the nodes in `xs`, `ys` (not those `pinned`, if given) by the forces `fx`, `fy`
+    /// and the scratch's stiffness, remembering each move in the scratch's `vx`, `vy`.
+    func move(xs: inout [Double], ys: inout [Double], fx: [Double], fy: [Double], scratch: inout GraphScratch,
               pinned: [Bool]?, parallel: Bool?) -> Totals {
         let n = xs.count
-        if vx.count != n {
-            vx = [Double](repeating: 0, count: n)
-            vy = vx
+        if scratch.vx.count != n {
+            scratch.vx = [Double](repeating: 0, count: n)
+            scratch.vy = scratch.vx
         }
         var parts = [Totals](repeating: Totals(), count: (n + Self.chunkSize - 1) / Self.chunkSize)
         let step = self.step
         fx.withUnsafeBufferPointer { fx in
         fy.withUnsafeBufferPointer { fy in
-        stiffness.withUnsafeBufferPointer { stiffness in
+        scratch.stiffness.withUnsafeBufferPointer { stiffness in
         (pinned ?? []).withUnsafeBufferPointer { pinned in
-        vx.withUnsafeMutableBufferPointer { vx in
-        vy.withUnsafeMutableBufferPointer { vy in
+        scratch.vx.withUnsafeMutableBufferPointer { vx in
+        scratch.vy.withUnsafeMutableBufferPointer { vy in
         xs.withUnsafeMutableBufferPointer { xs in
         ys.withUnsafeMutableBufferPointer { ys in
         parts.withUnsafeMutableBufferPointer { parts in

@@ -109,11 +109,9 @@ struct MultilevelLayout {
         let forces = SpringElectrical(k: lengths[level], theta: theta, tick: tick, weighted: false)
         forces.forces(graph: levels[level], components: components[level], xs: xs, ys: ys, ids: nil, tree: &tree,
                       parallel: nil, fx: &scratch.fx, fy: &scratch.fy, stiffness: &scratch.stiffness)
-        var (vx, vy) = (scratch.vx, scratch.vy)
-        (scratch.vx, scratch.vy) = ([], [])
-        let totals = GraphMotion(step: step.length).move(xs: &xs, ys: &ys, vx: &vx, vy: &vy, fx: scratch.fx, fy: scratch.fy,
-                                                         stiffness: scratch.stiffness, pinned: nil, parallel: nil)
-        (scratch.vx, scratch.vy) = (vx, vy)
+        let (fx, fy) = (scratch.fx, scratch.fy)
+        let totals = GraphMotion(step: step.length).move(xs: &xs, ys: &ys, fx: fx, fy: fy, scratch: &scratch,
+                                                         pinned: nil, parallel: nil)
         step.update(energy: totals.energy)
         iterations += 1
         guard totals.maxMove < Self.tolerance * lengths[level] || iterations >= Self.maxIterations else { return false }
