@@ -52,15 +52,20 @@ extension Simulation {
         graph.plan = MultilevelLayout(graph: cells, components: components, k: k, start: start, rng: &rng)
         guard graph.plan == nil else { return }
         let side = Double(count).squareRoot() * k
+        var fromDistances = false
         if !graph.drawn {
             for i in 0..<count where !pinned[i] {
                 xs[i] = Double.random(in: -0.5...0.5, using: &rng) * side
                 ys[i] = Double.random(in: -0.5...0.5, using: &rng) * side
             }
+            if !pinned.contains(true) && count <= ClassicalScaling.limit {
+                ClassicalScaling.place(graph: cells, components: components, length: k, xs: &xs, ys: &ys)
+                fromDistances = true
+            }
         }
         packComponents()
         graph.packAtRest = true
-        graph.step = StepLength(graph.drawn ? k : side / 4, cooling: StepLength.finestCooling)
+        graph.step = StepLength(graph.drawn || fromDistances ? k : side / 4, cooling: StepLength.finestCooling)
         graph.drawn = true
     }
 
@@ -107,9 +112,18 @@ extension Simulation {
         let (cells, components) = finestGraph()
         var step = graph.step ?? StepLength(MultilevelLayout.fineStart * parameters.edgeLength,
                                             cooling: StepLength.finestCooling)
-        SpringElectrical(k: parameters.edgeLength, theta: parameters.theta, tick: tick, weighted: true)
-            .forces(graph: cells, components: components, xs: xs, ys: ys, ids: ids, tree: &tree, parallel: parallel,
-                    fx: &forceX, fy: &forceY, stiffness: &graph.scratch.stiffness)
+        let model = SpringElectrical(k: parameters.edgeLength, theta: parameters.theta, tick: tick, weighted: true)
+        model.forces(graph: cells, components: components, xs: xs, ys: ys, ids: ids, tree: &tree, parallel: parallel,
+                     fx: &forceX, fy: &forceY, stiffness: &graph.scratch.stiffness)
+        if tick % SpringElectrical.balanceEvery == 0 {
+            // This step maps the drawing to balance instead of moving its cells (the forces
+            // were weighed where the cells are); momentum starts afresh from the new shape.
+            let moved = model.balance(graph: cells, components: components, xs: &xs, ys: &ys, fixed: pinned,
+                                      fx: forceX, fy: forceY, pullIncluded: true)
+            graph.scratch.vx = []
+            graph.scratch.vy = []
+            return StepReport(maxMove: moved, totalMove: moved, settled: false, maxRestStep: step.length)
+        }
         let totals = GraphMotion(step: step.length).move(xs: &xs, ys: &ys, fx: forceX, fy: forceY,
                                                          scratch: &graph.scratch, pinned: pinned, parallel: parallel)
         step.update(energy: totals.energy)

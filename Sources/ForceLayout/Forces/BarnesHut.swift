@@ -1,4 +1,5 @@
-/// The Coulomb repulsion approximated with a Barnes-Hut quadtree. A node of width `w`
+/// A repulsion (`Law`: the article's Coulomb, or the graph model's) approximated with a
+/// Barnes-Hut quadtree. A node of width `w`
 /// whose center of mass lies at distance `d` from a group of cells, with `w / d < theta`,
 /// acts on them as its multipole expansion (the total charge at the center of mass plus
 /// the quadrupole term, which cuts the error several times over for a few operations);
@@ -9,21 +10,22 @@
 /// (`TreeWalk.swift`). Groups are the largest nodes of at most `groupCapacity` cells. The lists are evaluated four entries at a time in single precision
 /// (`FarField.swift`, `NearField.swift`), every cell's terms in the same order whatever
 /// thread computes it: serial and parallel runs agree bit for bit.
-struct BarnesHut {
+struct BarnesHut<Law: RepulsionLaw> {
     /// Groups per parallel work item.
-    static let groupsPerChunk = 16
+    static var groupsPerChunk: Int { 16 }
     /// The most cells in a group that shares one walk and one interaction list.
-    static let groupCapacity = 64
-    static let parallelThreshold = 512
+    static var groupCapacity: Int { 64 }
+    static var parallelThreshold: Int { 512 }
     /// Squared distances at or beyond this leave single precision: such pairs are summed in double.
-    static let singleRange: Float = 1e12
+    static var singleRange: Float { 1e12 }
 
-    let chargeCubed: Double
+    /// What the law's push between unit charges is multiplied by (charge³ for the article's model).
+    let strength: Double
     let theta: Double
     let tick: Int
 
-    init(charge: Double, theta: Double, tick: Int) {
-        chargeCubed = charge * charge * charge
+    init(strength: Double, theta: Double, tick: Int) {
+        self.strength = strength
         self.theta = theta
         self.tick = tick
     }
@@ -34,7 +36,7 @@ struct BarnesHut {
                 fx: inout [Double], fy: inout [Double]) {
         let n = tree.order.count
         ForceBuffers.zero(&fx, &fy, count: n)
-        guard n > 1, chargeCubed > 0 else { return }
+        guard n > 1, strength > 0 else { return }
         let groups = Self.groups(tree)
         fx.withUnsafeMutableBufferPointer { fx in
             fy.withUnsafeMutableBufferPointer { fy in
@@ -63,11 +65,18 @@ struct BarnesHut {
                     guard !pinned[i] else { outX[i] = 0; outY[i] = 0; continue }
                     let far = farForce(on: k, view, lists)
                     let near = nearForce(on: k, view, lists)
-                    outX[i] = chargeCubed * (far.x + near.x)
-                    outY[i] = chargeCubed * (far.y + near.y)
+                    outX[i] = strength * (far.x + near.x)
+                    outY[i] = strength * (far.y + near.y)
                 }
             }
         }}}
+    }
+}
+
+extension BarnesHut where Law == InverseSquare {
+    /// The article's repulsion, |F| = charge³ / r².
+    init(charge: Double, theta: Double, tick: Int) {
+        self.init(strength: charge * charge * charge, theta: theta, tick: tick)
     }
 }
 

@@ -112,7 +112,7 @@ struct Coulomb {
             var j = 0
             while j < n {
                 if j != i {
-                    let f = PairForce.exact(dx: xi - xs[j], dy: yi - ys[j], chargeCubed: chargeCubed,
+                    let f = InverseSquare.pair(dx: xi - xs[j], dy: yi - ys[j], strength: chargeCubed,
                                             id: ids[i], other: ids[j], tick: tick)
                     ax += f.x
                     ay += f.y

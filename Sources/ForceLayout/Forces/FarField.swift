@@ -1,8 +1,7 @@
 extension BarnesHut {
-    /// The push of the far nodes on the cell at tree position `k`, per unit charge³:
-    /// F = M r/r³ − Q r/r⁵ + 5/2 (rᵀQr) r/r⁷, r from the node's center of mass, distances
-    /// clamped to `Coulomb.minDistance`. A block of `Lanes` nodes at a time in single
-    /// precision; the blocks holding a node too far for single precision are noted and
+    /// The push of the far nodes on the cell at tree position `k`, per unit strength, each
+    /// through its expansion (`RepulsionLaw.far`), distances clamped to `Coulomb.minDistance`.
+    /// A block of `Lanes` nodes at a time in single precision; the blocks holding a node too far for single precision are noted and
     /// summed in double after the loop (a call inside it would spill its accumulators).
     @inline(__always)
     func farForce(on k: Int, _ view: TreeView, _ lists: borrowing InteractionLists) -> (x: Double, y: Double) {
@@ -19,18 +18,13 @@ extension BarnesHut {
             let d2 = dx * dx + dy * dy
             let single = d2 .< Self.singleRange
             let rinv = 1 / d2.replacing(with: minD2, where: d2 .< minD2).squareRoot()
-            let inv2 = rinv * rinv
-            let inv3 = inv2 * rinv
-            let inv5 = inv3 * inv2
-            let qxx = far.lanes(3, f), qyy = far.lanes(4, f), qxy = far.lanes(5, f)
-            let qx = qxx * dx + qxy * dy
-            let qy = qxy * dx + qyy * dy
-            let radial = far.lanes(2, f) * inv3 + 2.5 * (dx * qx + dy * qy) * inv5 * inv2
+            let push = Law.far(dx: dx, dy: dy, rinv: rinv, mass: far.lanes(2, f),
+                               qxx: far.lanes(3, f), qyy: far.lanes(4, f), qxy: far.lanes(5, f))
             // The padding adds 0 anyway (massless); masking it too keeps LLVM from
             // scalarizing part of the block.
             let use = single .& (lanes .< Float(count - f))
-            axv += (dx * radial - qx * inv5).replacing(with: 0, where: .!use)
-            ayv += (dy * radial - qy * inv5).replacing(with: 0, where: .!use)
+            axv += push.x.replacing(with: 0, where: .!use)
+            ayv += push.y.replacing(with: 0, where: .!use)
             if _slowPath(!single.isAll) {
                 pending[noted] = Int32(f)
                 noted &+= 1
@@ -58,19 +52,12 @@ extension BarnesHut {
         return (ax, ay)
     }
 
-    /// One far node's push on a cell at (x, y) in double precision, per unit charge³.
+    /// One far node's push on a cell at (x, y) in double precision, per unit strength.
     static func far(_ node: PackedNode, _ x: Double, _ y: Double) -> (x: Double, y: Double) {
         let dx = x - node.massX, dy = y - node.massY
         let d2 = Swift.max(dx * dx + dy * dy, Coulomb.minDistance * Coulomb.minDistance)
         // An infinite distance means an astronomically far node: its force is ~0.
         guard d2.isFinite else { return (0, 0) }
-        let r = d2.squareRoot()
-        let inv2 = 1 / d2
-        let inv3 = inv2 / r
-        let inv5 = inv3 * inv2
-        let qx = node.qxx * dx + node.qxy * dy
-        let qy = node.qxy * dx + node.qyy * dy
-        let radial = node.mass * inv3 + 2.5 * (dx * qx + dy * qy) * inv5 * inv2
-        return (dx * radial - qx * inv5, dy * radial - qy * inv5)
+        return Law.far(dx: dx, dy: dy, d2: d2, mass: node.mass, qxx: node.qxx, qyy: node.qyy, qxy: node.qxy)
     }
 }

@@ -1,15 +1,15 @@
 extension BarnesHut {
     /// Squared distances under this (in single precision) are summed in double: the cell
     /// itself, and pairs that may be coincident and need the wiggle.
-    static let nearDoubleBelow: Float = 0.01
+    static var nearDoubleBelow: Float { 0.01 }
     /// Squared distances at or beyond this are summed in double (r ≥ 1e6).
-    static let nearSingleRange: Float = 1e12
+    static var nearSingleRange: Float { 1e12 }
 
-    /// The push of the near cells on the cell at tree position `k`, per unit charge³: the
+    /// The push of the near cells on the cell at tree position `k`, per unit strength: the
     /// exact pair force, a block of `Lanes` cells at a time in single precision. The lanes
     /// too close or too far for single precision (the cell itself among them) are left out
     /// of the loop, which only notes their blocks, and summed afterwards with
-    /// `PairForce.exact`: a call inside the loop would push its accumulators out of the
+    /// `RepulsionLaw.pair`: a call inside the loop would push its accumulators out of the
     /// registers.
     @inline(__always)
     func nearForce(on k: Int, _ view: TreeView, _ lists: borrowing InteractionLists) -> (x: Double, y: Double) {
@@ -28,7 +28,7 @@ extension BarnesHut {
             let use = single .& (lanes .< Float(count - j))  // the last block's padding adds nothing
             let r = d2.squareRoot()
             let rc = r.replacing(with: minD, where: r .< minD)
-            let s = 1 / (rc * rc * r)
+            let s = Law.scale(r: r, rc: rc)
             axv += (dx * s).replacing(with: 0, where: .!use)
             ayv += (dy * s).replacing(with: 0, where: .!use)
             if _slowPath(!single.isAll) {
@@ -64,7 +64,7 @@ extension BarnesHut {
             let dx = view.xs[k] - view.xs[j], dy = view.ys[k] - view.ys[j]
             // Only a coincident pair needs the ids (for its wiggle); they are far in memory.
             let coincident = dx * dx + dy * dy < Wiggle.epsilon * Wiggle.epsilon
-            let p = PairForce.exact(dx: dx, dy: dy, chargeCubed: 1,
+            let p = Law.pair(dx: dx, dy: dy, strength: 1,
                                     id: coincident ? view.ids[Int(view.order[k])] : 0,
                                     other: coincident ? view.ids[Int(view.order[j])] : 0, tick: tick)
             ax += p.x

@@ -86,8 +86,13 @@ struct MultilevelLayout {
                 xs.append((Double.random(in: -0.5...0.5, using: &rng)) * side)
                 ys.append((Double.random(in: -0.5...0.5, using: &rng)) * side)
             }
+            ClassicalScaling.place(graph: coarsest, components: comps[level], length: length, xs: &xs, ys: &ys)
         }
-        step = StepLength(start == nil ? side / 4 : length, cooling: StepLength.coarseCooling)
+        // A start from random places needs long steps to untangle; one from distances or
+        // from a drawing only refines.
+        let coarseComponents = comps[level]
+        let random = start == nil && (0..<coarseComponents.count).contains { coarseComponents.size(of: $0) > ClassicalScaling.limit }
+        step = StepLength(random ? side / 4 : length, cooling: StepLength.coarseCooling)
         ComponentPacking.pack(xs: &xs, ys: &ys, components: comps[level], gap: length)
     }
 
@@ -110,10 +115,17 @@ struct MultilevelLayout {
         forces.forces(graph: levels[level], components: components[level], xs: xs, ys: ys, ids: nil, tree: &tree,
                       parallel: nil, fx: &scratch.fx, fy: &scratch.fy, stiffness: &scratch.stiffness)
         let (fx, fy) = (scratch.fx, scratch.fy)
+        iterations += 1
+        if iterations % SpringElectrical.balanceEvery == 0 {
+            forces.balance(graph: levels[level], components: components[level], xs: &xs, ys: &ys, fixed: nil,
+                           fx: fx, fy: fy, pullIncluded: true)
+            scratch.vx = []
+            scratch.vy = []
+            return false
+        }
         let totals = GraphMotion(step: step.length).move(xs: &xs, ys: &ys, fx: fx, fy: fy, scratch: &scratch,
                                                          pinned: nil, parallel: nil)
         step.update(energy: totals.energy)
-        iterations += 1
         guard totals.maxMove < Self.tolerance * lengths[level] || iterations >= Self.maxIterations else { return false }
         scratch.vx = []
         scratch.vy = []

@@ -1,0 +1,136 @@
+/// How a repulsion falls off with distance: two unit charges r apart push each other with
+/// r̂ / rᵖ. The exact sum and Barnes-Hut read the law through this (`BarnesHut<Law>`, generic
+/// and specialised, so each law's loops are its own); distances are clamped to
+/// `Coulomb.minDistance`. A far node acts through its expansion about its center of mass:
+/// the potential of a unit charge is φ(r) = 1/((p − 1) r^(p−1)), and a node's second-order
+/// term is ½ rᵀ(Σ (p+1)·s sᵀ − |s|² I) r / r^(p+3) over its cells' offsets s. The tree keeps
+/// the p = 2 tensor Q = Σ (3 s sᵀ − |s|² I) (`PackedNode`), whose trace is Σ |s|², so
+/// every law derives its own tensor from it.
+protocol RepulsionLaw {
+    /// p.
+    static var power: Double { get }
+    /// s such that the push along the offset d is d·s, for |d| = r and rc = max(r, min
+    /// distance), times `strength`.
+    static func scale(strength: Double, r: Double, rc: Double) -> Double
+    /// The same per unit strength, a block of lanes at a time.
+    static func scale(r: Lanes, rc: Lanes) -> Lanes
+    /// The push between two coincident cells, times `strength`: as if `Coulomb.minDistance` apart.
+    static func coincident(strength: Double) -> Double
+    /// A far node's push per unit charge at offset (dx, dy) from its center of mass, with
+    /// `rinv` = 1/|d| (clamped): mass and p = 2 quadrupole as `PackedNode` keeps them.
+    static func far(dx: Lanes, dy: Lanes, rinv: Lanes, mass: Lanes, qxx: Lanes, qyy: Lanes, qxy: Lanes)
+        -> (x: Lanes, y: Lanes)
+    /// The same in double precision, from `d2` = |d|² (clamped).
+    static func far(dx: Double, dy: Double, d2: Double, mass: Double, qxx: Double, qyy: Double, qxy: Double)
+        -> (x: Double, y: Double)
+}
+
+extension RepulsionLaw {
+    /// The push on cell `id` from cell `other` at offset (dx, dy) = p(id) − p(other), times
+    /// `strength`, with a deterministic wiggle when the two coincide.
+    @inline(__always)
+    static func pair(dx: Double, dy: Double, strength: Double, id: CellID, other: CellID, tick: Int)
+        -> (x: Double, y: Double) {
+        let minD = Coulomb.minDistance
+        let d2 = dx * dx + dy * dy
+        if d2 < Wiggle.epsilon * Wiggle.epsilon {
+            let w = Wiggle.direction(for: id, awayFrom: other, tick: tick)
+            let coincident = coincident(strength: strength)
+            return (w.x * coincident, w.y * coincident)
+        }
+        // An infinite distance means an astronomically far cell: its force is ~0.
+        guard d2.isFinite else { return (0, 0) }
+        let r = d2.squareRoot()
+        let s = scale(strength: strength, r: r, rc: Swift.max(r, minD))
+        return (dx * s, dy * s)
+    }
+}
+
+/// p = 2, Coulomb's law in the plane: the article's model (`charge³ / r²`).
+enum InverseSquare: RepulsionLaw {
+    static let power = 2.0
+
+    @inline(__always)
+    static func scale(strength: Double, r: Double, rc: Double) -> Double { strength / (rc * rc * r) }
+    @inline(__always)
+    static func scale(r: Lanes, rc: Lanes) -> Lanes { 1 / (rc * rc * r) }
+    static func coincident(strength: Double) -> Double {
+        strength / (Coulomb.minDistance * Coulomb.minDistance)
+    }
+
+    /// F = M d/r³ − Q d/r⁵ + 5/2 (dᵀQd) d/r⁷.
+    @inline(__always)
+    static func far(dx: Lanes, dy: Lanes, rinv: Lanes, mass: Lanes, qxx: Lanes, qyy: Lanes, qxy: Lanes)
+        -> (x: Lanes, y: Lanes) {
+        let inv2 = rinv * rinv
+        let inv3 = inv2 * rinv
+        let inv5 = inv3 * inv2
+        let qx = qxx * dx + qxy * dy
+        let qy = qxy * dx + qyy * dy
+        let radial = mass * inv3 + 2.5 * (dx * qx + dy * qy) * inv5 * inv2
+        return (dx * radial - qx * inv5, dy * radial - qy * inv5)
+    }
+
+    @inline(__always)
+    static func far(dx: Double, dy: Double, d2: Double, mass: Double, qxx: Double, qyy: Double, qxy: Double)
+        -> (x: Double, y: Double) {
+        let inv2 = 1 / d2
+        let inv3 = inv2 / d2.squareRoot()
+        let inv5 = inv3 * inv2
+        let qx = qxx * dx + qxy * dy
+        let qy = qxy * dx + qyy * dy
+        let radial = mass * inv3 + 2.5 * (dx * qx + dy * qy) * inv5 * inv2
+        return (dx * radial - qx * inv5, dy * radial - qy * inv5)
+    }
+}
+
+/// p = 5/2: the graph model's repulsion (`SpringElectrical`). Its push from far away is
+/// weaker against the links than p = 2's, so a large drawing's rim is not squeezed against
+/// its middle: at p = 2 a settled 100×100 grid's boundary links were about ¾ as long as its
+/// inner ones (Graphviz documents `repulsiveforce` above its default as the cure for this
+/// "warping"). p = 3 evens the grid too but draws a scale-free graph's hubs too tight;
+/// `make bench-graphs` measured the three (README, "Layout quality").
+enum InverseFiveHalves: RepulsionLaw {
+    static let power = 2.5
+
+    @inline(__always)
+    static func scale(strength: Double, r: Double, rc: Double) -> Double { strength / (rc * rc * rc.squareRoot() * r) }
+    @inline(__always)
+    static func scale(r: Lanes, rc: Lanes) -> Lanes { 1 / (rc * rc * rc.squareRoot() * r) }
+    static func coincident(strength: Double) -> Double {
+        strength / (Coulomb.minDistance * Coulomb.minDistance * Coulomb.minDistance.squareRoot())
+    }
+
+    @inline(__always)
+    static func far(dx: Lanes, dy: Lanes, rinv: Lanes, mass: Lanes, qxx: Lanes, qyy: Lanes, qxy: Lanes)
+        -> (x: Lanes, y: Lanes) {
+        // Q′ = Σ (7/2 s sᵀ − |s|² I) = 7/6 Q + 1/6 tr Q · I; F = M d/r^(7/2) − Q′d/r^(11/2)
+        // + 11/4 (dᵀQ′d) d/r^(15/2).
+        let trace = qxx + qyy
+        let a: Float = 7 / 6, b: Float = 1 / 6
+        let pxx = a * qxx + b * trace, pyy = a * qyy + b * trace, pxy = a * qxy
+        let inv2 = rinv * rinv
+        let inv7h = inv2 * rinv * rinv.squareRoot()
+        let inv11h = inv7h * inv2
+        let qx = pxx * dx + pxy * dy
+        let qy = pxy * dx + pyy * dy
+        let radial = mass * inv7h + 2.75 * (dx * qx + dy * qy) * inv11h * inv2
+        return (dx * radial - qx * inv11h, dy * radial - qy * inv11h)
+    }
+
+    @inline(__always)
+    static func far(dx: Double, dy: Double, d2: Double, mass: Double, qxx: Double, qyy: Double, qxy: Double)
+        -> (x: Double, y: Double) {
+        let rinv = 1 / d2.squareRoot()
+        let trace = qxx + qyy
+        let a = 7.0 / 6, b = 1.0 / 6
+        let pxx = a * qxx + b * trace, pyy = a * qyy + b * trace, pxy = a * qxy
+        let inv2 = rinv * rinv
+        let inv7h = inv2 * rinv * rinv.squareRoot()
+        let inv11h = inv7h * inv2
+        let qx = pxx * dx + pxy * dy
+        let qy = pxy * dx + pyy * dy
+        let radial = mass * inv7h + 2.75 * (dx * qx + dy * qy) * inv11h * inv2
+        return (dx * radial - qx * inv11h, dy * radial - qy * inv11h)
+    }
+}
