@@ -95,3 +95,17 @@ final class RepulsionLawTests: XCTestCase {
         XCTAssertLessThan(total / Double(n), 0.01)
     }
 }
+
+final class ReciprocalSquareRootTests: XCTestCase {
+    func testTheEstimateIsWithinFiveMillionths() {
+        var worst = 0.0
+        var x: Float = 1e-3
+        while x < 1e9 {
+            let lanes = Lanes(repeating: x).reciprocalSquareRoot()
+            let exact = 1 / Double(x).squareRoot()
+            worst = Swift.max(worst, Swift.abs(Double(lanes[0]) - exact) / exact)
+            x *= 1.37
+        }
+        XCTAssertLessThan(worst, 5e-6)
+    }
+}
