@@ -34,7 +34,7 @@ define ensure_packages
 	fi
 endef
 
-.PHONY: run build deps test-deps test test-swift test-node test-e2e test-browser clean \
+.PHONY: run build deps test-deps test test-swift test-fuzz-corpus test-node test-e2e test-browser clean \
 	bench bench-deps bench-graphs bench-page bench-import screenshot fuzz load load-rooms attack shape cluster cluster-deps load-cluster
 
 ## Install what is missing, build in release, serve on http://$(HOST):$(PORT)/
@@ -65,10 +65,14 @@ test-deps:
 ## Every suite: Swift unit tests, node tests of the page's modules, end-to-end, browser
 test: test-deps
 	swift build --build-tests
-	$(MAKE) --no-print-directory test-swift test-node test-e2e test-browser
+	$(MAKE) --no-print-directory test-swift test-fuzz-corpus test-node test-e2e test-browser
 
 test-swift:
 	swift test --skip-build --disable-swift-testing
+
+## The fuzz corpus (Tests/fuzz/corpus) replayed through the fuzzer's checks, in the plain build.
+test-fuzz-corpus:
+	.build/debug/forcelayout-fuzz Tests/fuzz/corpus
 
 test-node:
 	node --test Tests/web/

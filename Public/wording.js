@@ -1,4 +1,4 @@
-// Events of PROTOCOL.md in words, for the activity log. Pure, no DOM.
+// Events of docs/protocol.md in words, for the activity log. Pure, no DOM.
 import { formatParam } from './params.js';
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

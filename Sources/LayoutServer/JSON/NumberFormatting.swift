@@ -1,7 +1,7 @@
 /// The frame number format: tenths below 1000, whole units from 1000 on; never an exponent,
 /// a trailing zero or "-0".
 ///
-/// PROTOCOL.md asks for one decimal everywhere, but a 100k-cell layout of size-20 cells is
+/// The protocol's first version wrote one decimal everywhere, but a 100k-cell layout of size-20 cells is
 /// at least ~6000 units wide, where tenths cost two characters per coordinate and show
 /// nothing: fitted to any screen, one unit there is under a device pixel. Keeping about four
 /// significant digits (relative error at most 0.05%) brings such frames from ~14 to ~11

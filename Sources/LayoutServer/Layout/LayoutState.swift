@@ -1,8 +1,9 @@
 import ForceLayout
 
 /// The shared layout as a value: the simulation, who added which cells, and whether it is at
-/// rest. No threads, no I/O, no clock: the simulation thread (`SimulationLoop`) drains the
-/// command queue into `apply`, calls `step`, and publishes what they return.
+/// rest. No threads, no I/O, no clock: a room's turn (`RoomLayout`, on a thread of the
+/// `StepPool`) drains the command queue into `apply`, calls `step`, and publishes what they
+/// return.
 ///
 /// - `apply` validates a command against the layout and the limits, changes the layout all or
 ///   nothing, and returns the events that say what happened (then `woke` when it woke a settled
