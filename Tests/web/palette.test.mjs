@@ -15,7 +15,7 @@ const contrast = (a, b) => {
   const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
   return (hi + 0.05) / (lo + 0.05);
 };
-const LIGHT_BG = [0xfb, 0xfb, 0xfc]; // --canvas-bg of style.css
+const LIGHT_BG = [0xfb, 0xfb, 0xfc]; // --canvas-bg of style.css (its :root)
 const DARK_BG = [0x11, 0x15, 0x1c];
 
 test('client ids "cN" get N golden angles of hue; other ids a stable hash', () => {
