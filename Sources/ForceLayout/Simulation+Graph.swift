@@ -58,9 +58,8 @@ extension Simulation {
                 xs[i] = Double.random(in: -0.5...0.5, using: &rng) * side
                 ys[i] = Double.random(in: -0.5...0.5, using: &rng) * side
             }
-            if !pinned.contains(true) && count <= ClassicalScaling.limit {
-                ClassicalScaling.place(graph: cells, components: components, length: k, xs: &xs, ys: &ys)
-                fromDistances = true
+            if !pinned.contains(true) {
+                fromDistances = ClassicalScaling.place(graph: cells, components: components, length: k, xs: &xs, ys: &ys)
             }
         }
         packComponents()

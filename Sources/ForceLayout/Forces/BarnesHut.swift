@@ -1,6 +1,6 @@
 /// A repulsion (`Law`: the article's Coulomb, or the graph model's) approximated with a
-/// Barnes-Hut quadtree. A node of width `w`
-/// whose center of mass lies at distance `d` from a group of cells, with `w / d < theta`,
+/// Barnes-Hut quadtree. A node of width `w` whose center of mass lies at distance `d` from
+/// a group of cells, with `w / d < theta`,
 /// acts on them as its multipole expansion (the total charge at the center of mass plus
 /// the quadrupole term, which cuts the error several times over for a few operations);
 /// nearer nodes are opened, and leaves are summed exactly with the same clamping and

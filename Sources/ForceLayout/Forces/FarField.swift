@@ -1,8 +1,9 @@
 extension BarnesHut {
     /// The push of the far nodes on the cell at tree position `k`, per unit strength, each
     /// through its expansion (`RepulsionLaw.far`), distances clamped to `Coulomb.minDistance`.
-    /// A block of `Lanes` nodes at a time in single precision; the blocks holding a node too far for single precision are noted and
-    /// summed in double after the loop (a call inside it would spill its accumulators).
+    /// A block of `Lanes` nodes at a time in single precision; the blocks holding a node too
+    /// far for single precision are noted and summed in double after the loop (a call inside
+    /// it would spill its accumulators).
     @inline(__always)
     func farForce(on k: Int, _ view: TreeView, _ lists: borrowing InteractionLists) -> (x: Double, y: Double) {
         let (xv, yv) = lists.lanes(of: k, view)

@@ -65,8 +65,8 @@ extension BarnesHut {
             // Only a coincident pair needs the ids (for its wiggle); they are far in memory.
             let coincident = dx * dx + dy * dy < Wiggle.epsilon * Wiggle.epsilon
             let p = Law.pair(dx: dx, dy: dy, strength: 1,
-                                    id: coincident ? view.ids[Int(view.order[k])] : 0,
-                                    other: coincident ? view.ids[Int(view.order[j])] : 0, tick: tick)
+                             id: coincident ? view.ids[Int(view.order[k])] : 0,
+                             other: coincident ? view.ids[Int(view.order[j])] : 0, tick: tick)
             ax += p.x
             ay += p.y
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a repulsion falls off with distance: two unit charges r apart push each other with
 /// r̂ / rᵖ. The exact sum and Barnes-Hut read the law through this (`BarnesHut<Law>`, generic
 /// and specialised, so each law's loops are its own); distances are clamped to
@@ -16,13 +18,10 @@ protocol RepulsionLaw {
     static func scale(r: Lanes, rc: Lanes) -> Lanes
     /// The push between two coincident cells, times `strength`: as if `Coulomb.minDistance` apart.
     static func coincident(strength: Double) -> Double
-    /// A far node's push per unit charge at offset (dx, dy) from its center of mass, with
-    /// `rinv` = 1/|d| (clamped): mass and p = 2 quadrupole as `PackedNode` keeps them.
-    static func far(dx: Lanes, dy: Lanes, rinv: Lanes, mass: Lanes, qxx: Lanes, qyy: Lanes, qxy: Lanes)
-        -> (x: Lanes, y: Lanes)
-    /// The same in double precision, from `d2` = |d|² (clamped).
-    static func far(dx: Double, dy: Double, d2: Double, mass: Double, qxx: Double, qyy: Double, qxy: Double)
-        -> (x: Double, y: Double)
+    /// 1/r^(p+1), from `rinv` = 1/r and `inv2` = 1/r² (a far node's monopole, per unit mass).
+    static func falloff(rinv: Lanes, inv2: Lanes) -> Lanes
+    /// The same in double precision, from `d2` = r².
+    static func falloff(d2: Double) -> Double
 }
 
 extension RepulsionLaw {
@@ -44,11 +43,57 @@ extension RepulsionLaw {
         let s = scale(strength: strength, r: r, rc: Swift.max(r, minD))
         return (dx * s, dy * s)
     }
+
+    /// The far-field tensor Q′ = Σ ((p+1) s sᵀ − |s|² I) = (p+1)/3 · Q + ((p+1)/3 − 1) tr Q · I
+    /// from the tree's p = 2 tensor Q (itself when p = 2).
+    @inline(__always)
+    static func tensor(_ qxx: Lanes, _ qyy: Lanes, _ qxy: Lanes) -> (xx: Lanes, yy: Lanes, xy: Lanes) {
+        guard power != 2 else { return (qxx, qyy, qxy) }
+        let a = Float((power + 1) / 3), b = Float((power + 1) / 3 - 1), trace = qxx + qyy
+        return (a * qxx + b * trace, a * qyy + b * trace, a * qxy)
+    }
+
+    @inline(__always)
+    static func tensor(_ qxx: Double, _ qyy: Double, _ qxy: Double) -> (xx: Double, yy: Double, xy: Double) {
+        guard power != 2 else { return (qxx, qyy, qxy) }
+        let a = (power + 1) / 3, b = (power + 1) / 3 - 1, trace = qxx + qyy
+        return (a * qxx + b * trace, a * qyy + b * trace, a * qxy)
+    }
+
+    /// A far node's push per unit charge at offset d = (dx, dy) from its center of mass,
+    /// `rinv` = 1/|d| (clamped), from its mass and p = 2 quadrupole (as `PackedNode` keeps
+    /// them): F = M d/r^(p+1) − Q′d/r^(p+3) + (p+3)/2 (dᵀQ′d) d/r^(p+5).
+    @inline(__always)
+    static func far(dx: Lanes, dy: Lanes, rinv: Lanes, mass: Lanes, qxx: Lanes, qyy: Lanes, qxy: Lanes)
+        -> (x: Lanes, y: Lanes) {
+        let q = tensor(qxx, qyy, qxy)
+        let inv2 = rinv * rinv
+        let monopole = falloff(rinv: rinv, inv2: inv2)
+        let quadrupole = monopole * inv2
+        let qx = q.xx * dx + q.xy * dy
+        let qy = q.xy * dx + q.yy * dy
+        let radial = mass * monopole + Float((power + 3) / 2) * (dx * qx + dy * qy) * quadrupole * inv2
+        return (dx * radial - qx * quadrupole, dy * radial - qy * quadrupole)
+    }
+
+    /// The same in double precision, from `d2` = |d|² (clamped).
+    @inline(__always)
+    static func far(dx: Double, dy: Double, d2: Double, mass: Double, qxx: Double, qyy: Double, qxy: Double)
+        -> (x: Double, y: Double) {
+        let q = tensor(qxx, qyy, qxy)
+        let inv2 = 1 / d2
+        let monopole = falloff(d2: d2)
+        let quadrupole = monopole * inv2
+        let qx = q.xx * dx + q.xy * dy
+        let qy = q.xy * dx + q.yy * dy
+        let radial = mass * monopole + (power + 3) / 2 * (dx * qx + dy * qy) * quadrupole * inv2
+        return (dx * radial - qx * quadrupole, dy * radial - qy * quadrupole)
+    }
 }
 
 /// p = 2, Coulomb's law in the plane: the article's model (`charge³ / r²`).
 enum InverseSquare: RepulsionLaw {
-    static let power = 2.0
+    static var power: Double { 2 }
 
     @inline(__always)
     static func scale(strength: Double, r: Double, rc: Double) -> Double { strength / (rc * rc * r) }
@@ -57,31 +102,10 @@ enum InverseSquare: RepulsionLaw {
     static func coincident(strength: Double) -> Double {
         strength / (Coulomb.minDistance * Coulomb.minDistance)
     }
-
-    /// F = M d/r³ − Q d/r⁵ + 5/2 (dᵀQd) d/r⁷.
     @inline(__always)
-    static func far(dx: Lanes, dy: Lanes, rinv: Lanes, mass: Lanes, qxx: Lanes, qyy: Lanes, qxy: Lanes)
-        -> (x: Lanes, y: Lanes) {
-        let inv2 = rinv * rinv
-        let inv3 = inv2 * rinv
-        let inv5 = inv3 * inv2
-        let qx = qxx * dx + qxy * dy
-        let qy = qxy * dx + qyy * dy
-        let radial = mass * inv3 + 2.5 * (dx * qx + dy * qy) * inv5 * inv2
-        return (dx * radial - qx * inv5, dy * radial - qy * inv5)
-    }
-
+    static func falloff(rinv: Lanes, inv2: Lanes) -> Lanes { inv2 * rinv }
     @inline(__always)
-    static func far(dx: Double, dy: Double, d2: Double, mass: Double, qxx: Double, qyy: Double, qxy: Double)
-        -> (x: Double, y: Double) {
-        let inv2 = 1 / d2
-        let inv3 = inv2 / d2.squareRoot()
-        let inv5 = inv3 * inv2
-        let qx = qxx * dx + qxy * dy
-        let qy = qxy * dx + qyy * dy
-        let radial = mass * inv3 + 2.5 * (dx * qx + dy * qy) * inv5 * inv2
-        return (dx * radial - qx * inv5, dy * radial - qy * inv5)
-    }
+    static func falloff(d2: Double) -> Double { 1 / d2 / d2.squareRoot() }
 }
 
 /// p = 5/2: the graph model's repulsion (`SpringElectrical`). Its push from far away is
@@ -91,7 +115,7 @@ enum InverseSquare: RepulsionLaw {
 /// "warping"). p = 3 evens the grid too but draws a scale-free graph's hubs too tight;
 /// `make bench-graphs` measured the three (README, "Layout quality").
 enum InverseFiveHalves: RepulsionLaw {
-    static let power = 2.5
+    static var power: Double { 2.5 }
 
     @inline(__always)
     static func scale(strength: Double, r: Double, rc: Double) -> Double { strength / (rc * rc * rc.squareRoot() * r) }
@@ -103,39 +127,11 @@ enum InverseFiveHalves: RepulsionLaw {
     static func coincident(strength: Double) -> Double {
         strength / (Coulomb.minDistance * Coulomb.minDistance * Coulomb.minDistance.squareRoot())
     }
-
+    /// r^(−7/2) = r⁻⁴ · √r, with √x = x / √x (the estimate again).
     @inline(__always)
-    static func far(dx: Lanes, dy: Lanes, rinv: Lanes, mass: Lanes, qxx: Lanes, qyy: Lanes, qxy: Lanes)
-        -> (x: Lanes, y: Lanes) {
-        // Q′ = Σ (7/2 s sᵀ − |s|² I) = 7/6 Q + 1/6 tr Q · I; F = M d/r^(7/2) − Q′d/r^(11/2)
-        // + 11/4 (dᵀQ′d) d/r^(15/2).
-        let trace = qxx + qyy
-        let a: Float = 7 / 6, b: Float = 1 / 6
-        let pxx = a * qxx + b * trace, pyy = a * qyy + b * trace, pxy = a * qxy
-        let inv2 = rinv * rinv
-        let inv7h = inv2 * rinv * rinv * rinv.reciprocalSquareRoot()  // √x = x / √x
-        let inv11h = inv7h * inv2
-        let qx = pxx * dx + pxy * dy
-        let qy = pxy * dx + pyy * dy
-        let radial = mass * inv7h + 2.75 * (dx * qx + dy * qy) * inv11h * inv2
-        return (dx * radial - qx * inv11h, dy * radial - qy * inv11h)
-    }
-
+    static func falloff(rinv: Lanes, inv2: Lanes) -> Lanes { inv2 * rinv * rinv * rinv.reciprocalSquareRoot() }
     @inline(__always)
-    static func far(dx: Double, dy: Double, d2: Double, mass: Double, qxx: Double, qyy: Double, qxy: Double)
-        -> (x: Double, y: Double) {
-        let rinv = 1 / d2.squareRoot()
-        let trace = qxx + qyy
-        let a = 7.0 / 6, b = 1.0 / 6
-        let pxx = a * qxx + b * trace, pyy = a * qyy + b * trace, pxy = a * qxy
-        let inv2 = rinv * rinv
-        let inv7h = inv2 * rinv * rinv.squareRoot()
-        let inv11h = inv7h * inv2
-        let qx = pxx * dx + pxy * dy
-        let qy = pxy * dx + pyy * dy
-        let radial = mass * inv7h + 2.75 * (dx * qx + dy * qy) * inv11h * inv2
-        return (dx * radial - qx * inv11h, dy * radial - qy * inv11h)
-    }
+    static func falloff(d2: Double) -> Double { 1 / (d2 * d2.squareRoot() * Foundation.sqrt(d2.squareRoot())) }
 }
 
 extension Lanes {

@@ -16,11 +16,17 @@ enum ClassicalScaling {
     /// Places the nodes of every component of `graph` of 2 … `limit` nodes in `xs`, `ys`
     /// about the component's present centroid, keeping a tenth of their present offsets
     /// from it (nodes the distances cannot tell apart, a star's leaves, would coincide).
+    /// Returns whether every component of two or more nodes was placed (none left at random).
+    @discardableResult
     static func place(graph: WeightedGraph, components: Components, length: Double,
-                      xs: inout [Double], ys: inout [Double]) {
-        for c in 0..<components.count where (2...limit).contains(components.size(of: c)) {
+                      xs: inout [Double], ys: inout [Double]) -> Bool {
+        var placedAll = true
+        for c in 0..<components.count where components.size(of: c) > 1 {
             let members = Array(components.nodes(of: c)).map(Int.init)
-            guard let (px, py) = coordinates(graph: graph, members: members) else { continue }
+            guard members.count <= limit, let (px, py) = coordinates(graph: graph, members: members) else {
+                placedAll = false
+                continue
+            }
             var cx = 0.0, cy = 0.0
             for i in members { cx += xs[i]; cy += ys[i] }
             cx /= Double(members.count); cy /= Double(members.count)
@@ -29,6 +35,7 @@ enum ClassicalScaling {
                 ys[i] = cy + py[slot] * length + 0.1 * (ys[i] - cy)
             }
         }
+        return placedAll
     }
 
     /// Coordinates in hops for the connected `members` of `graph`, centred on 0; nil when

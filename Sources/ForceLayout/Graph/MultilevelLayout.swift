@@ -73,6 +73,7 @@ struct MultilevelLayout {
         let coarsest = levels[level], length = lengths[level]
         let side = Double(coarsest.count).squareRoot() * length
         (xs, ys) = ([], [])
+        var fromDistances = false
         if let start {
             // Each node at the centroid of its cells: the drawing keeps its shape.
             var sx = [Double](repeating: 0, count: coarsest.count), sy = sx, count = sx
@@ -86,13 +87,12 @@ struct MultilevelLayout {
                 xs.append((Double.random(in: -0.5...0.5, using: &rng)) * side)
                 ys.append((Double.random(in: -0.5...0.5, using: &rng)) * side)
             }
-            ClassicalScaling.place(graph: coarsest, components: comps[level], length: length, xs: &xs, ys: &ys)
+            fromDistances = ClassicalScaling.place(graph: coarsest, components: comps[level], length: length,
+                                                   xs: &xs, ys: &ys)
         }
         // A start from random places needs long steps to untangle; one from distances or
         // from a drawing only refines.
-        let coarseComponents = comps[level]
-        let random = start == nil && (0..<coarseComponents.count).contains { coarseComponents.size(of: $0) > ClassicalScaling.limit }
-        step = StepLength(random ? side / 4 : length, cooling: StepLength.coarseCooling)
+        step = StepLength(start == nil && !fromDistances ? side / 4 : length, cooling: StepLength.coarseCooling)
         ComponentPacking.pack(xs: &xs, ys: &ys, components: comps[level], gap: length)
     }
 

@@ -121,8 +121,8 @@ struct SpringElectrical {
                     let id = ids?[Int(i)] ?? Int(i) + 1
                     for j in members where j != i {
                         let f = InverseFiveHalves.pair(dx: xs[Int(i)] - xs[Int(j)], dy: ys[Int(i)] - ys[Int(j)],
-                                                 strength: strength, id: id, other: ids?[Int(j)] ?? Int(j) + 1,
-                                                 tick: tick)
+                                                       strength: strength, id: id, other: ids?[Int(j)] ?? Int(j) + 1,
+                                                       tick: tick)
                         sx += f.x
                         sy += f.y
                     }
