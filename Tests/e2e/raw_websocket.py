@@ -33,6 +33,19 @@ def status_line(connection):
     return reply.split(b"\r\n")[0]
 
 
+def response_head(connection):
+    """The reply's head on `connection` up to and including its blank line, read a byte at a
+    time so that nothing after it (a frame the server sends at once, such as a close) is
+    consumed; b"" if it closes first."""
+    head = b""
+    while not head.endswith(b"\r\n\r\n"):
+        byte = connection.recv(1)
+        if not byte:
+            break
+        head += byte
+    return head
+
+
 def head_then_missing(port, path):
     """HEAD `path` then GET /nope on one connection; returns (HEAD's head, what follows it). A
     HEAD answered with no body leaves the GET's status line right after its headers."""

@@ -9,7 +9,7 @@ import re
 import socket
 
 from client import Client
-from raw_websocket import status_code, status_line, upgrade_request
+from raw_websocket import response_head, status_code, status_line, upgrade_request
 
 ROOM_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
@@ -34,9 +34,10 @@ def handshake(port, path, source="127.0.0.1", hold=False):
     connection.bind((source, 0))
     connection.connect(("127.0.0.1", port))
     connection.sendall(upgrade_request(port, base64.b64encode(os.urandom(16)).decode(), path=path))
-    status = status_code(status_line(connection))
     if hold:
-        return status, connection
+        # Only the head: a frame sent right after the 101 stays for the caller to read.
+        return status_code(response_head(connection).split(b"\r\n")[0]), connection
+    status = status_code(status_line(connection))
     connection.close()
     return status
 

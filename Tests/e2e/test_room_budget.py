@@ -11,18 +11,28 @@ from server import RunningServer, wait_until
 from test_room_state import settled_room
 
 
+def exactly(connection, count):
+    """`count` bytes from `connection` (fewer only if it closes first)."""
+    data = b""
+    while len(data) < count:
+        chunk = connection.recv(count - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
 def close_code(port, path):
     """The close status a joiner of `path` gets before any other message (None: it got one)."""
     status, connection = handshake(port, path, hold=True)
     assert status == 101, status
     try:
-        head = connection.recv(2)
+        head = exactly(connection, 2)
+        assert len(head) == 2, f"closed with no close frame: {head!r}"
         length = head[1] & 0x7F
         if length == 126:
-            length = struct.unpack("!H", connection.recv(2))[0]
-        payload = b""
-        while len(payload) < length:
-            payload += connection.recv(length - len(payload))
+            length = struct.unpack("!H", exactly(connection, 2))[0]
+        payload = exactly(connection, length)
         return struct.unpack("!H", payload[:2])[0] if head[0] & 0x0F == 0x8 else None
     finally:
         connection.close()
