@@ -35,7 +35,7 @@ define ensure_packages
 endef
 
 .PHONY: run build deps test-deps test test-swift test-fuzz-corpus test-node test-e2e test-browser clean \
-	bench bench-deps bench-graphs bench-page bench-import screenshot fuzz load load-rooms attack shape cluster cluster-deps load-cluster
+	bench bench-deps bench-graphs bench-page bench-import bench-room screenshot fuzz load load-rooms attack shape cluster cluster-deps load-cluster
 
 ## Install what is missing, build in release, serve on http://$(HOST):$(PORT)/
 run: deps
@@ -123,6 +123,14 @@ bench-page:
 bench-import: deps
 	$(RELEASE_BUILD)
 	$(PYTHON) bench/import_speed.py $(BENCH_IMPORT_ARGS)
+
+## Issue 24: one room of 100k moving cells read by v2 clients only, then by v2 and v1 ones, in
+## turn: steps/s, the server's CPU a step and frames/s a reader (a room writes v1 text frames only
+## while a v1 client is in it). Never part of `make test`. About two minutes.
+## Subsets: make bench-room BENCH_ROOM_ARGS="--cells 10000,100000 --seconds 5 --rounds 2"
+bench-room: deps
+	$(RELEASE_BUILD)
+	$(PYTHON) bench/room_stepping.py $(BENCH_ROOM_ARGS)
 
 ## Protocol v2, 2k cells moving at 20 Hz: 500 reading + 5 stalled + 1 slow (a quarter of the
 ## bandwidth) WebSocket clients for 60 s against the issue's targets, then 1000 readers reported;

@@ -50,4 +50,37 @@ final class FrameEncoderTests: XCTestCase {
         XCTAssertTrue(moved.withIDs.text.contains(#""ids":[1,2],"#))
         XCTAssertTrue(grown.withIDs.text.contains(#""ids":[1,2,3],"#))
     }
+
+    func testAFramesSizeIsCountedExactlyWithoutWritingIt() throws {
+        var generator = SystemRandomNumberGenerator()
+        let edges: [Double] = [0, -0, 0.04, 0.05, -0.05, -0.04, 0.95, 9.95, 99.95, 999.94, 999.95, -999.95, 1000, -1000.4,
+                               12345.5, -1e13, NumberFormatting.limit * 2, -.infinity, .infinity, .nan, 1e-300]
+        var xs = edges, ys = edges.reversed() as [Double]
+        for _ in 0..<2000 {
+            let scale = [1.0, 10, 1000, 1e6, 1e15].randomElement(using: &generator)!
+            xs.append(Double.random(in: -scale...scale, using: &generator))
+            ys.append(Double.random(in: -scale...scale, using: &generator))
+        }
+        for count in [0, 1, 2, xs.count] {
+            let (x, y) = (Array(xs.prefix(count)), Array(ys.prefix(count)))
+            XCTAssertEqual(FrameEncoder.positionsCount(xs: x, ys: y), FrameEncoder.positions(xs: x, ys: y).count, "\(count) cells")
+        }
+        for value in xs { XCTAssertEqual(NumberFormatting.positionLength(value), FrameEncoder.positions(xs: [value], ys: [0]).count - 11, "\(value)") }
+    }
+
+    func testADeferredTextFrameIsWrittenOnceAtTheFirstDemandWithTheSameBytes() throws {
+        let layout = try simulation([(1, 10.54, -3), (2, 1234.5, 6)])
+        let owners = [Ownership.Run(client: "c1", first: 1, last: 2)]
+        var eager = FrameEncoder(), lazy = FrameEncoder()
+        let written = eager.encode(layout, owners: owners, at: 42)
+        let deferred = TextFrame(deferring: lazy.source(layout, owners: owners, at: 42))
+        XCTAssertFalse(deferred.isWritten)
+        XCTAssertEqual(deferred.bareCount, written.withoutIDs.count)
+        layout.step()  // the positions it writes are those it was made with
+        XCTAssertEqual(deferred.frame.withIDs.bytes, written.withIDs.bytes)
+        XCTAssertEqual(deferred.frame.withoutIDs.bytes, written.withoutIDs.bytes)
+        XCTAssertTrue(deferred.isWritten)
+        XCTAssertTrue(deferred.frame.withoutIDs === deferred.frame.withoutIDs, "written once")
+        XCTAssertTrue(TextFrame(written).isWritten)
+    }
 }

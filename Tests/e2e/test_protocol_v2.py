@@ -98,3 +98,25 @@ def test_a_reader_that_drains_slowly_gets_fresh_frames():
     assert len(ages) >= 5, ages
     print(f"slow reader: {len(ages)} frames, p99 age {ages[-1]:.0f} ms")
     assert ages[-1] < 3000, f"frame ages (ms): {[round(age) for age in ages]}"
+
+
+def test_a_v1_joiner_of_a_room_read_only_in_v2_gets_its_frame_at_once_and_frame_bytes_count_it(server):
+    """A room whose clients all speak v2 writes no v1 text frames (issue 24); a v1 joiner still
+    gets hello and then the frame at once, and `frameBytes` (the text frame's size without ids)
+    is the size of that frame's text, counted before anyone had it written."""
+    async def scenario():
+        async with Client(server.room("textless"), subprotocols=V2) as binary:
+            await binary.send({"type": "add", "count": 200})
+            await binary.event("added", by=binary.id)
+            await binary.send({"type": "params", "paused": True})
+            await binary.event("params", by=binary.id)
+            await asyncio.sleep(0.3)  # the frame of the pause is out
+            await binary.send({"type": "stats"})
+            reported = (await binary.next("stats"))["frameBytes"]
+            async with websockets.connect(server.room("textless"), subprotocols=["forcelayout.v1"]) as text:
+                assert json.loads(await asyncio.wait_for(text.recv(), 5))["type"] == "hello"
+                frame = await asyncio.wait_for(text.recv(), 5)
+            assert frame.startswith('{"type":"frame"') and len(json.loads(frame)["xy"]) == 400
+            membership = frame[frame.index(',"ids":'):frame.index(',"xy":')]
+            assert reported == len(frame.encode()) - len(membership.encode()), (reported, len(frame))
+    run(scenario())

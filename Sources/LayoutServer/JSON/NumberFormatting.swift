@@ -26,6 +26,37 @@ public enum NumberFormatting {
         }
     }
 
+    /// How many bytes `appendPosition` writes for `value`, without writing them (a frame's
+    /// size when its text is not written, `FrameEncoder.positionsCount`).
+    @inline(__always)
+    public static func positionLength(_ value: Double) -> Int {
+        let clamped = value.isNaN ? 0 : min(max(value, -limit), limit)
+        let tenths = Int64((clamped * 10).rounded(.toNearestOrAwayFromZero))
+        if tenths.magnitude < UInt64(wholeUnitsFrom * 10) {
+            guard tenths != 0 else { return 1 }
+            let fraction = tenths.magnitude % 10 != 0 ? 2 : 0
+            return (tenths < 0 ? 1 : 0) + digitCount(tenths.magnitude / 10) + fraction
+        }
+        let whole = Int64(clamped.rounded(.toNearestOrAwayFromZero))
+        return (whole < 0 ? 1 : 0) + digitCount(whole.magnitude)
+    }
+
+    /// Decimal digits of `value` (1 for 0), as `appendDigits` writes them; positions in tenths
+    /// have at most four before the point, so those are compares.
+    @inline(__always)
+    private static func digitCount(_ value: UInt64) -> Int {
+        if value < 10 { return 1 }
+        if value < 100 { return 2 }
+        if value < 1000 { return 3 }
+        if value < 10000 { return 4 }
+        var count = 4, rest = value / 10000
+        while rest > 0 {
+            rest /= 10
+            count += 1
+        }
+        return count
+    }
+
     private static func appendTenths(_ tenths: Int64, to bytes: inout [UInt8]) {
         if tenths == 0 { bytes.append(UInt8(ascii: "0")); return }
         var magnitude = tenths.magnitude

@@ -18,6 +18,7 @@ extension Server {
                               bucket: TokenBucket(rate: config.limits.messagesPerSecond,
                                                   burst: config.limits.messageBurst, now: Uptime.seconds()))
         sessions[wsi] = session
+        if !binary { room.textReaders.add(1, ordering: .relaxed) }
         sessionsByClient[client] = session
         members[room.name, default: [:]][wsi] = session
         SocketQueue.reportWritableWhenSent(lws_get_socket_fd(wsi))
@@ -46,7 +47,7 @@ extension Server {
         let openedThrough = room.bus.nextSeq - 1
         mailbox.skipEvents(through: replayed.last?.seq ?? 0)
         session.subscription = subscription
-        let current = room.status.current
+        let current = room.reportedStatus
         // A relay counts its joiner before the owner does.
         let clients = room.mirror == nil ? host.clients(of: room.name) : room.clients + 1
         if let initialFrame {
@@ -75,6 +76,7 @@ extension Server {
     func closed(_ wsi: OpaquePointer) -> Int32 {
         guard let session = sessions.removeValue(forKey: wsi) else { return 0 }
         let room = session.room
+        if !session.binaryFrames { room.textReaders.subtract(1, ordering: .relaxed) }
         sessionsByClient[session.client] = nil
         members[room.name]?[wsi] = nil
         if members[room.name]?.isEmpty == true { members[room.name] = nil }

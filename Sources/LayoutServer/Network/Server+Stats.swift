@@ -23,7 +23,7 @@ extension Server {
         let server = ServerMessages.ServerFigures(
             clients: sessions.count, connections: connections.openCount, rooms: host.rooms.count,
             cells: host.budget.total, uptimeSeconds: uptimeSeconds)
-        return ServerMessages.stats(room?.status.current ?? LayoutStatus(), room: room?.name ?? .main,
+        return ServerMessages.stats(room?.reportedStatus ?? LayoutStatus(), room: room?.name ?? .main,
                                     clients: host.clients(of: room?.name ?? .main), server: server,
                                     cluster: host.cluster.map { ($0.name, $0.view) })
     }

@@ -11,10 +11,32 @@ import ForceLayout
 /// again only when the membership version changes: it changes far less often than positions.
 public struct FrameEncoder {
     /// One frame in both forms, each ready for `lws_write`.
-    public struct Frame {
+    public struct Frame: Sendable {
         public let version: Int
         public let withIDs: OutgoingMessage
         public let withoutIDs: OutgoingMessage
+    }
+
+    /// A frame's parts before its positions are written: what writing them takes (the
+    /// positions, kept), so a room that has no v1 client yet writes them only when one asks
+    /// (`TextFrame`).
+    public struct Source: Sendable {
+        public let version: Int
+        let head: [UInt8]
+        let membership: [UInt8]
+        let xs: [Double]
+        let ys: [Double]
+
+        /// The frame, written now.
+        public var frame: Frame {
+            let positions = FrameEncoder.positions(xs: xs, ys: ys)
+            return Frame(version: version,
+                         withIDs: OutgoingMessage(parts: [head, membership, positions]),
+                         withoutIDs: OutgoingMessage(parts: [head, positions]))
+        }
+
+        /// Bytes of the frame without ids, counted without writing it.
+        public var bareCount: Int { head.count + FrameEncoder.positionsCount(xs: xs, ys: ys) }
     }
 
     private var membership: (version: Int, part: [UInt8]) = (-1, [])
@@ -30,15 +52,20 @@ public struct FrameEncoder {
     /// the membership changed), `at` is the wall-clock time in ms since 1970 (nil: left out).
     public mutating func encode(_ simulation: Simulation, owners: @autoclosure () -> [Ownership.Run] = [],
                                 at: Int? = nil) -> Frame {
+        source(simulation, owners: owners(), at: at).frame
+    }
+
+    /// What `encode` writes, but for the positions: the head and membership parts, and the
+    /// positions as they are now.
+    public mutating func source(_ simulation: Simulation, owners: @autoclosure () -> [Ownership.Run] = [],
+                                at: Int? = nil) -> Source {
         if membership.version != simulation.version {
             membership = (simulation.version, Self.membership(ids: simulation.ids, owners: owners()))
         }
         let head = Self.head(tick: simulation.tick, version: simulation.version, at: at)
         headCount = head.count
-        let positions = Self.positions(xs: simulation.xs, ys: simulation.ys)
-        return Frame(version: simulation.version,
-                     withIDs: OutgoingMessage(parts: [head, membership.part, positions]),
-                     withoutIDs: OutgoingMessage(parts: [head, positions]))
+        return Source(version: simulation.version, head: head, membership: membership.part,
+                      xs: simulation.xs, ys: simulation.ys)
     }
 
     /// `{"type":"frame","tick":T,"v":V[,"at":MS]`
@@ -73,6 +100,16 @@ public struct FrameEncoder {
             writer.integer(run.last)
             writer.raw("]")
         }
+    }
+
+    /// Bytes `positions(xs:ys:)` writes: `,"xy":[` and `]}`, the numbers and the commas between them.
+    static func positionsCount(xs: [Double], ys: [Double]) -> Int {
+        let count = min(xs.count, ys.count)
+        var bytes = 9 + max(0, 2 * count - 1)
+        for index in 0..<count {
+            bytes += NumberFormatting.positionLength(xs[index]) + NumberFormatting.positionLength(ys[index])
+        }
+        return bytes
     }
 
     /// `,"xy":[x0,y0,x1,y1,…]}` in the frame number format (`NumberFormatting`).

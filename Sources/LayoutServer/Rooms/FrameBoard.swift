@@ -2,13 +2,12 @@ import Synchronization
 
 /// One frame, encoded in the forms a connection may need: JSON text (v1) or binary (v2),
 /// each with the membership (first frame, or the membership changed since the last frame it
-/// got) and without.
+/// got) and without. The text forms may be written only when a v1 client first asks (`TextFrame`).
 final class PublishedFrame: Sendable {
     /// Increases with every frame published, whatever the tick.
     let serial: Int
     let version: Int
-    let withIDs: OutgoingMessage
-    let withoutIDs: OutgoingMessage
+    let text: TextFrame
     let binaryWithIDs: OutgoingMessage
     let binaryWithoutIDs: OutgoingMessage
     /// When it was published, and when the next frame is due (nil: the room stopped
@@ -16,16 +15,18 @@ final class PublishedFrame: Sendable {
     let publishedAt: UInt64
     let nextDue: UInt64?
 
-    init(serial: Int, text: FrameEncoder.Frame, binary: FrameEncoder.Frame, publishedAt: UInt64, nextDue: UInt64?) {
+    init(serial: Int, text: TextFrame, binary: FrameEncoder.Frame, publishedAt: UInt64, nextDue: UInt64?) {
         self.serial = serial
         self.publishedAt = publishedAt
         self.nextDue = nextDue
-        version = text.version
-        withIDs = text.withIDs
-        withoutIDs = text.withoutIDs
+        self.text = text
+        version = binary.version
         binaryWithIDs = binary.withIDs
         binaryWithoutIDs = binary.withoutIDs
     }
+
+    var withIDs: OutgoingMessage { text.frame.withIDs }
+    var withoutIDs: OutgoingMessage { text.frame.withoutIDs }
 
     /// The form for a connection of that protocol, with or without the membership.
     func message(binary: Bool, membership: Bool) -> OutgoingMessage {

@@ -22,6 +22,9 @@ final class Room: Sendable {
     let status = StatusBoard()
     /// Its WebSocket clients on this server (the registry's count, for other threads).
     let localClients = Atomic<Int>(0)
+    /// Its v1 clients on this server: while there are none, its frames' text forms are
+    /// written only at a joiner's demand (`TextFrame`).
+    let textReaders = Atomic<Int>(0)
     /// The room left this server (forgotten or unloaded): what the cluster learns of it late
     /// (a lease taken, a mirror made) is given back.
     let isGone = Atomic<Bool>(false)
@@ -192,13 +195,21 @@ final class Room: Sendable {
 
     func announce() { changed.insert(name) }
 
+    /// The status as clients and relays are told it (`hello`, `stats`, the cluster): with the
+    /// size of the newest frame's text form, counted only when someone asks if it was not
+    /// written (a room of v2 clients, `TextFrame`).
+    var reportedStatus: LayoutStatus {
+        var reported = status.current
+        if let frame = frames.current { reported.frameBytes = frame.text.bareCount }
+        return reported
+    }
+
     /// A client of the room joined or left (here, or in a cluster on any server): everyone
     /// hears it with the count now, and the cluster learns the new count.
     func presence(_ kind: EventKind, of client: String) {
-        let status = status.current
-        bus.publish(LayoutEvent(kind: kind, by: client, tick: status.tick,
+        bus.publish(LayoutEvent(kind: kind, by: client, tick: status.current.tick,
                                 detail: .membership(client: client, clients: clients)))
-        replicator?.statusChanged(ReplicatedStatus(layout: status, clients: clients))
+        replicator?.statusChanged(ReplicatedStatus(layout: reportedStatus, clients: clients))
         announce()
     }
 }

@@ -76,7 +76,7 @@ struct RoomLayout {
             published = applyQueuedCommands(of: room)
             if published {
                 publishStatus(to: room, pinned: state.pinnedIfChanged)
-                room.replicator?.statusChanged(ReplicatedStatus(layout: room.status.current, clients: room.clients))
+                room.replicator?.statusChanged(ReplicatedStatus(layout: room.reportedStatus, clients: room.clients))
             }
         }
         if !room.requests.isEmpty {
@@ -201,7 +201,7 @@ struct RoomLayout {
             let simulation = state.simulation
             let owners = changes.contains(.membership) ? state.ownership.compact(to: simulation.ids) : []
             let at = LayoutEvent.now()
-            let text = encoder.encode(simulation, owners: owners, at: at)
+            let text = textForms(simulation, owners: owners, at: at, of: room)
             let binary = binaryEncoder.encode(simulation, owners: owners, at: at)
             frameSerial += 1
             let now = DispatchTime.now().uptimeNanoseconds
@@ -211,17 +211,25 @@ struct RoomLayout {
             publishStatus(to: room, pinned: pinned)
             room.replicator?.published(
                 ReplicatedFrame(serial: frameSerial, version: simulation.version, nextDueIn: state.isStepping ? interval : 0,
-                                text: text.withoutIDs.bytes,
+                                text: text.frame.withoutIDs.bytes,
                                 textHead: encoder.headCount,
                                 binary: binary.withoutIDs.bytes, membership: nil),
                 membership: .init(version: simulation.version, text: encoder.membershipPart,
                                   binary: binaryEncoder.membershipSection),
-                status: ReplicatedStatus(layout: room.status.current, clients: room.clients))
+                status: ReplicatedStatus(layout: room.reportedStatus, clients: room.clients))
         } else {
             publishStatus(to: room, pinned: pinned)
-            room.replicator?.statusChanged(ReplicatedStatus(layout: room.status.current, clients: room.clients))
+            room.replicator?.statusChanged(ReplicatedStatus(layout: room.reportedStatus, clients: room.clients))
         }
         room.announce()
+    }
+
+    /// The frame's v1 forms: written now while a v1 client is in the room or its relays get
+    /// them, else deferred to a v1 joiner's demand (`TextFrame`).
+    private mutating func textForms(_ simulation: Simulation, owners: [Ownership.Run], at: Int, of room: Room) -> TextFrame {
+        let source = encoder.source(simulation, owners: owners, at: at)
+        let written = room.replicator != nil || room.textReaders.load(ordering: .relaxed) > 0
+        return written ? TextFrame(source.frame) : TextFrame(deferring: source)
     }
 
     /// Continues the numbering of a room another server stepped before (a failover): frames
@@ -237,7 +245,6 @@ struct RoomLayout {
     private func publishStatus(to room: Room, pinned: [CellID]?) {
         let simulation = state.simulation
         let report = simulation.lastReport
-        let frameBytes = room.frames.current?.withoutIDs.count ?? 0
         room.status.update { status in
             if let pinned { status.pinned = pinned }
             status.parameters = simulation.parameters
@@ -248,7 +255,6 @@ struct RoomLayout {
             status.tickMs = timings.mean
             status.tickMsP99 = timings.p99
             status.stepsPerSecond = stepRate.perSecond
-            status.frameBytes = frameBytes
             status.maxMove = report.maxMove
             status.totalMove = report.totalMove
             status.physics = (simulation.usesGraphModel ? LayoutModel.graph : .cells).rawValue

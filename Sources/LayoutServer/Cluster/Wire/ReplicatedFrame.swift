@@ -58,7 +58,7 @@ struct ReplicatedFrame: Equatable, Sendable {
             withIDs: OutgoingMessage(parts: [flagged, membership.binary, Array(binary[BinaryFrameEncoder.headSize...])],
                                      binary: true),
             withoutIDs: OutgoingMessage(binary, binary: true))
-        return PublishedFrame(serial: localSerial, text: textFrame, binary: binaryFrame, publishedAt: now,
+        return PublishedFrame(serial: localSerial, text: TextFrame(textFrame), binary: binaryFrame, publishedAt: now,
                               nextDue: nextDueIn == 0 ? nil : now + nextDueIn)
     }
 
