@@ -6,7 +6,8 @@ import Logging
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Serve the page and the shared layout (the default command)."
+        abstract: "Serve the page and the shared layout (the default command).",
+        discussion: LimitArguments.help
     )
 
     /// Where every option's default comes from: `ServerConfig` and `Limits` say it once.
@@ -21,51 +22,6 @@ struct Serve: ParsableCommand {
     @Option(name: .customLong("public"), help: "Folder served at / (default: the checkout's Public/).")
     var publicDirectory: String?
 
-    @Option(help: "Most cells the layout may hold.")
-    var maxCells = Self.defaults.limits.maxCells
-
-    @Option(help: "Most WebSocket clients served at once; one more is refused with HTTP 503.")
-    var maxClients = Self.defaults.limits.maxClients
-
-    @Option(help: "Most TCP connections held at once, WebSockets or not (at least --max-clients); at the cap the oldest connection that is not a WebSocket makes room, else one more is refused.")
-    var maxConnections = Self.defaults.limits.maxConnections
-
-    @Option(help: "Most TCP connections from one address (an IPv6 /64) at once; at the cap its oldest connection that is not a WebSocket makes room, else one more is refused.")
-    var maxConnectionsPerAddress = Self.defaults.limits.maxConnectionsPerAddress
-
-    @Option(help: "Seconds a connection that is not a WebSocket may go without a complete request before it is closed.")
-    var requestTimeout = Self.defaults.limits.requestTimeout
-
-    @Option(help: "Bytes queued for one connection (events, replies, the message being written) before it is closed with 1008.")
-    var maxQueuedBytes = Self.defaults.limits.maxQueuedBytes
-
-    @Option(help: "Most cells one add message may ask for (at most --max-cells).")
-    var maxAddPerMessage = Self.defaults.limits.maxAddPerMessage
-
-    @Option(help: "Most links one room may hold (0: no links).")
-    var maxLinks = Self.defaults.limits.maxLinks
-
-    @Option(help: "Largest client message in bytes; a larger one closes its connection with 1009.")
-    var maxMessageBytes = Self.defaults.limits.maxMessageBytes
-
-    @Option(help: "Largest attrs of one cell or link in bytes (its JSON encoded without spaces): the user's data kept beside label, colour and group.")
-    var maxAttrBytes = Self.defaults.limits.maxAttrBytes
-
-    @Option(help: "Messages a second each connection may send, sustained (token bucket).")
-    var messagesPerSecond = Self.defaults.limits.messagesPerSecond
-
-    @Option(help: "Messages a connection may send in a burst.")
-    var messageBurst = Self.defaults.limits.messageBurst
-
-    @Option(help: "Recent events kept for late joiners (hello) and replay.")
-    var replayBuffer = Self.defaults.limits.replayBuffer
-
-    @Option(help: "Bytes of recent events kept for late joiners (hello) and replay: the most history a hello carries.")
-    var replayBytes = Self.defaults.limits.replayBytes
-
-    @Option(help: "Events waiting for one connection before it is closed with 1008 (too slow).")
-    var maxEventBacklog = Self.defaults.limits.maxEventBacklog
-
     @Option(name: .customLong("allow-origin"), parsing: .singleValue,
             help: ArgumentHelp("Also accept WebSocket handshakes from pages of this origin (scheme://host[:port]); repeatable; '*' accepts every origin.",
                                valueName: "origin"))
@@ -77,32 +33,11 @@ struct Serve: ParsableCommand {
     @Option(help: "Room main's file (wins over --state-dir for it): a state file of an earlier version loads as room main.")
     var state: String?
 
-    @Option(help: "Most rooms in memory at once. At the cap a room nobody is in makes way (saved and unloaded with --state-dir; without it, evicted with its cells after --room-evict-seconds empty); with none, a handshake that would make one more gets 503.")
-    var maxRooms = Self.defaults.limits.maxRooms
-
-    @Option(help: "Most rooms in memory one address (an IPv6 /64) may have created; one more gets 429 (default: a quarter of --max-rooms, at least 16 or all of them when fewer).")
-    var maxRoomsPerAddress: Int?
-
     @Option(help: "Seconds a room without a file (no --state-dir) must have been empty before it may be evicted, its cells lost, to make way for another room at --max-rooms.")
     var roomEvictSeconds = Self.defaults.roomEvictSeconds
 
     @Option(help: "Days a forgotten room's file is kept in STATE_DIR/.forgotten/ (move it back to restore the room) before it is deleted; fractions allowed.")
     var forgottenRetentionDays = Self.defaults.forgottenRetentionSeconds / 86_400
-
-    @Option(help: "New rooms one address may create in a minute; beyond that the handshake gets 429.")
-    var roomsPerMinute = Self.defaults.limits.roomsPerMinute
-
-    @Option(help: "Most cells of all rooms in memory together (--max-cells bounds each room).")
-    var maxTotalCells = Self.defaults.limits.maxTotalCells
-
-    @Option(help: "Seconds a settled room with no clients stays in memory before it is saved and unloaded (rooms with a file only).")
-    var roomIdleSeconds = Self.defaults.limits.roomIdleSeconds
-
-    @Option(help: "Exports (GET /export/...) one address may have under way at once; one more is answered 429.")
-    var maxExportsPerAddress = Self.defaults.limits.maxExportsPerAddress
-
-    @Option(help: "Bytes of export documents held for clients still downloading them; past it a new export is answered 503.")
-    var maxExportBytes = Self.defaults.limits.maxExportBytes
 
     @Option(help: "Seconds after its last client left that a room with no cells is forgotten (its file moved aside, see --forgotten-retention-days).")
     var roomForgetSeconds = Self.defaults.roomForgetSeconds
@@ -121,42 +56,21 @@ struct Serve: ParsableCommand {
                                valueName: "path"))
     var redisPasswordFile: String?
 
+    /// The limit flags (`--max-cells 40`, …): declared once, in `Limits.table`, and read with it
+    /// (`LimitArguments`); `LimitArguments.help` lists them in `serve --help`.
+    @Argument(parsing: .allUnrecognized, help: .hidden)
+    var limitFlags: [String] = []
+
     @Option(help: "This server's name in the cluster (1 to 32 of a-z, 0-9, -, _; unique among the servers; default: HOSTNAME-PORT).")
     var node: String?
 
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be in 1...65535") }
-        guard maxCells >= 1 else { throw ValidationError("--max-cells must be at least 1") }
-        guard maxClients >= 1 else { throw ValidationError("--max-clients must be at least 1") }
-        guard maxAddPerMessage >= 1 else { throw ValidationError("--max-add-per-message must be at least 1") }
-        guard maxLinks >= 0 else { throw ValidationError("--max-links must be at least 0") }
-        guard (1024...(16 << 20)).contains(maxMessageBytes) else {
-            throw ValidationError("--max-message-bytes must be in 1024...16777216")
-        }
-        guard (2...65_536).contains(maxAttrBytes) else { throw ValidationError("--max-attr-bytes must be in 2...65536") }
-        guard messagesPerSecond > 0, messagesPerSecond.isFinite, messageBurst >= 1, messageBurst.isFinite else {
-            throw ValidationError("--messages-per-second must be positive and --message-burst at least 1")
-        }
-        guard (1...100_000).contains(replayBuffer) else { throw ValidationError("--replay-buffer must be in 1...100000") }
-        guard (0...(1 << 30)).contains(replayBytes) else { throw ValidationError("--replay-bytes must be in 0...1073741824") }
-        guard maxEventBacklog >= 16 else { throw ValidationError("--max-event-backlog must be at least 16") }
-        guard maxConnections >= maxClients else {
-            throw ValidationError("--max-connections (\(maxConnections)) must be at least --max-clients (\(maxClients))")
-        }
-        guard maxConnectionsPerAddress >= 1 else { throw ValidationError("--max-connections-per-address must be at least 1") }
-        guard (1...3600).contains(requestTimeout) else { throw ValidationError("--request-timeout must be in 1...3600 seconds") }
-        guard maxQueuedBytes >= 65_536 else { throw ValidationError("--max-queued-bytes must be at least 65536") }
-        guard maxRooms >= 1 else { throw ValidationError("--max-rooms must be at least 1") }
-        if let maxRoomsPerAddress, maxRoomsPerAddress < 1 { throw ValidationError("--max-rooms-per-address must be at least 1") }
+        let limits = try self.limits()
         guard roomEvictSeconds >= 1 else { throw ValidationError("--room-evict-seconds must be at least 1") }
         guard forgottenRetentionDays >= 0, forgottenRetentionDays <= 36_500 else {
             throw ValidationError("--forgotten-retention-days must be in 0...36500")
         }
-        guard roomsPerMinute >= 1 else { throw ValidationError("--rooms-per-minute must be at least 1") }
-        guard maxTotalCells >= 1 else { throw ValidationError("--max-total-cells must be at least 1") }
-        guard roomIdleSeconds >= 1 else { throw ValidationError("--room-idle-seconds must be at least 1") }
-        guard maxExportsPerAddress >= 1 else { throw ValidationError("--max-exports-per-address must be at least 1") }
-        guard maxExportBytes >= 1 << 20 else { throw ValidationError("--max-export-bytes must be at least 1048576") }
         guard roomForgetSeconds >= 1 else { throw ValidationError("--room-forget-seconds must be at least 1") }
         if let stepThreads, !(1...64).contains(stepThreads) { throw ValidationError("--step-threads must be in 1...64") }
         if let redis {
@@ -223,7 +137,7 @@ struct Serve: ParsableCommand {
         var config = ServerConfig(publicDirectory: resolvedPublicDirectory())
         config.host = host
         config.port = port
-        config.limits = limits
+        config.limits = try limits()
         do {
             config.originPolicy = try OriginPolicy(allowing: allowOrigins, loopbackOnly: OriginPolicy.isLoopback(host.lowercased()))
         } catch {
@@ -256,36 +170,13 @@ struct Serve: ParsableCommand {
         }
     }
 
-    private var limits: Limits {
-        var limits = Limits()
-        limits.maxCells = maxCells
-        limits.maxClients = maxClients
-        limits.maxAddPerMessage = min(maxAddPerMessage, maxCells)
-        limits.maxLinks = maxLinks
-        limits.maxMessageBytes = maxMessageBytes
-        limits.maxAttrBytes = maxAttrBytes
-        limits.messagesPerSecond = messagesPerSecond
-        limits.messageBurst = messageBurst
-        limits.replayBuffer = replayBuffer
-        limits.replayBytes = replayBytes
-        limits.maxEventBacklog = maxEventBacklog
-        limits.maxConnections = maxConnections
-        limits.maxConnectionsPerAddress = maxConnectionsPerAddress
-        limits.requestTimeout = requestTimeout
-        limits.maxQueuedBytes = maxQueuedBytes
-        limits.maxRooms = maxRooms
-        limits.roomsPerMinute = roomsPerMinute
-        limits.maxRoomsPerAddress = maxRoomsPerAddress ?? Self.defaultRoomsPerAddress(maxRooms: maxRooms)
-        limits.maxTotalCells = maxTotalCells
-        limits.roomIdleSeconds = roomIdleSeconds
-        limits.maxExportsPerAddress = maxExportsPerAddress
-        limits.maxExportBytes = maxExportBytes
-        return limits
-    }
-
-    /// A quarter of the rooms, but at least 16 (all of them when there are fewer).
-    static func defaultRoomsPerAddress(maxRooms: Int) -> Int {
-        max(maxRooms / 4, min(16, maxRooms))
+    /// What the limit flags say (`Limits.table`).
+    private func limits() throws -> Limits {
+        do {
+            return try LimitArguments.limits(from: limitFlags)
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     /// `HOSTNAME-PORT`, lowercased, with what a node name cannot hold dropped.

@@ -291,13 +291,13 @@ public struct ImportSession: Sendable {
         return .send([ClientRequest(.layout(command), ref: ref).encoded])
     }
 
+    /// The server's `hello.limits`: each limit of `Limits.table` it states within the bounds a
+    /// server accepts; the default for any other.
     static func limits(_ value: JSONValue?) -> Limits {
         var limits = Limits()
-        if case .number(let n)? = value?["maxAddPerMessage"], n >= 1 { limits.maxAddPerMessage = Int(n) }
-        if case .number(let n)? = value?["maxMessageBytes"], n >= 256 { limits.maxMessageBytes = Int(n) }
-        if case .number(let n)? = value?["maxAttrBytes"], n >= 2, n < 1e9 { limits.maxAttrBytes = Int(n) }
-        if case .number(let n)? = value?["messagesPerSecond"], n > 0 { limits.messagesPerSecond = n }
-        if case .number(let n)? = value?["messageBurst"], n >= 1 { limits.messageBurst = n }
+        for spec in Limits.table {
+            if case .number(let number)? = value?[spec.key] { spec.set(number, in: &limits) }
+        }
         return limits
     }
 

@@ -62,6 +62,18 @@ public enum ServerMessages {
         var uptimeSeconds: Int
     }
 
+    /// `{"maxCells":100000,…}`: every limit of `Limits.table`, in its order.
+    static func writeLimits(_ limits: Limits, into writer: inout JSONWriter) {
+        writer.raw("{")
+        for (index, spec) in Limits.table.enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.string(spec.key)
+            writer.raw(":")
+            if spec.isCount { writer.integer(Int(spec.value(in: limits))) } else { writer.number(spec.value(in: limits)) }
+        }
+        writer.raw("}")
+    }
+
     /// `clients`: of `room`.
     public static func hello(client: String, room: RoomName, clients: Int, status: LayoutStatus, limits: Limits,
                              events: [Envelope<LayoutEvent>]) -> [UInt8] {
@@ -75,30 +87,9 @@ public enum ServerMessages {
         writeParameters(status.parameters, into: &writer)
         writer.raw(",\"paramSpecs\":")
         writer.raw(paramSpecs)
-        writer.raw(",\"limits\":{\"maxCells\":")
-        writer.integer(limits.maxCells)
-        writer.member("maxAddPerMessage", limits.maxAddPerMessage)
-        writer.member("maxLinks", limits.maxLinks)
-        writer.member("maxMessageBytes", limits.maxMessageBytes)
-        writer.member("maxAttrBytes", limits.maxAttrBytes)
-        writer.member("replayBuffer", limits.replayBuffer)
-        writer.member("replayBytes", limits.replayBytes)
-        writer.member("messagesPerSecond", limits.messagesPerSecond)
-        writer.member("messageBurst", limits.messageBurst)
-        writer.member("maxEventBacklog", limits.maxEventBacklog)
-        writer.member("maxClients", limits.maxClients)
-        writer.member("maxConnections", limits.maxConnections)
-        writer.member("maxConnectionsPerAddress", limits.maxConnectionsPerAddress)
-        writer.member("maxQueuedBytes", limits.maxQueuedBytes)
-        writer.member("requestTimeout", limits.requestTimeout)
-        writer.member("maxRooms", limits.maxRooms)
-        writer.member("roomsPerMinute", limits.roomsPerMinute)
-        writer.member("maxRoomsPerAddress", limits.maxRoomsPerAddress)
-        writer.member("maxTotalCells", limits.maxTotalCells)
-        writer.member("roomIdleSeconds", limits.roomIdleSeconds)
-        writer.member("maxExportsPerAddress", limits.maxExportsPerAddress)
-        writer.member("maxExportBytes", limits.maxExportBytes)
-        writer.raw("},\"tick\":")
+        writer.raw(",\"limits\":")
+        writeLimits(limits, into: &writer)
+        writer.raw(",\"tick\":")
         writer.integer(status.tick)
         writer.member("settled", status.settled)
         if status.unsaved == true { writer.member("unsaved", true) }
