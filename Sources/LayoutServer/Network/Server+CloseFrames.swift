@@ -12,19 +12,18 @@ import CLibWebSockets
 /// goes out as soon as the socket takes it.
 extension Server {
     func peerClosed(_ wsi: OpaquePointer, payload: UnsafeMutableRawPointer?, length: Int) -> Int32 {
-        // Our own close frame may still be waiting for the socket: closing again now would make
-        // lws hang up without any close frame; its echo at least tells the client we closed.
-        guard let session = sessions[wsi], !session.closeSent else { return 0 }
+        guard let session = sessions[wsi] else { return 0 }
         let bytes = UnsafeRawBufferPointer(start: payload, count: payload == nil ? 0 : length)
-        if case .fail(let status, let reason) = CloseFrameAnswer(payload: bytes) {
-            logger.info("\(session.client) sent a bad close frame (\(reason)): closing with \(status)")
-            return close(session, lws_close_status(rawValue: UInt32(status)), reason)
+        var bad: (status: UInt32, reason: String)?
+        if case .fail(let status, let reason) = CloseFrameAnswer(payload: bytes) { bad = (UInt32(status), reason) }
+        // A close of our own waiting for a write (1009, 1008, 1001) answers instead of the echo,
+        // which would otherwise replace it (`ConnectionLife.peerClosed`).
+        switch session.life.peerClosed(bad: bad) {
+        case .echo:
+            return 0
+        case .close(let status, let reason):
+            if let bad { logger.info("\(session.client) sent a bad close frame (\(bad.reason)): closing with \(status)") }
+            return setUpClose(session, status, reason)
         }
-        // A close of our own was waiting for a write (1009, 1008, 1001): it answers instead of
-        // the echo, which would otherwise replace it.
-        if let request = session.closeRequest {
-            return close(session, request.status, request.reason)
-        }
-        return 0
     }
 }

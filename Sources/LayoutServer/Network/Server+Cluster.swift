@@ -14,7 +14,7 @@ extension Server {
         for notice in cluster.notices.take() {
             switch notice {
             case .won(let name, let claim):
-                let here = members[name]?.values.filter { $0.awaitingSince == nil } ?? []
+                let here = sessions.members(of: name).filter(\.life.isGreeted)
                 let served = host.won(name, claim, members: here.map(\.client)) { message in
                     for session in here { session.mailbox.pushOpening(message) }
                 }
@@ -38,7 +38,7 @@ extension Server {
                 logger.warning("room \(name): events missed from its owner; its clients here reconnect")
                 closeMembers(of: name, Self.serviceRestart, "room \(name) resynchronising: reconnect")
             case .reply(let client, let message):
-                guard let session = sessionsByClient[client] else { continue }
+                guard let session = sessions.session(of: client) else { continue }
                 session.mailbox.push(OutgoingMessage(message))
                 lws_callback_on_writable(session.wsi)
             case .link(let up):
@@ -48,7 +48,7 @@ extension Server {
     }
 
     func greetWaiting(in name: RoomName) {
-        for session in members[name]?.values ?? [:].values where session.awaitingSince != nil {
+        for session in sessions.members(of: name) where session.life.mayBeGreeted {
             greet(session)
         }
     }
@@ -57,7 +57,7 @@ extension Server {
     /// them is sent.
     func closeMembers(of name: RoomName, _ status: lws_close_status, _ reason: String,
                               only: (Session) -> Bool = { _ in true }) {
-        for session in members[name]?.values ?? [:].values where session.closeRequest == nil && only(session) {
+        for session in sessions.members(of: name) where !session.life.isClosing && only(session) {
             requestClose(session, status, reason, graceSeconds: 2, afterQueued: true)
         }
     }
@@ -70,7 +70,7 @@ extension Server {
         guard !up else { return }
         let error = OutgoingMessage(ServerMessages.error(ProtocolError(
             .clusterUnavailable, "this server lost Redis: the room is stepped by another server, so it pauses here until Redis is back")))
-        for session in sessions.values where session.room.mirror != nil && session.awaitingSince == nil {
+        for session in sessions.all where session.room.mirror != nil && session.life.isGreeted {
             session.mailbox.push(error)
             lws_callback_on_writable(session.wsi)
         }
@@ -78,8 +78,8 @@ extension Server {
 
     /// Once a second: connections whose room did not become ready in time are closed.
     func closeLongWaits(now: Double) {
-        for session in sessions.values {
-            guard let since = session.awaitingSince, now - since > Self.roomWaitSeconds, session.closeRequest == nil,
+        for session in sessions.all {
+            guard let since = session.life.awaitingSince, now - since > Self.roomWaitSeconds,
                   session.room.role.isPending || session.room.mirror != nil else { continue }  // a load ends on its own
             logger.info("\(session.client): room \(session.room.name) not ready in \(Int(Self.roomWaitSeconds)) s (Redis or its owner unreachable): closing with 1013")
             requestClose(session, Self.tryAgainLater, "room \(session.room.name) unavailable: try again",

@@ -36,15 +36,13 @@ extension Server {
     /// The admitted socket has its wsi now.
     private func instantiated(_ wsi: OpaquePointer) {
         guard let id = acceptedDescriptors.removeValue(forKey: lws_get_socket_fd(wsi)) else { return }
-        connectionIDs[wsi] = id
-        connectionWSIs[id] = wsi
+        connectionIDs.insert(wsi, id)
     }
 
     private func destroyed(_ wsi: OpaquePointer) {
         rawRefusals[wsi] = nil
         handshakeEnded(wsi)
-        guard let id = connectionIDs.removeValue(forKey: wsi) else { return }
-        connectionWSIs[id] = nil
+        guard let id = connectionIDs.remove(wsi) else { return }
         connections.closed(id)
         connectionsClosedSinceSweep = true
     }
@@ -84,7 +82,7 @@ extension Server {
             return false
         case .admitEvicting(let id, let evicted):
             refusals.countEviction(from: address)
-            if let victim = connectionWSIs[evicted] { kill(victim) }
+            if let victim = connectionIDs[right: evicted] { kill(victim) }
             acceptedDescriptors[accepted.pointee.accept_fd] = id
         case .admit(let id):
             acceptedDescriptors[accepted.pointee.accept_fd] = id
@@ -108,7 +106,7 @@ extension Server {
     /// WebSockets, and logs what admission refused meanwhile.
     func sweepConnections() {
         for id in connections.expire(now: Uptime.seconds()) {
-            if let wsi = connectionWSIs[id] { kill(wsi) }
+            if let wsi = connectionIDs[right: id] { kill(wsi) }
         }
         if let summary = refusals.takeSummary() { logger.info("\(summary)") }
         // Give back to the system what closed connections held (a too-slow client's queue can

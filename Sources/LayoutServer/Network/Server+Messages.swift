@@ -6,7 +6,7 @@ import ForceLayout
 extension Server {
     func received(_ session: Session, input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         // Closing: whatever still arrives is read and dropped (lws keeps parsing the frames).
-        guard session.closeRequest == nil else { return 0 }
+        guard !session.life.isClosing else { return 0 }
         if !session.receiving {
             session.receiving = true
             session.receivingBinary = lws_frame_is_binary(session.wsi) != 0
@@ -30,7 +30,7 @@ extension Server {
 
     private func handleMessage(_ session: Session, binary: Bool) {
         // A connection being closed (too slow, shutting down) is not answered any more.
-        guard session.closeRequest == nil, !session.mailbox.overflowed else { return }
+        guard !session.life.isClosing, !session.mailbox.overflowed else { return }
         guard session.bucket.take(now: Uptime.seconds()) else {
             reject(session, ProtocolError(.rateLimited, "more than \(Int(config.limits.messagesPerSecond)) messages a second (burst \(Int(config.limits.messageBurst)))"))
             return
@@ -44,7 +44,7 @@ extension Server {
             reject(session, error)
         case .success(let request):
             switch request.message {
-            case .layout where session.awaitingSince != nil:
+            case .layout where session.life.awaitingSince != nil:
                 // A cluster's room still being claimed or mirrored: where it is stepped is not known yet.
                 reject(session, ProtocolError(.unavailable, "room \(session.room.name) is not ready yet: wait for hello", ref: request.ref))
             case .layout where session.room.mirror != nil:
@@ -81,36 +81,40 @@ extension Server {
         lws_callback_on_writable(session.wsi)
     }
 
-    /// One write per WRITEABLE: queued messages first (events, replies, stats), then the
-    /// newest frame if this connection has not had it.
+    /// One write per WRITEABLE, as the connection's life says (`ConnectionLife.writable`):
+    /// queued messages first (events, replies, stats), then the newest frame if this
+    /// connection has not had it; or, closing, what is queued before the close, then the close.
+    ///
+    /// After the close frame lws may still call WRITEABLE while it waits for the client's;
+    /// closing again then would hang up at once, and the kernel would throw away the close
+    /// frame if the client had not read it yet: the life says `nothing` then. Nothing goes
+    /// before hello either (a close may).
     func writable(_ session: Session) -> Int32 {
-        // After close, lws writes the close frame and may still call WRITEABLE while it waits
-        // for the client's; closing again then would hang up at once, and the kernel would
-        // throw away the close frame if the client had not read it yet.
-        guard !session.closeSent else { return 0 }
-        // Not greeted yet: nothing may go before hello (a close may).
-        if session.awaitingSince != nil, session.closeRequest == nil { return 0 }
-        let queuedFirst = session.closeRequest?.afterQueued ?? true
-        if let request = session.closeRequest, !request.afterQueued || session.mailbox.isEmpty {
-            return close(session, request.status, request.reason)
-        }
         let message: OutgoingMessage
         let newest = session.room.frames.current
-        if queuedFirst, let queued = session.mailbox.pop() {
+        switch session.life.writable(mailboxEmpty: session.mailbox.isEmpty) {
+        case .nothing:
+            return 0
+        case .close(let status, let reason):
+            return setUpClose(session, status, reason)
+        case .queuedOnly:
+            guard let queued = session.mailbox.pop() else { return 0 }
             message = queued
-        } else if session.closeRequest != nil {
-            return 0
-        } else if let frame = newest, frame.serial > session.sentFrameSerial {
-            guard let next = frameToSend(session, frame) else { return 0 }
-            message = next
-        } else {
-            return 0
+        case .queuedThenFrame:
+            if let queued = session.mailbox.pop() {
+                message = queued
+            } else if let frame = newest, frame.serial > session.sentFrameSerial {
+                guard let next = frameToSend(session, frame) else { return 0 }
+                message = next
+            } else {
+                return 0
+            }
         }
         session.inFlight = message
         let written = lws_write(session.wsi, message.payload, message.count,
                                 message.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT)
         guard written >= 0 else { return -1 }
-        if !session.mailbox.isEmpty || (newest?.serial ?? 0) > session.sentFrameSerial || session.closeRequest != nil {
+        if !session.mailbox.isEmpty || (newest?.serial ?? 0) > session.sentFrameSerial || session.life.closeRequest != nil {
             lws_callback_on_writable(session.wsi)
         }
         return 0
@@ -156,11 +160,11 @@ extension Server {
     /// Its close frame goes out when the socket drains; if it does not within 5 s, the
     /// connection is dropped.
     func closeSessionsTooFarBehind() {
-        for session in sessions.values { closeIfOverflowed(session) }
+        for session in sessions.all { closeIfOverflowed(session) }
     }
 
     private func closeIfOverflowed(_ session: Session) {
-        guard session.closeRequest == nil, let overflow = session.mailbox.overflow else { return }
+        guard !session.life.isClosing, let overflow = session.mailbox.overflow else { return }
         switch overflow {
         case .events(let count):
             logger.info("\(session.client) fell \(count) events behind: closing with 1008")
@@ -182,16 +186,17 @@ extension Server {
     /// grace).
     func requestClose(_ session: Session, _ status: lws_close_status, _ reason: String, graceSeconds: Int32,
                       afterQueued: Bool = false) {
-        session.closeRequest = (status, reason, afterQueued)
+        let request = ConnectionLife.CloseRequest(status: status.rawValue, reason: reason, afterQueued: afterQueued)
+        guard session.life.requestClose(request) == .armAndWake else { return }
         lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, graceSeconds)
         lws_callback_on_writable(session.wsi)
     }
 
-    /// Sets up the close frame; the caller returns the -1 to lws, which then sends it.
-    func close(_ session: Session, _ status: lws_close_status, _ reason: String) -> Int32 {
-        session.closeSent = true
+    /// Sets up the close frame the connection's life decided on; the caller returns the -1 to
+    /// lws, which then sends it.
+    func setUpClose(_ session: Session, _ status: UInt32, _ reason: String) -> Int32 {
         var bytes = Array(reason.utf8.prefix(120))
-        lws_close_reason(session.wsi, status, &bytes, bytes.count)
+        lws_close_reason(session.wsi, lws_close_status(rawValue: status), &bytes, bytes.count)
         return -1
     }
 }

@@ -16,18 +16,16 @@ extension Server {
         let session = Session(wsi: wsi, client: client, room: room, binaryFrames: binary, peer: peerAddress(wsi),
                               mailbox: mailbox,
                               bucket: TokenBucket(rate: config.limits.messagesPerSecond,
-                                                  burst: config.limits.messageBurst, now: Uptime.seconds()))
-        sessions[wsi] = session
+                                                  burst: config.limits.messageBurst, now: Uptime.seconds()),
+                              life: ConnectionLife(roomReady: room.isReady, now: Uptime.seconds()))
+        sessions.insert(session)
         if !binary { room.textReaders.add(1, ordering: .relaxed) }
-        sessionsByClient[client] = session
-        members[room.name, default: [:]][wsi] = session
         SocketQueue.reportWritableWhenSent(lws_get_socket_fd(wsi))
         fitSendBuffer(session, to: 0)
-        if room.isReady {
+        if session.life.awaitingSince == nil {
             greet(session)
         } else {
             // A room of the cluster whose owner is being found, or whose mirror is catching up.
-            session.awaitingSince = Uptime.seconds()
             logger.info("\(client) connected from \(session.peer) to room \(room.name): waiting for the room")
         }
         return 0
@@ -37,7 +35,7 @@ extension Server {
     /// and its `joined` event for everyone.
     func greet(_ session: Session) {
         let room = session.room, mailbox = session.mailbox, client = session.client
-        session.awaitingSince = nil
+        _ = session.life.greet()
         // Read before subscribing: every event this frame depends on was published before it
         // was stored, so it is in the replay below, and the frame may follow hello at once.
         let initialFrame = room.frames.current
@@ -74,18 +72,15 @@ extension Server {
 
     /// The connection is gone: forget it, and tell its room.
     func closed(_ wsi: OpaquePointer) -> Int32 {
-        guard let session = sessions.removeValue(forKey: wsi) else { return 0 }
+        guard let session = sessions.remove(wsi) else { return 0 }
         let room = session.room
         if !session.binaryFrames { room.textReaders.subtract(1, ordering: .relaxed) }
-        sessionsByClient[session.client] = nil
-        members[room.name]?[wsi] = nil
-        if members[room.name]?.isEmpty == true { members[room.name] = nil }
         session.subscription?.cancel()
         session.subscription = nil
         host.left(room, now: Uptime.seconds())
         let clients = host.clients(of: room.name)
         logger.info("\(session.client) disconnected from room \(room.name) (\(Self.clientCount(clients)) there, \(sessions.count) in all)")
-        guard session.awaitingSince == nil else { return 0 }  // never greeted: nobody heard of it
+        guard session.life.closed() else { return 0 }  // never greeted: nobody heard of it
         if let mirror = room.mirror {
             mirror.detach(session.mailbox)
             host.cluster?.left(session.client, room.name)
@@ -99,7 +94,7 @@ extension Server {
     }
 
     func wakeMembers(of name: RoomName) {
-        for session in members[name]?.values ?? [:].values { lws_callback_on_writable(session.wsi) }
+        for session in sessions.members(of: name) { lws_callback_on_writable(session.wsi) }
     }
 
     static func clientCount(_ count: Int) -> String { count == 1 ? "1 client" : "\(count) clients" }

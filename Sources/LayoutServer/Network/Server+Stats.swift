@@ -5,10 +5,10 @@ import Dispatch
 /// room `main`) and `GET /rooms`.
 extension Server {
     func statsTimerFired() {
-        for sessions in members.values {
-            guard let room = sessions.first?.value.room else { continue }
+        for members in sessions.rooms.values {
+            guard let room = members.first?.value.room else { continue }
             let message = OutgoingMessage(statsJSON(for: room))
-            for session in sessions.values {
+            for session in members.values {
                 session.mailbox.setStats(message)
                 lws_callback_on_writable(session.wsi)
             }

@@ -48,16 +48,13 @@ public final class Server {
     let overflowAlarm = OverflowAlarm()
     let host: RoomHost
 
-    var sessions: [OpaquePointer: Session] = [:]
-    /// The same sessions by client id (answers from a room's owner in a cluster find theirs).
-    var sessionsByClient: [String: Session] = [:]
-    /// The connections of each room, to wake when it publishes.
-    var members: [RoomName: [OpaquePointer: Session]] = [:]
+    /// The WebSocket sessions, by wsi, client id and room.
+    var sessions = SessionDirectory<Session>()
     /// Handshakes admitted to a room (and counted in it) that are not WebSockets yet.
     var joining: [OpaquePointer: Room] = [:]
     var connections: ConnectionTable
-    var connectionIDs: [OpaquePointer: ConnectionTable.ID] = [:]
-    var connectionWSIs: [ConnectionTable.ID: OpaquePointer] = [:]
+    /// Each admitted connection's id in `connections`, both ways.
+    var connectionIDs = TwoWayMap<OpaquePointer, ConnectionTable.ID>()
     /// Accepted sockets admitted but not yet bound to their wsi (a moment, within one accept).
     var acceptedDescriptors: [Int32: ConnectionTable.ID] = [:]
     var rawRefusals: [OpaquePointer: HTTPResponse.Refusal] = [:]
@@ -178,7 +175,7 @@ public final class Server {
     func beginShutdown() {
         shutdownDeadline = .now() + .seconds(2)
         logger.info("shutting down: closing \(sessions.count) connection(s)")
-        for session in sessions.values {
+        for session in sessions.all {
             requestClose(session, LWS_CLOSE_STATUS_GOINGAWAY, "server shutting down", graceSeconds: 2)
         }
     }

@@ -13,9 +13,8 @@ final class Session {
     let mailbox: Mailbox
     var subscription: Subscription<LayoutEvent>?
     var bucket: TokenBucket
-    /// When it connected to a room not ready yet (a cluster's room being claimed or mirrored);
-    /// nil once greeted (`Server.greet`).
-    var awaitingSince: Double?
+    /// Waiting for its room, open, closing, close sent (`ConnectionLife`).
+    var life: ConnectionLife
 
     /// The message being received, possibly over several fragments and callbacks.
     var receiving = false
@@ -32,13 +31,8 @@ final class Session {
     /// Kept alive until the next write: lws may still point into it (permessage-deflate).
     var inFlight: OutgoingMessage?
 
-    /// `afterQueued`: what is queued (events, replies) goes out first.
-    var closeRequest: (status: lws_close_status, reason: String, afterQueued: Bool)?
-    /// Our close frame is handed to lws: write nothing more.
-    var closeSent = false
-
     init(wsi: OpaquePointer, client: String, room: Room, binaryFrames: Bool, peer: String, mailbox: Mailbox,
-         bucket: TokenBucket) {
+         bucket: TokenBucket, life: ConnectionLife) {
         self.wsi = wsi
         self.client = client
         self.room = room
@@ -46,5 +40,12 @@ final class Session {
         self.peer = peer
         self.mailbox = mailbox
         self.bucket = bucket
+        self.life = life
     }
+}
+
+/// Filed by its wsi in the server's `SessionDirectory`.
+extension Session: DirectoryEntry {
+    var connection: OpaquePointer { wsi }
+    var roomName: RoomName { room.name }
 }
