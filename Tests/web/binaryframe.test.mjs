@@ -8,6 +8,7 @@ import { decodeFrame, dequantize } from '../../Public/binaryframe.js';
 import { applyDecodedFrame, applyFrame, applyHello } from '../../Public/apply.js';
 import { createState } from '../../Public/state.js';
 import { createReceiver } from '../../Public/receive.js';
+import { readFileSync } from 'node:fs';
 import { bounds, encodeFrame } from './frameencoder.mjs';
 
 // little-endian bytes of a value
@@ -214,4 +215,34 @@ test('decoding a 100k-cell frame takes well under a millisecond here', () => {
   // generous: the target is under 1 ms in the browser; a busy machine must not fail this
   assert.ok(times[15] < 5, `median ${times[15].toFixed(3)} ms`);
   console.log(`# decode 100k cells: median ${times[15].toFixed(3)} ms, best ${times[0].toFixed(3)} ms`);
+});
+
+// The golden frames the server's own encoder wrote (Tests/fixtures/, GoldenFixturesTests.swift):
+// the page reads them as the v1 frame of the same layout says, and the tests' encoder writes
+// the same bytes.
+const fixture = (name) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url));
+const arrayBuffer = (data) => data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+
+test('the server-written v2 frames decode to what its v1 frame of the same layout says', () => {
+  const v1 = JSON.parse(fixture('frame-v1-membership.json'));
+  const full = decodeFrame(arrayBuffer(fixture('frame-v2-membership.bin')));
+  const bare = decodeFrame(arrayBuffer(fixture('frame-v2-bare.bin')));
+  for (const f of [full, bare]) {
+    assert.deepEqual([f.kind, f.tick, f.v, f.at, f.n], [1, v1.tick, v1.v, v1.at, v1.ids.length]);
+  }
+  assert.equal(full.flags, 1);
+  assert.equal(bare.flags, 0);
+  assert.deepEqual([...full.ids], v1.ids);
+  assert.deepEqual(full.owners, v1.owners);
+  assert.deepEqual([...bare.q], [...full.q]);
+  const xy = dequantize(full, new Float64Array(2 * full.n));
+  const step = Math.max(full.maxX - full.minX, full.maxY - full.minY) / 65535;
+  xy.forEach((value, i) => assert.ok(Math.abs(value - v1.xy[i]) <= step / 2 + 0.05, `${i}: ${value} vs ${v1.xy[i]}`));
+});
+
+test("the tests' encoder writes the server's bytes for the same frame", () => {
+  const v1 = JSON.parse(fixture('frame-v1-membership.json'));
+  const frame = { tick: v1.tick, v: v1.v, at: v1.at, owners: v1.owners, xy: v1.xy };
+  assert.deepEqual(new Uint8Array(encodeFrame({ ...frame, ids: v1.ids })), new Uint8Array(fixture('frame-v2-membership.bin')));
+  assert.deepEqual(new Uint8Array(encodeFrame(frame)), new Uint8Array(fixture('frame-v2-bare.bin')));
 });
