@@ -35,42 +35,23 @@ extension ClusterNode {
         heartbeat.submit(.init([RedisCommand.eval(Self.renewScript, keys: [keys.lease],
                                               arguments: RedisCommand.words(name, String(LeasePolicy.milliseconds)))]) { [self] result in
             guard case .success(let replies) = result else { return }  // tried again next time
-            switch replies.first {
-            case .integer(1)?:
-                // Requests whose nudge was lost are taken at least once a second.
-                let owned = state.withLock { state -> Room? in
-                    state.leases.renewed(room, now: Uptime.seconds())
-                    if case .owner(let owned, _)? = state.routes[room] { return owned }
-                    return nil
-                }
-                if let owned { takeRequests(of: owned) }
-            case .integer(2)?:
-                leaseRetaken(room)
-            default:
-                leaseLost(room)
+            let reply: RoomClaim.RenewReply = switch replies.first {
+            case .integer(1)?: .renewed
+            case .integer(2)?: .retaken
+            default: .heldElsewhere
             }
+            if reply != .heldElsewhere { state.withLock { $0.leases.renewed(room, now: Uptime.seconds()) } }
+            // Renewed: requests whose nudge was lost are taken at least once a second.
+            guard let box = claimBox(room) else { return }
+            advance(box, room) { claim, _ in claim.renewReplied(reply) }
         })
     }
 
     /// Redis names another server as the holder of a room stepped here (a renewal, or a fenced
     /// batch, found it): the room stops here. Said once, however many answers tell it.
     func leaseLost(_ room: RoomName) {
-        let held = state.withLock { state in
-            defer { state.leases.released(room) }
-            return state.leases.held.contains(room)
-        }
-        guard held else { return }
-        logger.error("room \(room): another server holds its lease (this one was cut off from Redis or stuck too long); the room stops here")
-        notices.post(.lost(room))
-    }
-
-    /// The lease of a room stepped here had run out (Redis restarted empty, or this server was
-    /// stuck and nobody took the room meanwhile) and the renewal took it again: the room's
-    /// state and copies go to Redis anew.
-    func leaseRetaken(_ room: RoomName) {
-        state.withLock { $0.leases.renewed(room, now: Uptime.seconds()) }
-        logger.warning("room \(room): its lease had run out (Redis restarted, or this server was stuck); taken again, its state written anew")
-        notices.post(.reacquired(room))
+        guard let box = claimBox(room) else { return }
+        advance(box, room) { claim, _ in claim.leaseLost() }
     }
 
     /// 1: renewed; 2: the lease was gone (Redis restarted empty) and is ours again; 0: another

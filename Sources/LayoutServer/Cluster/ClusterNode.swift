@@ -31,6 +31,8 @@ final class ClusterNode: Sendable {
     }
     struct State {
         var routes: [RoomName: Route] = [:]
+        /// Each room's claim (`RoomClaim`): the last begun for its name, until it ends.
+        var claims: [RoomName: ClaimBox] = [:]
         var leases = LeaseBook()
         var stopped = false
         /// The service thread was last found silent (`isServing` false): said once a silence.
@@ -182,10 +184,9 @@ final class ClusterNode: Sendable {
     /// The room leaves this server (unloaded, forgotten, or lost to another owner): its lease
     /// goes back if this server still holds it, its channel is dropped.
     func drop(_ room: RoomName) {
-        let (route, held) = state.withLock { state -> (Route?, Bool) in
-            let held = state.leases.held.contains(room)
+        let route = state.withLock { state -> Route? in
             state.leases.released(room)
-            return (state.routes.removeValue(forKey: room), held)
+            return state.routes.removeValue(forKey: room)
         }
         let keys = ClusterKeys(room)
         switch route {
@@ -198,7 +199,7 @@ final class ClusterNode: Sendable {
         case nil:
             break
         }
-        if held { redis.submit(.init([Self.releaseScript(keys, node: name)])) }
+        if let box = claimBox(room) { advance(box, room) { claim, _ in claim.leave() } }
     }
 
     /// The state of `room` in Redis, read, validated and handed to `deliver` (nil: none, or
