@@ -209,8 +209,18 @@ final class Room: Sendable {
     func presence(_ kind: EventKind, of client: String) {
         bus.publish(LayoutEvent(kind: kind, by: client, tick: status.current.tick,
                                 detail: .membership(client: client, clients: clients)))
-        replicator?.statusChanged(ReplicatedStatus(layout: reportedStatus, clients: clients))
+        publish(.status)
         announce()
+    }
+
+    /// Who hears what the room publishes from outside this server (in a cluster, the owner's
+    /// replicator); nil: nobody.
+    var listener: RoomListener? { replicator }
+
+    /// `publication` to the room's listener, if it has one (`RoomPublication`).
+    func publish(_ publication: @autoclosure () -> RoomPublication) {
+        guard let listener else { return }
+        listener.published(publication(), by: self)
     }
 }
 

@@ -76,7 +76,7 @@ struct RoomLayout {
             published = applyQueuedCommands(of: room)
             if published {
                 publishStatus(to: room, pinned: state.pinnedIfChanged)
-                room.replicator?.statusChanged(ReplicatedStatus(layout: room.reportedStatus, clients: room.clients))
+                room.publish(.status)
             }
         }
         if !room.requests.isEmpty {
@@ -147,13 +147,9 @@ struct RoomLayout {
                 mailbox.pushOpening(message)
                 joined = true
             case .relayData:
-                guard let replicator = room.replicator else { continue }
-                let message = currentDataMessage()?.bytes
-                room.bus.withPublishingHeld { through in
-                    replicator.answerData(through: through, message: message, everyone: false)
-                }
+                room.publish(.dataAnswer(currentDataMessage()?.bytes))
             case .republish:
-                room.replicator?.forgetSent()
+                room.publish(.sendAgain)
                 state.republishAll()
                 keeper?.writeAgainNow()
             case .releaseDrags(let client):
@@ -206,29 +202,24 @@ struct RoomLayout {
             frameSerial += 1
             let now = DispatchTime.now().uptimeNanoseconds
             let interval = UInt64(1e9 / simulation.parameters.tickRate)
-            room.frames.publish(PublishedFrame(serial: frameSerial, text: text, binary: binary, publishedAt: now,
-                                               nextDue: state.isStepping ? now + interval : nil))
+            let published = PublishedFrame(serial: frameSerial, text: text, binary: binary, publishedAt: now,
+                                           nextDue: state.isStepping ? now + interval : nil)
+            room.frames.publish(published)
             publishStatus(to: room, pinned: pinned)
-            room.replicator?.published(
-                ReplicatedFrame(serial: frameSerial, version: simulation.version, nextDueIn: state.isStepping ? interval : 0,
-                                text: text.frame.withoutIDs.bytes,
-                                textHead: encoder.headCount,
-                                binary: binary.withoutIDs.bytes, membership: nil),
-                membership: .init(version: simulation.version, text: encoder.membershipPart,
-                                  binary: binaryEncoder.membershipSection),
-                status: ReplicatedStatus(layout: room.reportedStatus, clients: room.clients))
+            room.publish(.frame(published, textHead: encoder.headCount, textMembership: encoder.membershipPart,
+                                binaryMembership: binaryEncoder.membershipSection, nextDueIn: state.isStepping ? interval : 0))
         } else {
             publishStatus(to: room, pinned: pinned)
-            room.replicator?.statusChanged(ReplicatedStatus(layout: room.reportedStatus, clients: room.clients))
+            room.publish(.status)
         }
         room.announce()
     }
 
-    /// The frame's v1 forms: written now while a v1 client is in the room or its relays get
-    /// them, else deferred to a v1 joiner's demand (`TextFrame`).
+    /// The frame's v1 forms: written now while a v1 client is in the room or someone listens
+    /// from outside (a cluster's relays get them), else deferred to a v1 joiner's demand (`TextFrame`).
     private mutating func textForms(_ simulation: Simulation, owners: [Ownership.Run], at: Int, of room: Room) -> TextFrame {
         let source = encoder.source(simulation, owners: owners, at: at)
-        let written = room.replicator != nil || room.textReaders.load(ordering: .relaxed) > 0
+        let written = room.listener != nil || room.textReaders.load(ordering: .relaxed) > 0
         return written ? TextFrame(source.frame) : TextFrame(deferring: source)
     }
 

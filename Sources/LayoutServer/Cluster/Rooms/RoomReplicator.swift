@@ -7,7 +7,7 @@ import Synchronization
 /// joiner on another server needs is kept there too (`ClusterKeys.mirror`, `events`). Called
 /// on whichever thread publishes (the room's stepping thread, the service thread for
 /// `joined`/`left`); the batches keep that order on the way to Redis (`RedisCommands`).
-final class RoomReplicator: Sendable {
+final class RoomReplicator: RoomListener {
     let keys: ClusterKeys
     private let node: String
     private let redis: RedisCommands
@@ -116,10 +116,28 @@ final class RoomReplicator: Sendable {
         }
     }
 
+    /// What the room published: to Redis, for every relay (its events come by the bus).
+    func published(_ publication: RoomPublication, by room: Room) {
+        switch publication {
+        case .frame(let frame, let textHead, let textMembership, let binaryMembership, let nextDueIn):
+            let replicated = ReplicatedFrame(serial: frame.serial, version: frame.version, nextDueIn: nextDueIn,
+                                             text: frame.withoutIDs.bytes, textHead: textHead,
+                                             binary: frame.binaryWithoutIDs.bytes, membership: nil)
+            published(replicated, membership: .init(version: frame.version, text: textMembership, binary: binaryMembership),
+                      status: ReplicatedStatus(layout: room.reportedStatus, clients: room.clients))
+        case .status:
+            statusChanged(ReplicatedStatus(layout: room.reportedStatus, clients: room.clients))
+        case .dataAnswer(let message):
+            room.bus.withPublishingHeld { through in answerData(through: through, message: message, everyone: false) }
+        case .sendAgain:
+            forgetSent()
+        }
+    }
+
     /// A frame was published: relays get it (with the membership parts when its version is new
     /// to them), and the status. The copy in Redis is refreshed with every change of membership,
     /// every 0.75 s while the room moves, and with the last frame before it stops.
-    func published(_ frame: ReplicatedFrame, membership: ReplicatedFrame.Membership, status: ReplicatedStatus) {
+    private func published(_ frame: ReplicatedFrame, membership: ReplicatedFrame.Membership, status: ReplicatedStatus) {
         let now = DispatchTime.now().uptimeNanoseconds
         let (newMembership, copyDue) = state.withLock { state -> (Bool, Bool) in
             let new = state.sentMembership != frame.version
@@ -165,7 +183,7 @@ final class RoomReplicator: Sendable {
     }
 
     /// The status changed without a frame (a parameter of a paused room, a client came or went).
-    func statusChanged(_ status: ReplicatedStatus) {
+    private func statusChanged(_ status: ReplicatedStatus) {
         submitStamped(status) { status in
             submitFenced([
                 RedisCommand.words("PUBLISH", keys.broadcast) + [RoomBroadcast.status(status).encoded],
