@@ -47,20 +47,17 @@ extension Server {
             case .layout where session.life.awaitingSince != nil:
                 // A cluster's room still being claimed or mirrored: where it is stepped is not known yet.
                 reject(session, ProtocolError(.unavailable, "room \(session.room.name) is not ready yet: wait for hello", ref: request.ref))
-            case .layout where session.room.mirror != nil:
-                // Stepped by another server: the message goes to it as it came.
-                guard clusterLinked else {
-                    reject(session, ProtocolError(.clusterUnavailable, "room \(session.room.name) is stepped by another server and Redis cannot be reached from this one: not delivered", ref: request.ref))
-                    return
-                }
-                host.cluster?.forward(session.received, from: session.client, in: session.room.name)
             case .layout(let command):
+                // Stepped here, or by another server (the message goes to it as it came): `RoomRoute`.
                 let mailbox = session.mailbox
                 let room = session.room
-                host.submit(QueuedCommand(command: command, client: session.client, ref: request.ref) { error in
+                let queued = QueuedCommand(command: command, client: session.client, ref: request.ref) { error in
                     mailbox.push(OutgoingMessage(ServerMessages.error(error)))
                     room.announce()
-                }, to: room)
+                }
+                if let error = host.route(of: room, linked: clusterLinked).submit(queued, message: session.received) {
+                    reject(session, error)
+                }
             case .subscribe(let selection):
                 session.subscription?.setFilter(selection.filter)
             case .replay(let count, let kinds):

@@ -46,8 +46,8 @@ extension Server {
         mailbox.skipEvents(through: replayed.last?.seq ?? 0)
         session.subscription = subscription
         let current = room.reportedStatus
-        // A relay counts its joiner before the owner does.
-        let clients = room.mirror == nil ? host.clients(of: room.name) : room.clients + 1
+        let route = host.route(of: room, linked: clusterLinked)
+        let clients = route.clientsInHello
         if let initialFrame {
             let frame = initialFrame.message(binary: session.binaryFrames, membership: true)
             fitSendBuffer(session, to: frame.count)
@@ -58,15 +58,7 @@ extension Server {
         mailbox.pushFront(OutgoingMessage(ServerMessages.hello(
             client: client, room: room.name, clients: clients, status: current, limits: config.limits, events: replayed)))
         logger.info("\(client) connected from \(session.peer) to room \(room.name) (\(Self.clientCount(clients)) there, \(sessions.count) in all)")
-        if let mirror = room.mirror {
-            mirror.attach(mailbox)
-            mirror.waitForData(mailbox, through: openedThrough)
-            host.cluster?.joined(client, room.name)
-        } else {
-            host.request(.data(mailbox), of: room)
-            if let node = host.cluster?.name { _ = room.replicator?.joined(client, on: node, local: true) }
-            room.presence(.joined, of: client)
-        }
+        route.joined(client, mailbox: mailbox, through: openedThrough)
         wakeMembers(of: room.name)
     }
 
@@ -81,14 +73,7 @@ extension Server {
         let clients = host.clients(of: room.name)
         logger.info("\(session.client) disconnected from room \(room.name) (\(Self.clientCount(clients)) there, \(sessions.count) in all)")
         guard session.life.closed() else { return 0 }  // never greeted: nobody heard of it
-        if let mirror = room.mirror {
-            mirror.detach(session.mailbox)
-            host.cluster?.left(session.client, room.name)
-        } else if !room.isGone.load(ordering: .acquiring) {
-            _ = room.replicator?.left(session.client, local: true)
-            room.presence(.left, of: session.client)
-            host.request(.releaseDrags(client: session.client), of: room)
-        }
+        host.route(of: room, linked: clusterLinked).left(session.client, mailbox: session.mailbox)
         wakeMembers(of: room.name)
         return 0
     }
