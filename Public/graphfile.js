@@ -6,6 +6,10 @@
 // written) and its members not drawn as `attrs`; a link its other members (an edge list's
 // further columns) as `attrs` (their size is checked against the server's maxAttrBytes by
 // importer.js). Pure, no DOM.
+import { recordsOf } from './delimited.js';
+
+export { fieldsOf } from './delimited.js';
+
 const LABEL_MAX = 80;
 const GROUP_MAX = 40;
 const KEY_MAX_BYTES = 200;
@@ -211,23 +215,6 @@ function endOf(r, v, count) {
   return undefined;
 }
 
-/** A line's fields: split by tabs if it has any, else commas, else runs of spaces; "quotes" kept together. */
-export function fieldsOf(line) {
-  const sep = line.includes('\t') ? '\t' : line.includes(',') ? ',' : ' ';
-  const out = [];
-  let current = '';
-  let quoted = false;
-  for (const ch of line) {
-    if (ch === '"') quoted = !quoted;
-    else if (ch === sep && !quoted) {
-      if (sep !== ' ' || current !== '') out.push(current.trim());
-      current = '';
-    } else current += ch;
-  }
-  out.push(current.trim());
-  return out;
-}
-
 // A line's fields after the first two as attributes named by the header (without one, a
 // third column is `weight`; any after it is left out): a JSON number as a number, else a string.
 function columnsOf(r, f, names) {
@@ -247,10 +234,8 @@ function columnsOf(r, f, names) {
 function readEdgeList(r, text) {
   let first = true;
   let names = [];
-  for (const raw of text.split(/\r\n|\n|\r/)) {
-    const line = raw.trim();
-    if (!line || line.startsWith('#')) continue;
-    const f = fieldsOf(line);
+  for (const f of recordsOf(text)) {
+    if (f[0].startsWith('#')) continue;
     const header = first && f.length >= 2 && HEADER.has(f[0].toLowerCase()) && HEADER.has(f[1].toLowerCase());
     first = false;
     if (header) {

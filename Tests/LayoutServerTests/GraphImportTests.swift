@@ -46,17 +46,33 @@ final class GraphImportTests: XCTestCase {
         XCTAssertEqual(long.notes, ["1 label(s) cut to 80 characters"])
     }
 
-    /// Plain ASCII lines are split from their bytes exactly as the `Character` path splits them.
-    func testTheByteReaderSplitsLinesAsTheCharacterReaderDoes() {
-        let lines = ["a,b", "a, b ,c", "a,,b", "a,b,", ",a", "a\tb\t3", " a  b   c ", "a b", "x\ty,z", "a,b\t", "\t", "# c", "1 2 3.5"]
-        for line in lines {
-            let bytes = ArraySlice(Array(line.utf8))
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            XCTAssertEqual(GraphReader.asciiFields(bytes), trimmed.isEmpty ? [] : GraphReader.fields(trimmed), line)
+    /// Records and fields as RFC 4180 has them: quoted fields hold separators, line breaks and
+    /// `""`; a quote inside an unquoted field stays; tabs, else commas, else runs of spaces.
+    func testRecordsAndFieldsAreReadAsRFC4180Says() {
+        let cases: [(String, [[String]])] = [
+            ("a,b\n", [["a", "b"]]),
+            ("a, b ,c\r\n\r\nd,e\re,f", [["a", "b", "c"], ["d", "e"], ["e", "f"]]),
+            ("a,,b\na,b,\n,a\n", [["a", "", "b"], ["a", "b", ""], ["", "a"]]),
+            ("a\tb\t3\n x\ty,z \n", [["a", "b", "3"], ["x", "y,z"]]),
+            (" a  b   c \n\t\n", [["a", "b", "c"]]),
+            ("\"Valjean, Jean\",Javert\n", [["Valjean, Jean", "Javert"]]),
+            ("\"say \"\"hi\"\"\",b\n", [["say \"hi\"", "b"]]),
+            ("\"two\nlines\",b\nc,d\n", [["two\nlines", "b"], ["c", "d"]]),
+            ("5\" disk,b\n", [["5\" disk", "b"]]),
+            ("\"a b\" c\n", [["a b", "c"]]),
+            ("# a, \"comment\na,b\n", [["a", "b"]]),
+            ("\"\",b\n", [["", "b"]]),
+            ("\"open,b\nc,d", [["open,b\nc,d"]]),
+        ]
+        for (text, expected) in cases {
+            XCTAssertEqual(DelimitedText.records(text), expected, text)
         }
-        XCTAssertNil(GraphReader.asciiFields(ArraySlice(Array("\"a, b\",c".utf8))), "quotes: the Character path")
-        XCTAssertNil(GraphReader.asciiFields(ArraySlice(Array("é,b".utf8))), "non-ASCII: the Character path")
-        XCTAssertEqual(GraphReader.lines("a b\r\n\r\nc d\re f\n").map { String(decoding: $0, as: UTF8.self) }, ["a b", "c d", "e f"])
+    }
+
+    func testAQuotedNameWithQuotesAndALineBreakIsOneNode() throws {
+        let graph = try read("source,target,kind\n\"The \"\"Bishop\"\"\",\"Jean\nValjean\",\"friend, old\"\n")
+        XCTAssertEqual(graph.nodes.map(\.key), ["The \"Bishop\"", "Jean\nValjean"])
+        XCTAssertEqual(graph.edges.count, 1)
     }
 
     /// A link's `weight` is its strength over the heaviest; a strength of its own wins; a

@@ -7,6 +7,7 @@ import itertools
 import json
 import math
 import subprocess
+from pathlib import Path
 import urllib.request
 
 import networkx as nx
@@ -87,3 +88,18 @@ def test_import_says_what_it_left_out_and_fails_clearly(tmp_path):
         nowhere = subprocess.run([str(BINARY), "import", str(tmp_path / "odd.csv"), "--url", "ws://127.0.0.1:9/ws/x"],
                                  capture_output=True, text=True, timeout=60)
         assert nowhere.returncode == 1 and "cannot connect" in nowhere.stderr, nowhere.stderr
+
+
+def test_a_csv_with_quoted_fields_goes_in_as_the_fixture_says():
+    """RFC 4180 quoting (a comma, `""` and a line break inside quotes) through the real import:
+    the room's cells carry the keys and links the golden fixture says (Tests/fixtures/graphs/)."""
+    fixtures = Path(__file__).resolve().parent.parent / "fixtures" / "graphs"
+    expected = json.loads((fixtures / "quoted.csv.expected.json").read_text())
+    with RunningServer() as server:
+        said = import_file(server, fixtures / "quoted.csv", "quoted")
+        assert f"imported {len(expected['keys'])} cells and {len(expected['links'])} links" in said, said
+        document = json.loads(export(server, "quoted"))
+        assert sorted(node["id"] for node in document["nodes"]) == sorted(expected["keys"])
+        keys = expected["keys"]
+        links = {frozenset((link["source"], link["target"])) for link in document["links"]}
+        assert links == {frozenset((keys[source], keys[target])) for source, target, *_ in expected["links"]}
