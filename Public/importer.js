@@ -5,9 +5,9 @@
 // links by those ids, once every cell has its id. The server applies a connection's commands
 // in order and answers them in that order, so an `added` or `linked` answers the oldest message
 // in flight. Pure, no DOM: the page sends what `next` returns (while it returns one) and hands
-// back the answers. Keys and
-// attrs go as they are, but attrs over hello.limits.maxAttrBytes are left out (noted), and a
-// server whose hello announces no maxAttrBytes (older: it keeps neither) gets neither.
+// back the answers. Keys and attrs go as they are, but attrs over hello.limits.maxAttrBytes are
+// left out (noted), and a server whose hello announces no maxAttrBytes (older: it keeps
+// neither) gets neither (importbatch.js packs the messages).
 //
 // It survives the room moving to another server, as the CLI's ImportSession+Resume does: after
 // a `failover` event, or the page's connection coming back, the room's data (celldata.js,
@@ -16,57 +16,28 @@
 // is the batch in flight when the room lacks it, but only LEFTOVER_WAIT seconds later, if its
 // answer has not come meanwhile (a batch that waited in Redis is applied by the new owner just
 // after the failover). A batch unanswered for ANSWER_TIMEOUT seconds ends the import, saying so.
+import { createPacking } from './importbatch.js';
+
 export const REF = 'import';
 /** Messages in flight at most (ImportSession.defaultWindow). */
 export const WINDOW = 16;
 export const ANSWER_TIMEOUT = 20;
 export const DATA_TIMEOUT = 10;
 export const LEFTOVER_WAIT = 1.5;
-const OVERHEAD = 64; // the message around the items: {"type":"add","cells":[…],"ref":…}
-const utf8 = new TextEncoder();
-
-/**
- * Bytes of `attrs` as the server encodes them (what maxAttrBytes bounds), at most: as
- * JSON.stringify writes them, but the server writes a one-digit negative exponent with two
- * digits (1e-7 is 1e-07), so one more byte for each (counting any in strings too: at most
- * a little too strict).
- */
-export function serverSize(attrs) {
-  const text = JSON.stringify(attrs);
-  return utf8.encode(text).length + (text.match(/\de-\d(?!\d)/g) || []).length;
-}
 
 const linkKey = (a, b) => (a < b ? `${a}-${b}` : `${b}-${a}`);
 
 export function createImporter(graph, limits = {}, { window = WINDOW } = {}) {
   const windowSize = Math.max(1, Number(window) || 1);
-  const maxItems = Math.max(1, Number(limits.maxAddPerMessage) || 1000);
-  const maxBytes = Math.max(256, Number(limits.maxMessageBytes) || 65536);
-  const keepsAttrs = Number.isFinite(Number(limits.maxAttrBytes)) && limits.maxAttrBytes !== null;
-  const maxAttrBytes = Number(limits.maxAttrBytes);
+  const packing = createPacking(limits);
+  const { keepsAttrs } = packing;
   const ids = new Array(graph.nodes.length).fill(null); // the cell id each node got
   const edgeState = new Array(graph.edges.length).fill('pending'); // pending, sent, linked, refused, skipped
   const nodeSent = new Array(graph.nodes.length).fill(false); // in a message not answered yet
   const notes = [...graph.notes];
   if (!keepsAttrs) notes.push('ids and attributes not kept: the server does not keep them (it is older)');
   const refusals = [];
-  const oversized = { node: new Set(), link: new Set() };
-  // `attrs` as sent: undefined when the server keeps none or they are over its bound, or
-  // when `item` with them would not fit a message alone (maxAttrBytes near maxMessageBytes).
-  const fitted = (attrs, what, item, index) => {
-    if (attrs === undefined || !keepsAttrs) return undefined;
-    const size = utf8.encode(JSON.stringify({ ...item, attrs })).length + 1;
-    if (serverSize(attrs) <= maxAttrBytes && OVERHEAD + size <= maxBytes) return attrs;
-    oversized[what].add(index);
-    return undefined;
-  };
-  const nodeCells = graph.nodes.map(({ cell: { key, attrs, ...drawn } }, index) => {
-    const cell = { ...drawn };
-    if (keepsAttrs && key !== undefined) cell.key = key;
-    const sent = fitted(attrs, 'node', cell, index);
-    if (sent !== undefined) cell.attrs = sent;
-    return cell;
-  });
+  const nodeCells = packing.cellsOf(graph.nodes);
   let nextNode = 0; // every node before it has its cell, every edge before nextEdge its fate
   let nextEdge = 0;
   let inFlight = []; // the messages not answered yet, oldest first: {kind: 'cells'|'links', ref, items}
@@ -88,27 +59,9 @@ export function createImporter(graph, limits = {}, { window = WINDOW } = {}) {
     const l = { source: ids[e.source], target: ids[e.target] };
     if (e.distance !== undefined) l.distance = e.distance;
     if (e.strength !== undefined) l.strength = e.strength;
-    const attrs = fitted(e.attrs, 'link', l, index);
+    const attrs = packing.fitted(e.attrs, 'link', l, index);
     if (attrs !== undefined) l.attrs = attrs;
     return l;
-  }
-
-  // As many items as fit a message, from `from` on, of those `wanted` picks: [indices, items].
-  function batch(count, from, wanted, item) {
-    const picked = [];
-    const items = [];
-    let bytes = OVERHEAD;
-    for (let i = from; i < count && picked.length < maxItems; i++) {
-      if (!wanted(i)) continue;
-      const it = item(i);
-      if (it === null) continue;
-      const size = utf8.encode(JSON.stringify(it)).length + 1;
-      if (bytes + size > maxBytes && picked.length > 0) break;
-      bytes += size;
-      picked.push(i);
-      items.push(it);
-    }
-    return [picked, items];
   }
 
   function answered() {
@@ -197,13 +150,11 @@ export function createImporter(graph, limits = {}, { window = WINDOW } = {}) {
     get failed() { return failed; },
     get progress() { return { done: cells + links, total: graph.nodes.length + graph.edges.length, cells, links }; },
     get notes() {
-      const over = Object.entries(oversized).filter(([, set]) => set.size > 0)
-        .map(([what, set]) => `${set.size} ${what} attribute set(s) left out: over maxAttrBytes (${maxAttrBytes}) or too big for a message`);
       const skipped = edgeState.filter((fate) => fate === 'skipped').length;
       const lost = skipped ? [`${skipped} link(s) left out: an end was not imported`] : [];
       const again = resent.cells + resent.links
         ? [`sent again after the room moved: ${resent.cells} cell(s) and ${resent.links} link(s) it did not hold`] : [];
-      return [...notes, ...over, ...lost, ...again, ...refusals];
+      return [...notes, ...packing.notes, ...lost, ...again, ...refusals];
     },
     /** Nothing to send until an answer (the window is full, or links wait for the cells' ids) or the room's data come. */
     get waiting() { return resyncing || inFlight.length >= windowSize || (inFlight.length > 0 && !sendable()); },
@@ -215,7 +166,7 @@ export function createImporter(graph, limits = {}, { window = WINDOW } = {}) {
       if (failed || resyncing || inFlight.length >= windowSize) return null;
       while (nextNode < ids.length && (ids[nextNode] !== null || nodeSent[nextNode])) nextNode++;
       if (nextNode < ids.length) {
-        const [picked, items] = batch(ids.length, nextNode, (i) => ids[i] === null && !nodeSent[i], (i) => nodeCells[i]);
+        const [picked, items] = packing.batch(ids.length, nextNode, (i) => ids[i] === null && !nodeSent[i], (i) => nodeCells[i]);
         for (const i of picked) nodeSent[i] = true;
         return send('cells', picked, { type: 'add', cells: items });
       }
@@ -224,7 +175,7 @@ export function createImporter(graph, limits = {}, { window = WINDOW } = {}) {
       for (;;) {
         while (nextEdge < edgeState.length && edgeState[nextEdge] !== 'pending') nextEdge++;
         if (nextEdge >= edgeState.length) return null;
-        const [picked, items] = batch(edgeState.length, nextEdge, (i) => {
+        const [picked, items] = packing.batch(edgeState.length, nextEdge, (i) => {
           if (edgeState[i] !== 'pending') return false;
           const e = graph.edges[i];
           if (ids[e.source] !== null && ids[e.target] !== null) return true;

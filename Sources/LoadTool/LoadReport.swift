@@ -51,9 +51,21 @@ public struct LoadReport: Sendable {
 
     public var json: [String: Any] {
         let readers = self.readers
+        var result = clientFigures(readers)
+        if let rooms { result["rooms"] = rooms }
+        if let wireProtocol { result["protocol"] = wireProtocol }
+        if let processes { result["processes"] = processes }
+        if let slow = SlowReport(tallies: tallies.filter(\.slow), readers: readers, seconds: seconds) { result["slow"] = slow.json }
+        addServerFigures(readers, to: &result)
+        result.merge(cost.json) { _, new in new }
+        return result
+    }
+
+    /// What the clients saw: frames, steps, latencies, bytes, errors and closes.
+    private func clientFigures(_ readers: [LoadTally]) -> [String: Any] {
         let latencies = readers.flatMap(\.latenciesMs).sorted()
         let stalled = tallies.filter(\.stalled)
-        var result: [String: Any] = [
+        return [
             "clients": readers.count,
             "stalled": stalled.count,
             "seconds": Figures.round(seconds, 1),
@@ -73,10 +85,11 @@ public struct LoadReport: Sendable {
             "stalledClosed": stalled.filter { $0.closedWith != nil }.count,
             "stalledCloseCodes": Array(Set(stalled.compactMap(\.closedWith))).sorted(),
         ]
-        if let rooms { result["rooms"] = rooms }
-        if let wireProtocol { result["protocol"] = wireProtocol }
-        if let processes { result["processes"] = processes }
-        if let slow = SlowReport(tallies: tallies.filter(\.slow), readers: readers, seconds: seconds) { result["slow"] = slow.json }
+    }
+
+    /// What the server's stats before and after the run say: its memory, cells and clients,
+    /// and (with one room) its step rate and the share of its frames the readers got.
+    private func addServerFigures(_ readers: [LoadTally], to result: inout [String: Any]) {
         if let before, let after {
             result["serverRSSMB"] = ["before": before.rssMB, "after": after.rssMB, "growth": Figures.round(after.rssMB - before.rssMB, 1)]
             result["cells"] = after.cells
@@ -94,8 +107,6 @@ public struct LoadReport: Sendable {
                                        "median": Figures.round(Figures.percentile(shares, 0.5) ?? 0, 3)]
             }
         }
-        result.merge(cost.json) { _, new in new }
-        return result
     }
 
     public var jsonLine: String { Figures.jsonLine(json) }

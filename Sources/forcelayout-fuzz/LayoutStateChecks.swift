@@ -39,6 +39,18 @@ extension MessagePathFuzzer {
 
     private static func check(_ command: LayoutCommand, applied events: [LayoutEvent], before: Layout,
                               _ simulation: Simulation, bytes: [UInt8]) {
+        guard checkEffect(of: command, applied: events, before: before, simulation, bytes: bytes) else { return }
+        // A pin always says so, even to where the cell already is; every other command says
+        // something exactly when it changed something.
+        if case .pin = command { return }
+        require(events.isEmpty == (Layout(simulation) == before), "events \(events.map(\.kind)) disagree with the change", bytes)
+    }
+
+    /// Checks that `command` did what it says to `simulation`; whether its events are to be
+    /// held to the change (not for an update, link or unlink: those change what `Layout`
+    /// leaves out).
+    private static func checkEffect(of command: LayoutCommand, applied events: [LayoutEvent], before: Layout,
+                                    _ simulation: Simulation, bytes: [UInt8]) -> Bool {
         switch command {
         case .add(let count, _):
             require(simulation.count == before.ids.count + count && simulation.ids.prefix(before.ids.count) == before.ids[...],
@@ -48,14 +60,14 @@ extension MessagePathFuzzer {
                     "add \(cells.count) cells gave \(simulation.count) cells", bytes)
         case .update(let edits):
             require(edits.allSatisfy { simulation.contains($0.id) }, "update of a cell that is not there", bytes)
-            return
+            return false
         case .link(let links):
             require(links.allSatisfy { simulation.links.contains($0.link) }, "link left a link out", bytes)
-            return
+            return false
         case .unlink(let ends):
             require(ends.allSatisfy { end in !simulation.links.contains { Set([$0.source, $0.target]) == Set([end.source, end.target]) } },
                     "unlink left a link in", bytes)
-            return
+            return false
         case .remove(let ids):
             require(simulation.count == before.ids.count - Set(ids).count && Set(ids).isDisjoint(with: simulation.ids),
                     "remove \(ids)", bytes)
@@ -64,22 +76,25 @@ extension MessagePathFuzzer {
         case .clear:
             require(simulation.count == 0, "clear", bytes)
         case .params:
-            let changed = events.first.flatMap { event -> [String]? in
-                if case .params(_, let changed) = event.detail { return changed }
-                return nil
-            } ?? []
-            require(Set(changed).count == changed.count, "a parameter reported changed twice", bytes)
-            require(changed.isEmpty == (simulation.parameters == before.parameters), "changed names disagree with the values", bytes)
+            checkParams(applied: events, before: before, simulation, bytes: bytes)
         case .pin(let id, let x, let y, _):
             require(simulation.position(of: id).map { $0.x == x && $0.y == y } == true && simulation.isPinned(id),
                     "pin \(id) did not hold the cell at (\(x), \(y))", bytes)
         case .unpin(let id):
             require(!simulation.isPinned(id), "unpin \(id) left it pinned", bytes)
         }
-        // A pin always says so, even to where the cell already is; every other command says
-        // something exactly when it changed something.
-        if case .pin = command { return }
-        require(events.isEmpty == (Layout(simulation) == before), "events \(events.map(\.kind)) disagree with the change", bytes)
+        return true
+    }
+
+    /// A parameter change names each parameter it changed once, and names some exactly when
+    /// the values changed.
+    private static func checkParams(applied events: [LayoutEvent], before: Layout, _ simulation: Simulation, bytes: [UInt8]) {
+        let changed = events.first.flatMap { event -> [String]? in
+            if case .params(_, let changed) = event.detail { return changed }
+            return nil
+        } ?? []
+        require(Set(changed).count == changed.count, "a parameter reported changed twice", bytes)
+        require(changed.isEmpty == (simulation.parameters == before.parameters), "changed names disagree with the values", bytes)
     }
 
     private static func checkFrame(_ simulation: Simulation, bytes: [UInt8]) {

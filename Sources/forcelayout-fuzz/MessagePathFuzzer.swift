@@ -119,27 +119,16 @@ enum MessagePathFuzzer {
     }
 
     private static func checkRanges(_ message: ClientMessage, bytes: [UInt8]) {
-        func coordinate(_ value: Double) -> Bool { value.isFinite && abs(value) <= 1e9 }
         switch message {
         case .layout(.add(let count, let spawn)):
             require((1...limits.maxAddPerMessage).contains(count), "add count \(count)", bytes)
-            if case .point(let x, let y) = spawn { require(coordinate(x) && coordinate(y), "spawn point (\(x), \(y))", bytes) }
+            checkSpawn(spawn, bytes: bytes)
         case .layout(.addCells(let cells, let spawn)):
-            require((1...limits.maxAddPerMessage).contains(cells.count), "add \(cells.count) cells", bytes)
-            if case .point(let x, let y) = spawn { require(coordinate(x) && coordinate(y), "spawn point (\(x), \(y))", bytes) }
-            for cell in cells {
-                require(cell.seed.radius.map(Simulation.radiusRange.contains) ?? true, "radius \(String(describing: cell.seed.radius))", bytes)
-                require((cell.seed.x == nil) == (cell.seed.y == nil), "half a position", bytes)
-                require(cell.data.label.map { $0.unicodeScalars.count <= CellData.labelLimit } ?? true, "a long label", bytes)
-            }
+            checkCells(cells, spawn: spawn, bytes: bytes)
         case .layout(.update(let edits)):
             require((1...limits.maxAddPerMessage).contains(edits.count) && edits.allSatisfy { $0.id >= 1 }, "update \(edits.count)", bytes)
         case .layout(.link(let links)):
-            require((1...limits.maxAddPerMessage).contains(links.count), "link \(links.count)", bytes)
-            for link in links.map(\.link) {
-                require(link.source >= 1 && link.target >= 1 && link.distance.isFinite && link.distance >= 0
-                        && (link.strength.map { (0...1).contains($0) } ?? true), "link \(link)", bytes)
-            }
+            checkLinks(links, bytes: bytes)
         case .layout(.unlink(let ends)):
             require((1...limits.maxAddPerMessage).contains(ends.count), "unlink \(ends.count)", bytes)
         case .layout(.remove(let ids)):
@@ -154,13 +143,38 @@ enum MessagePathFuzzer {
                 require(spec.accepts(value), "\(spec.name) \(value) accepted", bytes)
             }
         case .layout(.pin(let id, let x, let y, _)):
-            require(id >= 1 && coordinate(x) && coordinate(y), "pin \(id) at (\(x), \(y))", bytes)
+            require(id >= 1 && isCoordinate(x) && isCoordinate(y), "pin \(id) at (\(x), \(y))", bytes)
         case .layout(.unpin(let id)):
             require(id >= 1, "unpin \(id)", bytes)
         case .subscribe:
             break
         case .replay(let count, _):
             require((1...limits.replayBuffer).contains(count), "replay count \(count)", bytes)
+        }
+    }
+
+    /// A coordinate the server accepts: finite, at most 1e9 either way.
+    private static func isCoordinate(_ value: Double) -> Bool { value.isFinite && abs(value) <= 1e9 }
+
+    private static func checkSpawn(_ spawn: Spawn, bytes: [UInt8]) {
+        if case .point(let x, let y) = spawn { require(isCoordinate(x) && isCoordinate(y), "spawn point (\(x), \(y))", bytes) }
+    }
+
+    private static func checkCells(_ cells: [NewCell], spawn: Spawn, bytes: [UInt8]) {
+        require((1...limits.maxAddPerMessage).contains(cells.count), "add \(cells.count) cells", bytes)
+        checkSpawn(spawn, bytes: bytes)
+        for cell in cells {
+            require(cell.seed.radius.map(Simulation.radiusRange.contains) ?? true, "radius \(String(describing: cell.seed.radius))", bytes)
+            require((cell.seed.x == nil) == (cell.seed.y == nil), "half a position", bytes)
+            require(cell.data.label.map { $0.unicodeScalars.count <= CellData.labelLimit } ?? true, "a long label", bytes)
+        }
+    }
+
+    private static func checkLinks(_ links: [LinkRecord], bytes: [UInt8]) {
+        require((1...limits.maxAddPerMessage).contains(links.count), "link \(links.count)", bytes)
+        for link in links.map(\.link) {
+            require(link.source >= 1 && link.target >= 1 && link.distance.isFinite && link.distance >= 0
+                    && (link.strength.map { (0...1).contains($0) } ?? true), "link \(link)", bytes)
         }
     }
 

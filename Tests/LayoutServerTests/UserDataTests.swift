@@ -25,7 +25,7 @@ final class UserDataTests: XCTestCase {
         XCTAssertEqual(cells.map(\.data.key), [.number(0), .string("Napoleon")])
         XCTAssertEqual(cells[0].data.attrs, attrs(#"{"club":"Mr. Hi","w":4,"n":[100,null,true,{"x":-0.5}]}"#))
         XCTAssertNil(cells[1].data.attrs, "{} is no attrs")
-        // Numbers as the server writes them (the page's importer.js serverSize counts on it).
+        // Numbers as the server writes them (the page's importbatch.js serverSize counts on it).
         let numbers = try decode(#"{"type":"add","cells":[{"attrs":{"a":1e-7,"b":0.5,"c":1e21}}]}"#).get()
         XCTAssertEqual(numbers, .addCells([NewCell(data: CellData(attrs: attrs(#"{"a":1e-07,"b":0.5,"c":1e+21}"#)))], spawn: .random))
         let link = try decode(#"{"type":"link","links":[{"source":1,"target":2,"attrs":{"weight":4}}]}"#).get()

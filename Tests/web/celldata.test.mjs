@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyDataEvent, applyDataMessage, cellName, createCellData } from '../../Public/celldata.js';
 import { readGraph, fieldsOf } from '../../Public/graphfile.js';
-import { createImporter, serverSize } from '../../Public/importer.js';
+import { createImporter } from '../../Public/importer.js';
+import { serverSize } from '../../Public/importbatch.js';
 import { createLinkIndex, drawLinks } from '../../Public/linkdraw.js';
 import { createRadiusGroups } from '../../Public/radiusgroups.js';
 

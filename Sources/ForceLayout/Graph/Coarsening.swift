@@ -16,6 +16,16 @@ struct Coarsening: Sendable {
         order.shuffle(using: &rng)
         var group = [Int32](repeating: -1, count: n)
         var groupWeight: [Double] = []
+        Self.pair(graph, order: order, group: &group, groupWeight: &groupWeight, rng: &rng)
+        Self.joinUnpaired(graph, order: order, group: &group, groupWeight: &groupWeight)
+        groupOf = group
+        coarse = Self.contract(graph, groups: group, weights: groupWeight)
+    }
+
+    /// The matching: each node in `order` not yet in a group is paired with its unpaired
+    /// neighbour of least weight, the two making a new group.
+    private static func pair(_ graph: WeightedGraph, order: [Int32], group: inout [Int32], groupWeight: inout [Double],
+                             rng: inout SeededRandom) {
         for node in order where group[Int(node)] < 0 {
             // Ties go to a random one: scanning in a fixed order would pair a grid's nodes
             // all along one axis, and its coarse levels would come out twice as long as wide.
@@ -34,7 +44,11 @@ struct Coarsening: Sendable {
             group[best] = g
             groupWeight.append(graph.nodeWeights[Int(node)] + graph.nodeWeights[best])
         }
-        // Unpaired nodes: into their lightest neighbouring group, or a group of their own.
+    }
+
+    /// Unpaired nodes: into their lightest neighbouring group, or a group of their own.
+    private static func joinUnpaired(_ graph: WeightedGraph, order: [Int32], group: inout [Int32],
+                                     groupWeight: inout [Double]) {
         for node in order where group[Int(node)] < 0 {
             var best: Int32 = -1
             for e in graph.edges(of: Int(node)) {
@@ -48,8 +62,6 @@ struct Coarsening: Sendable {
             group[Int(node)] = best
             groupWeight[Int(best)] += graph.nodeWeights[Int(node)]
         }
-        groupOf = group
-        coarse = Self.contract(graph, groups: group, weights: groupWeight)
     }
 
     /// The graph of the groups: an edge between two groups for the edges between their

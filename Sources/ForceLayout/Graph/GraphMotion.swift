@@ -46,44 +46,60 @@ struct GraphMotion {
         xs.withUnsafeMutableBufferPointer { xs in
         ys.withUnsafeMutableBufferPointer { ys in
         parts.withUnsafeMutableBufferPointer { parts in
-            let fx = DisjointBuffer(reading: fx), fy = DisjointBuffer(reading: fy)
-            let stiffness = DisjointBuffer(reading: stiffness), pinned = DisjointBuffer(reading: pinned)
-            let xs = DisjointBuffer(xs), ys = DisjointBuffer(ys), out = DisjointBuffer(parts)
-            let vx = DisjointBuffer(vx), vy = DisjointBuffer(vy)
-            let anyPinned = pinned.count > 0
+            let buffers = Buffers(fx: DisjointBuffer(reading: fx), fy: DisjointBuffer(reading: fy),
+                                  stiffness: DisjointBuffer(reading: stiffness), pinned: DisjointBuffer(reading: pinned),
+                                  xs: DisjointBuffer(xs), ys: DisjointBuffer(ys),
+                                  vx: DisjointBuffer(vx), vy: DisjointBuffer(vy))
+            let out = DisjointBuffer(parts)
             // Each chunk moves its own nodes and writes its own slot of `parts`.
             forEachChunk(of: n, size: Self.chunkSize, parallel: parallel ?? (n >= Self.parallelThreshold)) { chunk, nodes in
-                var totals = Totals()
-                for i in nodes where !(anyPinned && pinned[i]) {
-                    totals.movable += 1
-                    let f2 = fx[i] * fx[i] + fy[i] * fy[i]
-                    totals.energy += f2
-                    guard f2 > 0, f2.isFinite else { continue }
-                    let scale = 1 / Swift.max(stiffness[i], Self.stiffnessFloor)
-                    var dx = fx[i] * scale, dy = fy[i] * scale
-                    // Momentum: the last move carries on while the force agrees with it.
-                    if dx * vx[i] + dy * vy[i] > 0 {
-                        dx += Self.momentum * vx[i]
-                        dy += Self.momentum * vy[i]
-                    }
-                    var length = (dx * dx + dy * dy).squareRoot()
-                    if length > step {
-                        dx *= step / length
-                        dy *= step / length
-                        length = step
-                    }
-                    let nx = xs[i] + dx, ny = ys[i] + dy
-                    guard nx.isFinite, ny.isFinite else { continue }
-                    vx[i] = dx
-                    vy[i] = dy
-                    xs[i] = nx
-                    ys[i] = ny
-                    totals.maxMove = Swift.max(totals.maxMove, length)
-                    totals.totalMove += length
-                }
-                out[chunk] = totals
+                out[chunk] = Self.move(nodes, buffers, step: step)
             }
         }}}}}}}}}
         return parts.reduce(into: Totals()) { $0.add($1) }
+    }
+
+    /// The arrays a move reads (forces, stiffness, pins: none when empty) and writes
+    /// (positions, last moves), shared by its chunks; each chunk writes only its own nodes.
+    private struct Buffers: Sendable {
+        let fx, fy, stiffness: DisjointBuffer<Double>
+        let pinned: DisjointBuffer<Bool>
+        let xs, ys, vx, vy: DisjointBuffer<Double>
+    }
+
+    /// Moves the free nodes of one chunk, `nodes`, at most `step` each; their totals.
+    private static func move(_ nodes: Range<Int>, _ buffers: Buffers, step: Double) -> Totals {
+        let fx = buffers.fx, fy = buffers.fy, stiffness = buffers.stiffness, pinned = buffers.pinned
+        let xs = buffers.xs, ys = buffers.ys, vx = buffers.vx, vy = buffers.vy
+        let anyPinned = pinned.count > 0
+        var totals = Totals()
+        for i in nodes where !(anyPinned && pinned[i]) {
+            totals.movable += 1
+            let f2 = fx[i] * fx[i] + fy[i] * fy[i]
+            totals.energy += f2
+            guard f2 > 0, f2.isFinite else { continue }
+            let scale = 1 / Swift.max(stiffness[i], Self.stiffnessFloor)
+            var dx = fx[i] * scale, dy = fy[i] * scale
+            // Momentum: the last move carries on while the force agrees with it.
+            if dx * vx[i] + dy * vy[i] > 0 {
+                dx += Self.momentum * vx[i]
+                dy += Self.momentum * vy[i]
+            }
+            var length = (dx * dx + dy * dy).squareRoot()
+            if length > step {
+                dx *= step / length
+                dy *= step / length
+                length = step
+            }
+            let nx = xs[i] + dx, ny = ys[i] + dy
+            guard nx.isFinite, ny.isFinite else { continue }
+            vx[i] = dx
+            vy[i] = dy
+            xs[i] = nx
+            ys[i] = ny
+            totals.maxMove = Swift.max(totals.maxMove, length)
+            totals.totalMove += length
+        }
+        return totals
     }
 }

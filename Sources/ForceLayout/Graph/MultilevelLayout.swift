@@ -47,6 +47,34 @@ struct MultilevelLayout {
     /// when given; nil when the graph is too small to coarsen.
     init?(graph: WeightedGraph, components cellComponents: Components, k: Double, start: (xs: [Double], ys: [Double])?,
           rng: inout SeededRandom) {
+        let (levels, groupOf, comps, lengths) = Self.coarsen(graph, components: cellComponents, k: k, rng: &rng)
+        guard levels.count > 1 else { return nil }
+        self.levels = levels
+        self.groupOf = groupOf
+        self.components = comps
+        self.lengths = lengths
+        level = levels.count - 1
+        var map = Array(0..<Int32(graph.count))
+        for l in 0..<level { map = map.map { groupOf[l][Int($0)] } }
+        nodeOfCell = map
+        let coarsest = levels[level], length = lengths[level]
+        let side = Double(coarsest.count).squareRoot() * length
+        let placed = Self.startingPositions(coarsest, components: comps[level], length: length, side: side,
+                                            nodeOfCell: map, start: start, rng: &rng)
+        xs = placed.xs
+        ys = placed.ys
+        // A start from random places needs long steps to untangle; one from distances or
+        // from a drawing only refines.
+        step = StepLength(start == nil && !placed.fromDistances ? side / 4 : length, cooling: StepLength.coarseCooling)
+        ComponentPacking.pack(xs: &xs, ys: &ys, components: comps[level], gap: length)
+    }
+
+    /// The levels of `graph` (level 0 itself), each coarsened from the last (`Coarsening`)
+    /// until a level has few linked nodes or keeps too many of the last's; the groups, the
+    /// components and the natural length of each.
+    private static func coarsen(_ graph: WeightedGraph, components cellComponents: Components, k: Double,
+                                rng: inout SeededRandom)
+        -> (levels: [WeightedGraph], groupOf: [[Int32]], components: [Components], lengths: [Double]) {
         var levels = [graph], groupOf: [[Int32]] = [], comps = [cellComponents], lengths = [k]
         while levels.count < 40 {
             let fine = levels.last!, fineComponents = comps.last!
@@ -61,18 +89,16 @@ struct MultilevelLayout {
             comps.append(coarseComponents)
             lengths.append(lengths.last! * (Double(linked) / Double(Swift.max(1, coarseLinked))).squareRoot())
         }
-        guard levels.count > 1 else { return nil }
-        self.levels = levels
-        self.groupOf = groupOf
-        self.components = comps
-        self.lengths = lengths
-        level = levels.count - 1
-        var map = Array(0..<Int32(graph.count))
-        for l in 0..<level { map = map.map { groupOf[l][Int($0)] } }
-        nodeOfCell = map
-        let coarsest = levels[level], length = lengths[level]
-        let side = Double(coarsest.count).squareRoot() * length
-        (xs, ys) = ([], [])
+        return (levels, groupOf, comps, lengths)
+    }
+
+    /// Where the nodes of the coarsest level start: each at the centroid of its cells in
+    /// `start` (the drawing keeps its shape), or else at random in a square `side` wide, then
+    /// placed from the graph's distances (`ClassicalScaling`); and whether that placed them all.
+    private static func startingPositions(_ coarsest: WeightedGraph, components: Components, length: Double, side: Double,
+                                          nodeOfCell map: [Int32], start: (xs: [Double], ys: [Double])?,
+                                          rng: inout SeededRandom) -> (xs: [Double], ys: [Double], fromDistances: Bool) {
+        var xs: [Double] = [], ys: [Double] = []
         var fromDistances = false
         if let start {
             // Each node at the centroid of its cells: the drawing keeps its shape.
@@ -87,13 +113,10 @@ struct MultilevelLayout {
                 xs.append((Double.random(in: -0.5...0.5, using: &rng)) * side)
                 ys.append((Double.random(in: -0.5...0.5, using: &rng)) * side)
             }
-            fromDistances = ClassicalScaling.place(graph: coarsest, components: comps[level], length: length,
+            fromDistances = ClassicalScaling.place(graph: coarsest, components: components, length: length,
                                                    xs: &xs, ys: &ys)
         }
-        // A start from random places needs long steps to untangle; one from distances or
-        // from a drawing only refines.
-        step = StepLength(start == nil && !fromDistances ? side / 4 : length, cooling: StepLength.coarseCooling)
-        ComponentPacking.pack(xs: &xs, ys: &ys, components: comps[level], gap: length)
+        return (xs, ys, fromDistances)
     }
 
     /// Brings each component of the current level to the size its forces balance at.

@@ -116,19 +116,7 @@ struct SpringElectrical {
             let members = components.nodes(of: c)
             guard members.count > 1 else { continue }
             if members.count <= Self.exactLimit {
-                for i in members {
-                    var sx = 0.0, sy = 0.0
-                    let id = ids?[Int(i)] ?? Int(i) + 1
-                    for j in members where j != i {
-                        let f = InverseFiveHalves.pair(dx: xs[Int(i)] - xs[Int(j)], dy: ys[Int(i)] - ys[Int(j)],
-                                                       strength: strength, id: id, other: ids?[Int(j)] ?? Int(j) + 1,
-                                                       tick: tick)
-                        sx += f.x
-                        sy += f.y
-                    }
-                    fx[Int(i)] += sx
-                    fy[Int(i)] += sy
-                }
+                repelExactly(members, xs: xs, ys: ys, ids: ids, fx: &fx, fy: &fy)
                 continue
             }
             let free = [Bool](repeating: false, count: members.count)
@@ -150,6 +138,25 @@ struct SpringElectrical {
                 fx[Int(i)] += gx[slot]
                 fy[Int(i)] += gy[slot]
             }
+        }
+    }
+
+    /// Adds to `fx`, `fy` the repulsion between every two of `members` (a small component),
+    /// pair by pair.
+    private func repelExactly(_ members: ArraySlice<Int32>, xs: [Double], ys: [Double], ids: [CellID]?,
+                              fx: inout [Double], fy: inout [Double]) {
+        for i in members {
+            var sx = 0.0, sy = 0.0
+            let id = ids?[Int(i)] ?? Int(i) + 1
+            for j in members where j != i {
+                let f = InverseFiveHalves.pair(dx: xs[Int(i)] - xs[Int(j)], dy: ys[Int(i)] - ys[Int(j)],
+                                               strength: strength, id: id, other: ids?[Int(j)] ?? Int(j) + 1,
+                                               tick: tick)
+                sx += f.x
+                sy += f.y
+            }
+            fx[Int(i)] += sx
+            fy[Int(i)] += sy
         }
     }
 

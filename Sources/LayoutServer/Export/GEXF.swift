@@ -1,3 +1,5 @@
+import ForceLayout
+
 /// GEXF 1.2 (the `1.2draft` namespace, which Gephi and networkx's `read_gexf` both read):
 /// nodes with their key as `id` (`LayoutExport.nodeIDs`), `label`, the `group` as an
 /// attribute, `viz:position`, `viz:size` (the radius) and `viz:color` (when the cell has one);
@@ -19,6 +21,22 @@ enum GEXF {
             if case .number = value, name == "weight" { return true }
             return edgeNames.contains(name)
         }
+        header(export, nodeAttributes: nodeAttrs, edgeAttributes: edgeAttrs, into: &out)
+        out.raw("    <nodes>\n")
+        for (row, cell) in export.cells.enumerated() {
+            node(cell, id: ids[row], attributes: nodeAttrs, row: row, defaultRadius: export.defaultRadius, into: &out)
+        }
+        out.raw("    </nodes>\n    <edges>\n")
+        for (index, link) in export.links.enumerated() {
+            edge(link, index: index, ends: byCell, attrs: linkAttrs[index], attributes: edgeAttrs, into: &out)
+        }
+        out.raw("    </edges>\n  </graph>\n</gexf>\n")
+        return out.bytes
+    }
+
+    /// The XML declaration, the `meta` and the attribute columns of nodes and edges.
+    private static func header(_ export: LayoutExport, nodeAttributes: GEXFAttributes, edgeAttributes: GEXFAttributes,
+                               into out: inout XMLText) {
         out.raw("""
         <?xml version="1.0" encoding="UTF-8"?>
         <gexf xmlns="http://www.gexf.net/1.2draft" xmlns:viz="http://www.gexf.net/1.2draft/viz" version="1.2">
@@ -30,31 +48,29 @@ enum GEXF {
           <graph defaultedgetype="undirected" mode="static">
             <attributes class="node"><attribute id="group" title="group" type="string"/>
         """)
-        nodeAttrs.declarations(into: &out)
+        nodeAttributes.declarations(into: &out)
         out.raw("</attributes>\n    <attributes class=\"edge\"><attribute id=\"distance\" title=\"distance\" type=\"double\"/><attribute id=\"strength\" title=\"strength\" type=\"double\"/>")
-        edgeAttrs.declarations(into: &out)
-        out.raw("</attributes>\n    <nodes>\n")
-        for (row, cell) in export.cells.enumerated() {
-            node(cell, id: ids[row], attributes: nodeAttrs, row: row, defaultRadius: export.defaultRadius, into: &out)
+        edgeAttributes.declarations(into: &out)
+        out.raw("</attributes>\n")
+    }
+
+    /// Link number `index` as an edge between the node ids of its ends (`ends`: by cell),
+    /// with the numeric `weight` of its `attrs` as the edge's weight.
+    private static func edge(_ link: Link, index: Int, ends: [CellID: CellKey], attrs: Attrs?,
+                             attributes: GEXFAttributes, into out: inout XMLText) {
+        out.raw("      <edge id=\"\(index)\" source=\"")
+        out.text((ends[link.source] ?? .number(Double(link.source))).text)
+        out.raw("\" target=\"")
+        out.text((ends[link.target] ?? .number(Double(link.target))).text)
+        out.raw("\"")
+        if case .number(let weight)? = attrs?.members.first(where: { $0.key == "weight" })?.value {
+            out.raw(" weight=\"\(JSONText.number(weight))\"")
         }
-        out.raw("    </nodes>\n    <edges>\n")
-        for (index, link) in export.links.enumerated() {
-            out.raw("      <edge id=\"\(index)\" source=\"")
-            out.text((byCell[link.source] ?? .number(Double(link.source))).text)
-            out.raw("\" target=\"")
-            out.text((byCell[link.target] ?? .number(Double(link.target))).text)
-            out.raw("\"")
-            if case .number(let weight)? = linkAttrs[index]?.members.first(where: { $0.key == "weight" })?.value {
-                out.raw(" weight=\"\(JSONText.number(weight))\"")
-            }
-            out.raw("><attvalues>")
-            out.raw("<attvalue for=\"distance\" value=\"\(JSONText.number(link.distance))\"/>")
-            if let strength = link.strength { out.raw("<attvalue for=\"strength\" value=\"\(JSONText.number(strength))\"/>") }
-            edgeAttrs.values(of: index, into: &out)
-            out.raw("</attvalues></edge>\n")
-        }
-        out.raw("    </edges>\n  </graph>\n</gexf>\n")
-        return out.bytes
+        out.raw("><attvalues>")
+        out.raw("<attvalue for=\"distance\" value=\"\(JSONText.number(link.distance))\"/>")
+        if let strength = link.strength { out.raw("<attvalue for=\"strength\" value=\"\(JSONText.number(strength))\"/>") }
+        attributes.values(of: index, into: &out)
+        out.raw("</attvalues></edge>\n")
     }
 
     private static func node(_ cell: LayoutExport.Cell, id: CellKey, attributes: GEXFAttributes, row: Int,

@@ -1,3 +1,5 @@
+import ForceLayout
+
 /// The node-link JSON that d3's examples and networkx's `node_link_data` write and read:
 /// `{"directed":false,"multigraph":false,"graph":{…},"nodes":[{"id":…,…}],"links":[{"source":…,"target":…}]}`,
 /// each node with `x`, `y` (world units, y down as on the page) and every field it has.
@@ -14,40 +16,50 @@ enum NodeLinkJSON {
         writer.raw("},\"nodes\":")
         let ids = export.nodeIDs()
         writer.array(Array(zip(export.cells, ids))) { writer, item in
-            let (cell, id) = item
-            writer.raw("{\"id\":")
-            writer.cellKey(id)
-            writer.exportFields(cell.data, radius: cell.radius)
-            writer.member("x", cell.x)
-            writer.member("y", cell.y)
-            if cell.pinned { writer.member("pinned", true) }
-            var written: Set<String> = ["id", "x", "y"]
-            if cell.data.label != nil { written.insert("label") }
-            if cell.radius != nil { written.insert("radius") }
-            if cell.data.color != nil { written.insert("color") }
-            if cell.data.group != nil { written.insert("group") }
-            if cell.pinned { written.insert("pinned") }
-            writer.merged(cell.data.attrs, except: written)
-            writer.raw("}")
+            node(item.0, id: item.1, into: &writer)
         }
         let byCell = export.nodeIDsByCell()
         writer.raw(",\"links\":")
         writer.array(export.links) { writer, link in
-            writer.raw("{\"source\":")
-            writer.cellKey(byCell[link.source] ?? .number(Double(link.source)))
-            writer.raw(",\"target\":")
-            writer.cellKey(byCell[link.target] ?? .number(Double(link.target)))
-            writer.member("distance", link.distance)
-            var written: Set<String> = ["source", "target", "distance"]
-            if let strength = link.strength {
-                writer.member("strength", strength)
-                written.insert("strength")
-            }
-            writer.merged(export.linkAttrs[link.source, link.target], except: written)
-            writer.raw("}")
+            Self.link(link, ends: byCell, attrs: export.linkAttrs[link.source, link.target], into: &writer)
         }
         writer.raw("}")
         return writer.bytes
+    }
+
+    /// A node: its key as `id`, its fields and position, then its `attrs` not named so far.
+    private static func node(_ cell: LayoutExport.Cell, id: CellKey, into writer: inout JSONWriter) {
+        writer.raw("{\"id\":")
+        writer.cellKey(id)
+        writer.exportFields(cell.data, radius: cell.radius)
+        writer.member("x", cell.x)
+        writer.member("y", cell.y)
+        if cell.pinned { writer.member("pinned", true) }
+        var written: Set<String> = ["id", "x", "y"]
+        if cell.data.label != nil { written.insert("label") }
+        if cell.radius != nil { written.insert("radius") }
+        if cell.data.color != nil { written.insert("color") }
+        if cell.data.group != nil { written.insert("group") }
+        if cell.pinned { written.insert("pinned") }
+        writer.merged(cell.data.attrs, except: written)
+        writer.raw("}")
+    }
+
+    /// A link between the node ids of its ends (`ends`: by cell), then its `attrs` not named
+    /// so far.
+    private static func link(_ link: Link, ends: [CellID: CellKey], attrs: Attrs?, into writer: inout JSONWriter) {
+        writer.raw("{\"source\":")
+        writer.cellKey(ends[link.source] ?? .number(Double(link.source)))
+        writer.raw(",\"target\":")
+        writer.cellKey(ends[link.target] ?? .number(Double(link.target)))
+        writer.member("distance", link.distance)
+        var written: Set<String> = ["source", "target", "distance"]
+        if let strength = link.strength {
+            writer.member("strength", strength)
+            written.insert("strength")
+        }
+        writer.merged(attrs, except: written)
+        writer.raw("}")
     }
 }
 

@@ -128,6 +128,22 @@ extension ImportSession {
     private mutating func reconcile(cells room: Set<CellID>, keys: [(CellID, CellKey)], links: Set<LinkEnds>) -> Action {
         phase = resume.returnTo
         resume.since = nil
+        let newest = forgetLostCells(room)
+        forgetLostLinks(links)
+        if phase == .cells, !window.isEmpty {
+            answerCellBatches(keys: keys, newerThan: newest)
+        } else if phase == .links {
+            answerLinkBatches(links)
+        }
+        guard window.isEmpty else {
+            resume.resendDue = true
+            return .wait
+        }
+        return nextMessage()
+    }
+
+    /// Sent cells the room lacks go back to be sent; returns the newest id of those it has.
+    private mutating func forgetLostCells(_ room: Set<CellID>) -> CellID {
         var newest: CellID = 0
         for index in ids.indices {
             guard let id = ids[index] else { continue }
@@ -140,42 +156,48 @@ extension ImportSession {
                 nextNode = min(nextNode, index)
             }
         }
+        return newest
+    }
+
+    /// Made links the room lacks go back to be sent.
+    private mutating func forgetLostLinks(_ links: Set<LinkEnds>) {
         for index in edges.indices where edges[index] == .linked && !holds(links, index) {
             edges[index] = .pending
             linksIn -= 1
             resume.resent.links += 1
             nextEdge = min(nextEdge, index)
         }
-        if phase == .cells, !window.isEmpty {
-            // An add is all or nothing: the room has a batch when it has every one of its keys
-            // among the cells newer than the import's others (each batch on its own: the
-            // messages in flight may have arrived or not, each whole).
-            var found: [CellKey: CellID] = [:]
-            for (id, key) in keys where id > newest && found[key] == nil { found[key] = id }
-            window.removeAll { batch in
-                let got = batch.items.map { graph.nodes[$0].cell.data.key.flatMap { found[$0] } }
-                guard got.allSatisfy({ $0 != nil }) else { return false }
-                for (index, id) in zip(batch.items, got) {
-                    ids[index] = id
-                    nodeSent[index] = false
-                }
-                cellsIn += batch.items.count
-                return true
+    }
+
+    /// The batches of cells in flight that the room has, found by their keys among the cells
+    /// newer than `newest`, count as answered.
+    private mutating func answerCellBatches(keys: [(CellID, CellKey)], newerThan newest: CellID) {
+        // An add is all or nothing: the room has a batch when it has every one of its keys
+        // among the cells newer than the import's others (each batch on its own: the
+        // messages in flight may have arrived or not, each whole).
+        var found: [CellKey: CellID] = [:]
+        for (id, key) in keys where id > newest && found[key] == nil { found[key] = id }
+        window.removeAll { batch in
+            let got = batch.items.map { graph.nodes[$0].cell.data.key.flatMap { found[$0] } }
+            guard got.allSatisfy({ $0 != nil }) else { return false }
+            for (index, id) in zip(batch.items, got) {
+                ids[index] = id
+                nodeSent[index] = false
             }
-        } else if phase == .links {
-            for position in window.indices {
-                let arrived = Set(window[position].items.filter { holds(links, $0) })
-                for index in arrived { edges[index] = .linked }
-                linksIn += arrived.count
-                window[position].items.removeAll { arrived.contains($0) }
-            }
-            window.removeAll { $0.items.isEmpty }
+            cellsIn += batch.items.count
+            return true
         }
-        guard window.isEmpty else {
-            resume.resendDue = true
-            return .wait
+    }
+
+    /// The links in flight that the room has count as made; batches left empty are answered.
+    private mutating func answerLinkBatches(_ links: Set<LinkEnds>) {
+        for position in window.indices {
+            let arrived = Set(window[position].items.filter { holds(links, $0) })
+            for index in arrived { edges[index] = .linked }
+            linksIn += arrived.count
+            window[position].items.removeAll { arrived.contains($0) }
         }
-        return nextMessage()
+        window.removeAll { $0.items.isEmpty }
     }
 
     /// What the room lacked of the messages in flight, again (nothing answered them meanwhile).

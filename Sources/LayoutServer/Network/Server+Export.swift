@@ -52,6 +52,13 @@ extension Server {
             return busy(wsi, "exports under way hold the server's budget; try again later\n")
         }
         exports[wsi] = ExportRequest(name: name, format: format, address: address, stage: .waiting, expecting: expecting)
+        return fetchDocument(wsi, name: name, format: format, held: held)
+    }
+
+    /// Sets off the document of an export just admitted: one held already for the same room
+    /// file, or else as the room's next turn writes it, as its state in Redis has it, or as
+    /// its file has it.
+    private func fetchDocument(_ wsi: OpaquePointer, name: RoomName, format: LayoutExport.Format, held: HTTPBody?) -> Int32 {
         if let held {
             documentArrived(wsi, .ready(held))
             return 0

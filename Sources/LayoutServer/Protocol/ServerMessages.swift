@@ -140,24 +140,28 @@ public enum ServerMessages {
         if status.unfolding == true { writer.member("unfolding", true) }
         writer.member("v", status.version)
         writer.member("rssMB", rounded(ProcessMemory.residentMB, places: 1))
-        if let cluster {
-            writer.member("node", cluster.node)
-            writer.raw(",\"cluster\":{\"nodes\":")
-            writer.array(cluster.view.nodes.sorted { $0.node < $1.node }) { writer, node in
-                writer.raw("{\"node\":")
-                writer.string(node.node)
-                writer.member("clients", node.clients)
-                writer.member("rooms", node.rooms.count)
-                writer.member("relayed", node.relayed)
-                writer.member("uptimeS", node.uptimeSeconds)
-                writer.raw("}")
-            }
-            writer.member("clients", cluster.view.clients)
-            writer.member("rooms", cluster.view.rooms.count)
-            writer.raw("}")
-        }
+        if let cluster { writeCluster(node: cluster.node, view: cluster.view, into: &writer) }
         writer.raw("}")
         return writer.bytes
+    }
+
+    /// The `stats` members of a server in a cluster: its name, and each server's figures
+    /// and the cluster's totals as the cluster's view has them.
+    private static func writeCluster(node: String, view: ClusterView, into writer: inout JSONWriter) {
+        writer.member("node", node)
+        writer.raw(",\"cluster\":{\"nodes\":")
+        writer.array(view.nodes.sorted { $0.node < $1.node }) { writer, node in
+            writer.raw("{\"node\":")
+            writer.string(node.node)
+            writer.member("clients", node.clients)
+            writer.member("rooms", node.rooms.count)
+            writer.member("relayed", node.relayed)
+            writer.member("uptimeS", node.uptimeSeconds)
+            writer.raw("}")
+        }
+        writer.member("clients", view.clients)
+        writer.member("rooms", view.rooms.count)
+        writer.raw("}")
     }
 
     /// `GET /rooms` in a cluster: every room stepped anywhere, most clients first, at most 100.

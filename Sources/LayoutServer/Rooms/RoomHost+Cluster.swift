@@ -34,6 +34,22 @@ extension RoomHost {
             cluster.drop(name)
             return false
         }
+        let replicator = install(in: room, name, saved: saved, cluster: cluster)
+        budget.force(room.cellCount - reserved)
+        let gone = replicator.adopt(roster: claim.roster, node: cluster.name, gone: claim.previous)
+        for client in members { _ = replicator.joined(client, on: cluster.name, local: true) }
+        if claim.previous != nil {
+            announceFailover(of: room, previous: claim.previous, leftBehind: gone, replicator: replicator, deliver: deliver)
+        }
+        pool.add(room)
+        cluster.own(room, replicator: replicator)
+        logger.info("room \(name) \(claim.previous != nil ? "taken over" : saved == nil ? "created" : "loaded from Redis"): stepped here (\(rooms.count) in memory)")
+        return true
+    }
+
+    /// Gives `room` its replicator and a layout stepped from `saved` (none: a new room) that
+    /// goes on from what the room's clients saw while it was relayed; returns the replicator.
+    private func install(in room: Room, _ name: RoomName, saved: SavedState?, cluster: ClusterNode) -> RoomReplicator {
         let mirror = room.mirror
         let seen = room.status.current
         let lastSerial = mirror?.lastSerial ?? 0
@@ -51,16 +67,7 @@ extension RoomHost {
             layout.continueFrames(after: lastSerial)
             return layout
         }
-        budget.force(room.cellCount - reserved)
-        let gone = replicator.adopt(roster: claim.roster, node: cluster.name, gone: claim.previous)
-        for client in members { _ = replicator.joined(client, on: cluster.name, local: true) }
-        if claim.previous != nil {
-            announceFailover(of: room, previous: claim.previous, leftBehind: gone, replicator: replicator, deliver: deliver)
-        }
-        pool.add(room)
-        cluster.own(room, replicator: replicator)
-        logger.info("room \(name) \(claim.previous != nil ? "taken over" : saved == nil ? "created" : "loaded from Redis"): stepped here (\(rooms.count) in memory)")
-        return true
+        return replicator
     }
 
     /// After a failover, before the room's first turn here: the clients of the dead server

@@ -96,20 +96,7 @@ final class RoomHost {
     }
 
     private func join(_ name: RoomName, from address: PeerAddress, now: Double) -> Admission {
-        if registry.loaded[name] == nil, !registry.onDisk.contains(name), let path = files.path(for: name),
-           FileManager.default.fileExists(atPath: path) {
-            // Put there while the server runs: loaded, never overwritten by an empty room.
-            registry.found(name)
-        }
-        var action = registry.join(name, from: address, now: now)
-        if case .refuse(.full) = action {
-            refreshRegistry(now: now)
-            if let way = registry.makeWay(now: now) {
-                carryOut(way, because: "to make way for room \(name) (--max-rooms)")
-                action = registry.join(name, from: address, now: now)
-            }
-        }
-        switch action {
+        switch registryJoin(name, from: address, now: now) {
         case .join(let name):
             // The registry and `rooms` change together; a room it has must be here.
             guard let room = rooms[name] else {
@@ -135,6 +122,25 @@ final class RoomHost {
         case .refuse(.tooMany(let count)):
             return .refused(status: 429, why: "room \(name): \(address) created \(count) of the rooms in memory already (--max-rooms-per-address)")
         }
+    }
+
+    /// What the registry says of a client joining room `name`: a room file put there while
+    /// the server runs is found first, and when the rooms are full an idle one makes way.
+    private func registryJoin(_ name: RoomName, from address: PeerAddress, now: Double) -> RoomRegistry.JoinAction {
+        if registry.loaded[name] == nil, !registry.onDisk.contains(name), let path = files.path(for: name),
+           FileManager.default.fileExists(atPath: path) {
+            // Put there while the server runs: loaded, never overwritten by an empty room.
+            registry.found(name)
+        }
+        var action = registry.join(name, from: address, now: now)
+        if case .refuse(.full) = action {
+            refreshRegistry(now: now)
+            if let way = registry.makeWay(now: now) {
+                carryOut(way, because: "to make way for room \(name) (--max-rooms)")
+                action = registry.join(name, from: address, now: now)
+            }
+        }
+        return action
     }
 
     /// A client of `room` left (or its handshake did not complete).

@@ -28,42 +28,58 @@ public struct RedisAddress: Equatable, Sendable, CustomStringConvertible {
     }
 
     public init(parsing text: String) throws(Malformed) {
-        // Only what precedes a password is echoed: the rest of a URL that carries one is not.
-        let shown: String = {
-            guard let at = text.lastIndex(of: "@"), text[..<at].dropFirst("redis://".count).contains(":") else { return text }
-            return "redis://…" + text[at...]
-        }()
-        func fail(_ why: String) -> Malformed {
-            Malformed(description: "--redis \(shown.prefix(200)): \(why); expected redis://[USER@]HOST[:PORT][/DB]")
-        }
+        let fail = Self.failure(parsing: text)
         guard text.hasPrefix("redis://") else {
             throw fail(text.contains("://") ? "only redis:// is supported (no TLS)" : "not a redis:// URL")
         }
         var rest = Substring(text.dropFirst("redis://".count))
-        var database = 0
-        if let slash = rest.firstIndex(of: "/") {
-            let path = rest[rest.index(after: slash)...]
-            rest = rest[..<slash]
-            if !path.isEmpty {
-                guard path.allSatisfy(\.isASCII), let number = Int(path), (0...15).contains(number) else {
-                    throw fail("the database must be a number in 0...15")
-                }
-                database = number
-            }
-        }
+        let database = try Self.takeDatabase(from: &rest, fail)
         guard !rest.contains("?"), !rest.contains("#") else { throw fail("no query or fragment is allowed") }
-        var user: String?
-        if let at = rest.lastIndex(of: "@") {
-            let userInfo = rest[..<at]
-            rest = rest[rest.index(after: at)...]
-            guard !userInfo.contains(":") else {
-                throw fail("a password does not go on the command line, where every user of this machine can read it: put it in a file given with --redis-password-file, or in the environment variable \(RedisCredentials.passwordVariable)")
-            }
-            guard RedisCredentials.validUser(String(userInfo)) else {
-                throw fail("the user must be 1 to 64 of A-Z, a-z, 0-9, ., -, _")
-            }
-            user = String(userInfo)
+        let user = try Self.takeUser(from: &rest, fail)
+        let (host, port) = try Self.hostAndPort(rest, fail)
+        self.init(host: host, port: port, database: database, user: user)
+    }
+
+    /// What makes the error for a malformed `text`: it echoes only what precedes a password,
+    /// not the rest of a URL that carries one.
+    private static func failure(parsing text: String) -> (String) -> Malformed {
+        let shown: String = {
+            guard let at = text.lastIndex(of: "@"), text[..<at].dropFirst("redis://".count).contains(":") else { return text }
+            return "redis://…" + text[at...]
+        }()
+        return { why in
+            Malformed(description: "--redis \(shown.prefix(200)): \(why); expected redis://[USER@]HOST[:PORT][/DB]")
         }
+    }
+
+    /// The database of the `/DB` path (0 when there is none), cut from the end of `rest`.
+    private static func takeDatabase(from rest: inout Substring, _ fail: (String) -> Malformed) throws(Malformed) -> Int {
+        guard let slash = rest.firstIndex(of: "/") else { return 0 }
+        let path = rest[rest.index(after: slash)...]
+        rest = rest[..<slash]
+        guard !path.isEmpty else { return 0 }
+        guard path.allSatisfy(\.isASCII), let number = Int(path), (0...15).contains(number) else {
+            throw fail("the database must be a number in 0...15")
+        }
+        return number
+    }
+
+    /// The user of the `USER@` part (nil when there is none), cut from the front of `rest`.
+    private static func takeUser(from rest: inout Substring, _ fail: (String) -> Malformed) throws(Malformed) -> String? {
+        guard let at = rest.lastIndex(of: "@") else { return nil }
+        let userInfo = rest[..<at]
+        rest = rest[rest.index(after: at)...]
+        guard !userInfo.contains(":") else {
+            throw fail("a password does not go on the command line, where every user of this machine can read it: put it in a file given with --redis-password-file, or in the environment variable \(RedisCredentials.passwordVariable)")
+        }
+        guard RedisCredentials.validUser(String(userInfo)) else {
+            throw fail("the user must be 1 to 64 of A-Z, a-z, 0-9, ., -, _")
+        }
+        return String(userInfo)
+    }
+
+    /// The host and port of `HOST[:PORT]` (port 6379 when left out; an IPv6 host in brackets).
+    private static func hostAndPort(_ rest: Substring, _ fail: (String) -> Malformed) throws(Malformed) -> (String, Int) {
         var host: Substring
         var portText: Substring?
         if rest.first == "[" {
@@ -89,7 +105,7 @@ public struct RedisAddress: Equatable, Sendable, CustomStringConvertible {
             }
             port = number
         }
-        self.init(host: String(host), port: port, database: database, user: user)
+        return (String(host), port)
     }
 
     /// Letters, digits, `.`, `-`, `_` and, for IPv6, `:` and hex digits.

@@ -139,30 +139,13 @@ final class RedisCommands: Sendable {
                 return
             }
             guard !batches.isEmpty else { continue }
-            if connection == nil, retryNow.exchange(false, ordering: .acquiringAndReleasing) { backoff.succeeded() }
-            if connection == nil, backoff.mayTry(now: Uptime.seconds()) {
-                do {
-                    connection = try RedisConnection(address, timeout: timeout)
-                    backoff.succeeded()
-                    logger.info("cluster: \(purpose) connected to \(address)")
-                    linkChanged(true)
-                } catch {
-                    backoff.failed(now: Uptime.seconds())
-                    logger.warning("cluster: Redis unreachable for \(purpose) (\(error)); next try in \(backoff.delayDescription)")
-                }
-            }
+            if connection == nil { connection = connect(&backoff) }
             guard let link = connection else {
                 for batch in batches { batch.completion?(.failure(.init(description: "Redis is unreachable"))) }
                 continue
             }
             do {
-                for batch in batches { for command in batch.commands { link.append(command) } }
-                let replies = try link.replies(batches.reduce(0) { $0 + $1.commands.count })
-                var offset = 0
-                for batch in batches {
-                    batch.completion?(.success(Array(replies[offset..<(offset + batch.commands.count)])))
-                    offset += batch.commands.count
-                }
+                try send(batches, on: link)
             } catch {
                 connection = nil
                 backoff.failed(now: Uptime.seconds())
@@ -170,6 +153,35 @@ final class RedisCommands: Sendable {
                 linkChanged(false)
                 for batch in batches { batch.completion?(.failure(error)) }
             }
+        }
+    }
+
+    /// A new connection to Redis, when `backoff` (or a `reconnectNow`) lets one be tried now
+    /// and it is made; nil otherwise.
+    private func connect(_ backoff: inout RedisBackoff) -> RedisConnection? {
+        if retryNow.exchange(false, ordering: .acquiringAndReleasing) { backoff.succeeded() }
+        guard backoff.mayTry(now: Uptime.seconds()) else { return nil }
+        do {
+            let connection = try RedisConnection(address, timeout: timeout)
+            backoff.succeeded()
+            logger.info("cluster: \(purpose) connected to \(address)")
+            linkChanged(true)
+            return connection
+        } catch {
+            backoff.failed(now: Uptime.seconds())
+            logger.warning("cluster: Redis unreachable for \(purpose) (\(error)); next try in \(backoff.delayDescription)")
+            return nil
+        }
+    }
+
+    /// Pipelines the commands of `batches` on `link` and hands each batch its replies.
+    private func send(_ batches: [Batch], on link: RedisConnection) throws(RedisConnection.Failure) {
+        for batch in batches { for command in batch.commands { link.append(command) } }
+        let replies = try link.replies(batches.reduce(0) { $0 + $1.commands.count })
+        var offset = 0
+        for batch in batches {
+            batch.completion?(.success(Array(replies[offset..<(offset + batch.commands.count)])))
+            offset += batch.commands.count
         }
     }
 

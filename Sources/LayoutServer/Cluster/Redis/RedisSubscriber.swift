@@ -111,9 +111,7 @@ final class RedisSubscriber: Sendable {
         while true {
             let (channels, stopped) = wanted.withLock { ($0.channels, $0.stopped) }
             if stopped { return }
-            let adding = channels.subtracting(subscribed), dropping = subscribed.subtracting(channels)
-            if !adding.isEmpty { connection.append([Array("SUBSCRIBE".utf8)] + adding.sorted().map { Array($0.utf8) }) }
-            if !dropping.isEmpty { connection.append([Array("UNSUBSCRIBE".utf8)] + dropping.sorted().map { Array($0.utf8) }) }
+            changeSubscriptions(of: connection, from: subscribed, to: channels)
             let now = Uptime.seconds()
             if let sent = pingSent, now - sent > 3 {
                 throw RedisConnection.Failure(description: "no answer to a ping in 3 s")
@@ -131,19 +129,34 @@ final class RedisSubscriber: Sendable {
             guard fds[0].revents != 0 else { continue }
             for reply in try connection.readAvailable() {
                 lastHeard = Uptime.seconds()
-                guard case .array(let parts) = reply, let kind = parts.first?.text else { continue }
-                switch kind {
-                case "message" where parts.count == 3:
-                    if let channel = parts[1].text, let payload = parts[2].bytes { handlers.received(channel, payload) }
-                case "subscribe" where parts.count == 3:
-                    if let channel = parts[1].text { handlers.subscribed(channel) }
-                case "pong":
-                    pingSent = nil
-                default:
-                    break
-                }
+                if handle(reply) { pingSent = nil }
             }
         }
+    }
+
+    /// Queues on `connection` the SUBSCRIBE and UNSUBSCRIBE that take it from `subscribed`
+    /// to `channels`.
+    private func changeSubscriptions(of connection: RedisConnection, from subscribed: Set<String>, to channels: Set<String>) {
+        let adding = channels.subtracting(subscribed), dropping = subscribed.subtracting(channels)
+        if !adding.isEmpty { connection.append([Array("SUBSCRIBE".utf8)] + adding.sorted().map { Array($0.utf8) }) }
+        if !dropping.isEmpty { connection.append([Array("UNSUBSCRIBE".utf8)] + dropping.sorted().map { Array($0.utf8) }) }
+    }
+
+    /// Hands a message or a subscription's confirmation on to the handlers; true when `reply`
+    /// is the answer to a ping.
+    private func handle(_ reply: RedisReply) -> Bool {
+        guard case .array(let parts) = reply, let kind = parts.first?.text else { return false }
+        switch kind {
+        case "message" where parts.count == 3:
+            if let channel = parts[1].text, let payload = parts[2].bytes { handlers.received(channel, payload) }
+        case "subscribe" where parts.count == 3:
+            if let channel = parts[1].text { handlers.subscribed(channel) }
+        case "pong":
+            return true
+        default:
+            break
+        }
+        return false
     }
 
     private func waitForWake(seconds: Double) {

@@ -27,10 +27,11 @@ final class RoomMirror: Sendable {
         let refused: @Sendable (_ why: String) -> Void
     }
 
-    private enum Phase { case subscribing, catchingUp([RoomBroadcast]), live }
+    fileprivate enum Phase { case subscribing, catchingUp([RoomBroadcast]), live }
 
-    private struct State {
-        var phase = Phase.subscribing
+    /// What the mirror holds, under its lock (`RoomMirror+Broadcasts` applies broadcasts to it).
+    struct State {
+        fileprivate var phase = Phase.subscribing
         /// Catch-ups started (each subscription, each loss): a late reply or retry of an
         /// older one is ignored.
         var catchUps = 0
@@ -57,7 +58,7 @@ final class RoomMirror: Sendable {
 
     let room: Room
     private let keys: ClusterKeys
-    private let link: Link
+    let link: Link
     private let state = Mutex(State())
 
     init(room: Room, owner: String, link: Link) {
@@ -176,7 +177,8 @@ final class RoomMirror: Sendable {
         if becameLive { link.live() }
     }
 
-    private func readMembership() {
+    /// Reads the room's current membership from Redis (a frame's never came).
+    func readMembership() {
         link.read([RedisCommand.words("HGET", keys.mirror, "membership")]) { [self] result in
             let membership: ReplicatedFrame.Membership? = {
                 guard case .success(let replies) = result, let bytes = replies.first?.bytes else { return nil }
@@ -256,63 +258,6 @@ final class RoomMirror: Sendable {
         guard !state.announcedLive, room.frames.current != nil else { return false }
         state.announcedLive = true
         return true
-    }
-
-    private func apply(_ broadcast: RoomBroadcast, _ state: inout State) {
-        switch broadcast {
-        case .frame(let frame, let status):
-            apply(status, &state)
-            guard frame.serial > state.lastSerial else { return }
-            if let membership = frame.membership { state.membership = membership }
-            guard let membership = state.membership, membership.version == frame.version else {
-                // Its membership never came (lost with Redis): Redis keeps the current one.
-                if !state.readingMembership {
-                    state.readingMembership = true
-                    readMembership()
-                }
-                return
-            }
-            state.localSerial += 1
-            guard let published = frame.published(serial: state.localSerial, membership: membership,
-                                                  now: DispatchTime.now().uptimeNanoseconds) else { return }
-            state.lastSerial = frame.serial
-            room.frames.publish(published)
-        case .events(let events):
-            var missed = false
-            for event in events {
-                let last = room.bus.nextSeq - 1
-                if last > 0, event.seq > last + 1 { missed = true }
-                room.bus.mirror(event.envelope)
-            }
-            if missed, state.isWatched { link.gap() }
-        case .status(let status):
-            apply(status, &state)
-        case .data(let through, let message, let everyone):
-            let ready = everyone ? state.waiting : state.waiting.filter { $0.through <= through }
-            state.waiting.removeAll { everyone || $0.through <= through }
-            if let message {
-                let outgoing = OutgoingMessage(message)
-                var targets = Dictionary(ready.map { (ObjectIdentifier($0.mailbox), $0.mailbox) }) { first, _ in first }
-                if everyone { targets.merge(state.mailboxes) { first, _ in first } }
-                for mailbox in targets.values { mailbox.pushOpening(outgoing) }
-            }
-            state.askedForData = !state.waiting.isEmpty
-            if state.askedForData { link.askForData() }
-        }
-        room.announce()
-    }
-
-    private func apply(_ status: ReplicatedStatus, _ state: inout State) {
-        // Events the owner published before this status that never came (Redis lost them, or
-        // the owner could not send them): clients here who were to see them start again; a
-        // mirror nobody watches yet just numbers on from there.
-        if status.lastSeq > room.bus.nextSeq - 1 {
-            if state.isWatched { link.gap() }
-            room.bus.skip(through: status.lastSeq)
-        }
-        state.clients = status.clients
-        if !status.owner.isEmpty { state.owner = status.owner }
-        room.status.update { $0 = status.layout }
     }
 }
 
