@@ -47,7 +47,9 @@ let package = Package(
         // The load-test client (`forcelayout load`): libwebsockets clients and their figures,
         // kept out of the server library as HummingbirdTesting is kept out of Hummingbird.
         .target(name: "LoadTool", dependencies: ["CLibWebSockets", "LayoutServer"]),
-        .target(name: "ImportTool", dependencies: ["CLibWebSockets", "LayoutServer", "LoadTool"]),
+        // `forcelayout import`: reading a graph file (Reading/), the import's session (Session/,
+        // pure) and its libwebsockets client; the server library knows nothing of it.
+        .target(name: "ImportTool", dependencies: ["CLibWebSockets", "LayoutServer", "LoadTool", "ForceLayout"]),
         .executableTarget(
             name: "forcelayout",
             dependencies: [
@@ -62,5 +64,6 @@ let package = Package(
         .testTarget(name: "EventBusTests", dependencies: ["EventBus"]),
         .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "ForceLayout", "EventBus"]),
         .testTarget(name: "LoadToolTests", dependencies: ["LoadTool"]),
+        .testTarget(name: "ImportToolTests", dependencies: ["ImportTool", "LayoutServer", "ForceLayout"]),
     ]
 )

@@ -1,5 +1,5 @@
 // An edge list's records and fields, as RFC 4180 has them (leniently): what graphfile.js reads
-// an edge list with, as Sources/LayoutServer/Import/DelimitedText.swift does for `forcelayout
+// an edge list with, as Sources/ImportTool/Reading/DelimitedText.swift does for `forcelayout
 // import`; the golden graph files in Tests/fixtures/graphs/ hold the two to the same results.
 // Pure, no DOM.
 const BLANK = new Set([' ', '\t', '\v', '\f']);

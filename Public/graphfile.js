@@ -1,4 +1,4 @@
-// A graph file read for import, as `forcelayout import` reads it (Sources/LayoutServer/Import):
+// A graph file read for import, as `forcelayout import` reads it (Sources/ImportTool/Reading):
 // node-link JSON (d3's examples, networkx's node_link_data: {"nodes":[{"id":…}],"links":
 // [{"source":…,"target":…}]}, "edges" for networkx 3.4) or a CSV/TSV edge list (two columns
 // a line, optional header such as source,target). What a room cannot hold is fixed or left

@@ -3,7 +3,7 @@ and any graph file a user names (`--graph FILE`), each reduced to its largest co
 component with nodes 0..n-1 and written as node-link JSON for `forcelayout import`, so every
 tool draws exactly the same graph. numpy, scipy and networkx.
 
-A file is read by the rules `forcelayout import` follows (Sources/LayoutServer/Import/): node-link
+A file is read by the rules `forcelayout import` follows (Sources/ImportTool/Reading/): node-link
 JSON when it starts with `{` (`nodes` with `id`s, else their positions; `links` or `edges` with
 `source`/`target` naming nodes by id, else by position), else an edge list (a line per link, its
 first two columns the ends, split by tabs, else commas, else spaces; `#` comments; a header such

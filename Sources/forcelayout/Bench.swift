@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import ForceLayout
 import Foundation
+import ImportTool
 import LayoutServer
 
 struct Bench: ParsableCommand {

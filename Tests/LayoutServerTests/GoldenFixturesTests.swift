@@ -5,15 +5,14 @@ import XCTest
 
 /// The cross-language facts, written by the server's own code into `Tests/fixtures/`, which
 /// the node tests (`Tests/web/`) and the end-to-end tests (`Tests/e2e/`) read: a v2 frame with
-/// and without its membership (and the v1 frame of the same layout), `hello.paramSpecs`,
-/// `hello.limits`, and what the import reads from each graph file in `Tests/fixtures/graphs/`
-/// (`NAME.expected.json` beside `NAME`: the nodes' keys and labels, the links with their
-/// attributes and strengths, the notes), which the page's reader (`graphfile.js`) must match. A change on the server's side fails here until the fixtures are written
+/// and without its membership (and the v1 frame of the same layout), `hello.paramSpecs` and
+/// `hello.limits`. (What the import reads from the graph files beside them is
+/// `ImportToolTests/GraphFixturesTests`'.) A change on the server's side fails here until the fixtures are written
 /// again, and then fails the other sides until they follow:
 ///
 ///     FORCELAYOUT_WRITE_FIXTURES=1 swift test --filter GoldenFixturesTests
 final class GoldenFixturesTests: XCTestCase {
-    private static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("fixtures")
 
     /// Each fixture by name, as the server's code writes it now.
@@ -38,41 +37,9 @@ final class GoldenFixturesTests: XCTestCase {
         ]
     }
 
-    /// Each graph file of `Tests/fixtures/graphs/` (a hand-written input) and what the import
-    /// reads from it, as JSON: `{"keys":[…],"labels":[…],"links":[[source,target,attrs,strength],…],"notes":[…]}`.
-    private static func graphFixtures() throws -> [(name: String, bytes: [UInt8])] {
-        let graphs = folder.appendingPathComponent("graphs")
-        let inputs = try FileManager.default.contentsOfDirectory(atPath: graphs.path)
-            .filter { !$0.hasSuffix(".expected.json") }.sorted()
-        return try inputs.map { input in
-            let graph = try GraphFile.read(Array(try Data(contentsOf: graphs.appendingPathComponent(input))))
-            var writer = JSONWriter(reservingCapacity: 1024)
-            writer.raw("{\"keys\":")
-            writer.array(graph.nodes) { $0.string($1.key) }
-            writer.raw(",\"labels\":")
-            writer.array(graph.nodes) { $0.string($1.cell.data.label ?? "") }
-            writer.raw(",\"links\":")
-            writer.array(graph.edges) { writer, edge in
-                writer.raw("[")
-                writer.integer(edge.source)
-                writer.raw(",")
-                writer.integer(edge.target)
-                writer.raw(",")
-                writer.raw(edge.attrs?.bytes ?? Array("null".utf8))
-                writer.raw(",")
-                if let strength = edge.strength { writer.number(strength) } else { writer.raw("null") }
-                writer.raw("]")
-            }
-            writer.raw(",\"notes\":")
-            writer.array(graph.notes) { $0.string($1) }
-            writer.raw("}\n")
-            return ("graphs/\(input).expected.json", writer.bytes)
-        }
-    }
-
     func testTheFixturesAreWhatTheServerWrites() throws {
         let write = ProcessInfo.processInfo.environment["FORCELAYOUT_WRITE_FIXTURES"] == "1"
-        for (name, bytes) in try Self.fixtures() + Self.graphFixtures() {
+        for (name, bytes) in try Self.fixtures() {
             let file = Self.folder.appendingPathComponent(name)
             if write {
                 try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)

@@ -66,7 +66,6 @@ final class LimitTableTests: XCTestCase {
         XCTAssertTrue(text.contains(#""messageBurst":2.5,"#), text)
         guard case .object(let members)? = try? JSONParser.parse(writer.bytes) else { return XCTFail(text) }
         XCTAssertEqual(members.map(\.key), Limits.table.map(\.key))
-        XCTAssertEqual(ImportSession.limits(try JSONParser.parse(writer.bytes)), limits, "the import reads what hello says")
     }
 
     /// The README's table of limits ("Limits, each a flag") names every flag of the table, and

@@ -11,13 +11,13 @@ public struct Attrs: Hashable, Sendable {
     public static let depthLimit = 8
 
     /// A problem with a value sent as attrs: `limit` when only its size is too big.
-    struct Problem: Error {
-        let why: String
-        let tooBig: Bool
+    package struct Problem: Error {
+        package let why: String
+        package let tooBig: Bool
     }
 
     /// The attributes `value` holds (nil: an empty object), or why it cannot be them.
-    static func make(_ value: JSONValue, maxBytes: Int) -> Result<Attrs?, Problem> {
+    package static func make(_ value: JSONValue, maxBytes: Int) -> Result<Attrs?, Problem> {
         guard case .object(let members) = value else {
             return .failure(Problem(why: "must be an object, not \(value.typeName)", tooBig: false))
         }

@@ -40,7 +40,7 @@ public struct CellData: Equatable, Sendable {
     }
 
     /// `#rrggbb` (either case) in lower case; nil when `text` is not one.
-    static func color(_ text: String) -> String? {
+    package static func color(_ text: String) -> String? {
         let bytes = Array(text.utf8)
         guard bytes.count == 7, bytes[0] == UInt8(ascii: "#"),
               bytes.dropFirst().allSatisfy({ isHexDigit($0) }) else { return nil }

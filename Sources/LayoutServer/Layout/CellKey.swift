@@ -10,7 +10,7 @@ public enum CellKey: Hashable, Sendable {
     public static let byteLimit = 200
 
     /// The key `value` is, or why it cannot be one.
-    static func make(_ value: JSONValue) -> Result<CellKey, KeyProblem> {
+    package static func make(_ value: JSONValue) -> Result<CellKey, KeyProblem> {
         switch value {
         case .string(let text):
             guard text.utf8.count <= byteLimit else { return .failure(KeyProblem(why: "at most \(byteLimit) bytes of UTF-8")) }
@@ -23,8 +23,8 @@ public enum CellKey: Hashable, Sendable {
         }
     }
 
-    struct KeyProblem: Error {
-        let why: String
+    package struct KeyProblem: Error {
+        package let why: String
     }
 
     /// As text: the string, or the number as JSON writes it (GEXF's node id).

@@ -2,26 +2,26 @@ import ForceLayout
 
 /// The members of a message object, consumed one by one so that leftovers (unknown fields)
 /// can be rejected, with typed accessors that throw protocol errors naming the field.
-struct Fields {
+package struct Fields {
     private var members: [(key: String, value: JSONValue)]
-    var context: String
+    package var context: String
 
     /// World coordinates accepted from clients: far beyond any layout, well inside Double.
-    static let coordinateLimit = 1e9
+    package static let coordinateLimit = 1e9
 
-    init(value: JSONValue, context: String = "message") {
+    package init(value: JSONValue, context: String = "message") {
         if case .object(let members) = value { self.members = members } else { members = [] }
         self.context = context
     }
 
-    var remainingKeys: [String] { members.map(\.key) }
+    package var remainingKeys: [String] { members.map(\.key) }
 
-    mutating func take(_ key: String) -> JSONValue? {
+    package mutating func take(_ key: String) -> JSONValue? {
         guard let index = members.firstIndex(where: { $0.key == key }) else { return nil }
         return members.remove(at: index).value
     }
 
-    func rejectLeftovers() throws(ProtocolError) {
+    package func rejectLeftovers() throws(ProtocolError) {
         if let key = members.first?.key {
             throw ProtocolError(.badRequest, "unknown field \(Excerpt.quoted(key, limit: 64)) in \(context)")
         }
@@ -30,7 +30,7 @@ struct Fields {
     private func name(_ key: String) -> String { "\(context).\(key)" }
 
     /// An integral number within `range`, or nil when absent.
-    mutating func integer(_ key: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int? {
+    package mutating func integer(_ key: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int? {
         guard let value = take(key) else { return nil }
         guard case .number(let number) = value else {
             throw ProtocolError(.badRequest, "\(name(key)) must be an integer, not \(value.typeName)")
@@ -46,14 +46,14 @@ struct Fields {
         return integer
     }
 
-    static func positiveInteger(_ value: JSONValue) -> Int? {
+    package static func positiveInteger(_ value: JSONValue) -> Int? {
         guard case .number(let number) = value, number.isFinite, number == number.rounded(),
               number >= 1, number < 9e15 else { return nil }
         return Int(number)
     }
 
     /// A boolean, or nil when absent.
-    mutating func boolean(_ key: String) throws(ProtocolError) -> Bool? {
+    package mutating func boolean(_ key: String) throws(ProtocolError) -> Bool? {
         guard let value = take(key) else { return nil }
         guard case .bool(let flag) = value else {
             throw ProtocolError(.badRequest, "\(name(key)) must be true or false, not \(value.typeName)")
@@ -61,7 +61,7 @@ struct Fields {
         return flag
     }
 
-    mutating func cellID(_ key: String) throws(ProtocolError) -> CellID {
+    package mutating func cellID(_ key: String) throws(ProtocolError) -> CellID {
         guard let value = take(key) else { throw ProtocolError(.badRequest, "\(context) needs \(key)") }
         guard let id = Fields.positiveInteger(value) else {
             throw ProtocolError(.badRequest, "\(name(key)) must be a positive integer cell id, not \(describe(value))")
@@ -69,7 +69,7 @@ struct Fields {
         return id
     }
 
-    mutating func coordinate(_ key: String) throws(ProtocolError) -> Double {
+    package mutating func coordinate(_ key: String) throws(ProtocolError) -> Double {
         guard let value = take(key) else { throw ProtocolError(.badRequest, "\(context) needs \(key)") }
         guard case .number(let number) = value else {
             throw ProtocolError(.badRequest, "\(name(key)) must be a number, not \(value.typeName)")
@@ -82,7 +82,7 @@ struct Fields {
 
     /// The parameter's value if present, of its kind and in its range or among its options
     /// (`Parameters.table`).
-    mutating func parameter(_ spec: ParameterSpec) throws(ProtocolError) -> ParameterValue? {
+    package mutating func parameter(_ spec: ParameterSpec) throws(ProtocolError) -> ParameterValue? {
         guard let value = take(spec.name) else { return nil }
         switch (spec.kind, value) {
         case (.number, .number(let number)) where spec.accepts(.number(number)): return .number(number)
@@ -97,7 +97,7 @@ struct Fields {
     }
 
     /// `"all"` or an array of event kind names; nil when absent.
-    mutating func kinds(_ key: String) throws(ProtocolError) -> EventSelection? {
+    package mutating func kinds(_ key: String) throws(ProtocolError) -> EventSelection? {
         guard let value = take(key) else { return nil }
         switch value {
         case .string("all"): return .all

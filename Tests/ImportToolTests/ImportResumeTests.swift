@@ -1,5 +1,6 @@
 import ForceLayout
 import XCTest
+@testable import ImportTool
 @testable import LayoutServer
 
 /// An import whose room moves to another server (a `failover`), or whose batch goes unanswered:

@@ -1,5 +1,6 @@
 import ForceLayout
 import XCTest
+@testable import ImportTool
 @testable import LayoutServer
 
 final class GraphImportTests: XCTestCase {

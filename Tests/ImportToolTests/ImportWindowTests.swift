@@ -1,5 +1,6 @@
 import ForceLayout
 import XCTest
+@testable import ImportTool
 @testable import LayoutServer
 
 /// Several messages in flight (`ImportSession.window`): the answers come in the order the

@@ -1,3 +1,5 @@
+import LayoutServer
+
 /// An edge list's records and fields, read from its bytes as RFC 4180 says, leniently: a field
 /// that starts with `"` is quoted (it may hold the separator and line breaks, and `""` in it is
 /// one `"`); a `"` anywhere else is kept as it is. Each record's separator is a tab if its first
