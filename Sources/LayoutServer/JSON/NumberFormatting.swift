@@ -14,15 +14,27 @@ public enum NumberFormatting {
     /// From this magnitude on, positions are written in whole units.
     public static let wholeUnitsFrom = 1000.0
 
-    public static func appendPosition(_ value: Double, to bytes: inout [UInt8]) {
+    /// A position as the frame number format writes it: its sign, its whole part and its tenth
+    /// (0 when it has none: whole units from 1000 on, or a round number). `appendPosition`
+    /// writes it and `positionLength` counts it, from this one rounding.
+    @inline(__always)
+    private static func decimal(_ value: Double) -> (negative: Bool, whole: UInt64, tenth: UInt8) {
         let clamped = value.isNaN ? 0 : min(max(value, -limit), limit)
         let tenths = Int64((clamped * 10).rounded(.toNearestOrAwayFromZero))
         if tenths.magnitude < UInt64(wholeUnitsFrom * 10) {
-            appendTenths(tenths, to: &bytes)
-        } else {
-            let whole = Int64(clamped.rounded(.toNearestOrAwayFromZero))
-            if whole < 0 { bytes.append(UInt8(ascii: "-")) }
-            appendDigits(whole.magnitude, to: &bytes)
+            return (tenths < 0, tenths.magnitude / 10, UInt8(tenths.magnitude % 10))
+        }
+        let whole = Int64(clamped.rounded(.toNearestOrAwayFromZero))
+        return (whole < 0, whole.magnitude, 0)
+    }
+
+    public static func appendPosition(_ value: Double, to bytes: inout [UInt8]) {
+        let (negative, whole, tenth) = decimal(value)
+        if negative { bytes.append(UInt8(ascii: "-")) }
+        appendDigits(whole, to: &bytes)
+        if tenth != 0 {
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(0x30 + tenth)
         }
     }
 
@@ -30,15 +42,8 @@ public enum NumberFormatting {
     /// size when its text is not written, `FrameEncoder.positionsCount`).
     @inline(__always)
     public static func positionLength(_ value: Double) -> Int {
-        let clamped = value.isNaN ? 0 : min(max(value, -limit), limit)
-        let tenths = Int64((clamped * 10).rounded(.toNearestOrAwayFromZero))
-        if tenths.magnitude < UInt64(wholeUnitsFrom * 10) {
-            guard tenths != 0 else { return 1 }
-            let fraction = tenths.magnitude % 10 != 0 ? 2 : 0
-            return (tenths < 0 ? 1 : 0) + digitCount(tenths.magnitude / 10) + fraction
-        }
-        let whole = Int64(clamped.rounded(.toNearestOrAwayFromZero))
-        return (whole < 0 ? 1 : 0) + digitCount(whole.magnitude)
+        let (negative, whole, tenth) = decimal(value)
+        return (negative ? 1 : 0) + digitCount(whole) + (tenth != 0 ? 2 : 0)
     }
 
     /// Decimal digits of `value` (1 for 0), as `appendDigits` writes them; positions in tenths
@@ -55,19 +60,6 @@ public enum NumberFormatting {
             count += 1
         }
         return count
-    }
-
-    private static func appendTenths(_ tenths: Int64, to bytes: inout [UInt8]) {
-        if tenths == 0 { bytes.append(UInt8(ascii: "0")); return }
-        var magnitude = tenths.magnitude
-        if tenths < 0 { bytes.append(UInt8(ascii: "-")) }
-        let fraction = UInt8(magnitude % 10)
-        magnitude /= 10
-        appendDigits(magnitude, to: &bytes)
-        if fraction != 0 {
-            bytes.append(UInt8(ascii: "."))
-            bytes.append(0x30 + fraction)
-        }
     }
 
     private static func appendDigits(_ value: UInt64, to bytes: inout [UInt8]) {

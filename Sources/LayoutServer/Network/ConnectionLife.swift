@@ -154,8 +154,10 @@ struct ConnectionLife: Equatable {
     mutating func peerClosed(bad: (status: UInt32, reason: String)?) -> PeerCloseAnswer {
         // Our own close frame may still be waiting for the socket: closing again would make
         // lws hang up without any close frame; its echo at least tells the client we closed.
-        if case .closeSent = state { return .echo }
-        if case .closed = state { return .echo }
+        switch state {
+        case .closeSent, .closed: return .echo
+        case .awaitingRoom, .open, .closing: break
+        }
         if let bad {
             closeFrameSent()
             return .close(status: bad.status, reason: bad.reason)

@@ -35,7 +35,7 @@ public struct LimitArguments {
     /// The limits' part of `serve --help`: each flag, its help, default and bounds.
     public static var help: String {
         let rows = Limits.table.map { spec in
-            let value = spec.isCount ? String(Int(spec.defaultValue)) : shortNumber(spec.defaultValue)
+            let value = LimitSpec.Bounds.number(spec.defaultValue)
             return "  \(spec.flag) <n>\n" + wrapped("\(spec.help) (default: \(value); \(spec.bounds.text))", indent: 8)
         }
         return "LIMITS (each announced to clients in hello.limits):\n" + rows.joined(separator: "\n")
@@ -53,9 +53,5 @@ public struct LimitArguments {
         }
         lines.append(line)
         return lines.map { String(repeating: " ", count: indent) + $0 }.joined(separator: "\n")
-    }
-
-    private static func shortNumber(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
     }
 }

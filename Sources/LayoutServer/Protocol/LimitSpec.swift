@@ -24,7 +24,8 @@ public struct LimitSpec: Sendable {
             value.isFinite && (lowerExclusive ? value > lower : value >= lower) && value <= (upper ?? .infinity)
         }
 
-        private static func number(_ value: Double) -> String {
+        /// `value` as `serve` shows it: a whole number without a decimal point.
+        static func number(_ value: Double) -> String {
             value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
         }
     }

@@ -57,10 +57,10 @@ struct OwnerRoute: RoomRoute {
 
     var clientsInHello: Int { local.clientsInHello }
 
+    /// The cluster's roster of its clients learns of it; the rest is as in a local room.
     func joined(_ client: String, mailbox: Mailbox, through: UInt64) {
-        local.host.request(.data(mailbox), of: local.room)
         _ = replicator.joined(client, on: node, local: true)
-        local.room.presence(.joined, of: client)
+        local.joined(client, mailbox: mailbox, through: through)
     }
 
     func left(_ client: String, mailbox: Mailbox) {
