@@ -37,33 +37,65 @@ let package = Package(
         .target(name: "CVectorMath", cSettings: vectorC),
         .target(name: "ForceLayout", dependencies: ["CVectorMath"], swiftSettings: vectorSwift),
         .target(name: "EventBus", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
+        // The pure core: the layout's state, the protocol's values and codecs, the cluster's
+        // wire, the state file's format, and the state machines (a connection's life, the
+        // session directory, a room's claim). It cannot reach libwebsockets or hiredis: only
+        // the server links them.
+        .target(name: "LayoutCore", dependencies: ["ForceLayout", "EventBus"]),
+        // The rooms and what keeps them: stepping threads, state files, and the hand-off to the
+        // service thread (queue, waker, mailboxes). It reaches neither libwebsockets (the server
+        // wakes it through `ServiceWaker`) nor Redis (a cluster is a `RoomCluster` to it).
+        .target(
+            name: "LayoutRooms",
+            dependencies: [
+                "ForceLayout", "EventBus", "LayoutCore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Several servers over Redis (hiredis on threads of its own): claims and leases, the
+        // owner's replicator, the relay's mirror, the state in Redis.
+        .target(
+            name: "LayoutCluster",
+            dependencies: [
+                "CHiredis", "ForceLayout", "EventBus", "LayoutCore", "LayoutRooms",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The libwebsockets glue: the context and its callbacks, connections and sessions,
+        // handshakes, HTTP and exports.
         .target(
             name: "LayoutServer",
             dependencies: [
-                "CLibWebSockets", "CHiredis", "ForceLayout", "EventBus",
+                "CLibWebSockets", "ForceLayout", "EventBus", "LayoutCore", "LayoutRooms", "LayoutCluster",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The load-test client (`forcelayout load`): libwebsockets clients and their figures,
         // kept out of the server library as HummingbirdTesting is kept out of Hummingbird.
-        .target(name: "LoadTool", dependencies: ["CLibWebSockets", "LayoutServer"]),
+        .target(name: "LoadTool", dependencies: ["CLibWebSockets", "LayoutCore", "LayoutServer"]),
         // `forcelayout import`: reading a graph file (Reading/), the import's session (Session/,
         // pure) and its libwebsockets client; the server library knows nothing of it.
-        .target(name: "ImportTool", dependencies: ["CLibWebSockets", "LayoutServer", "LoadTool", "ForceLayout"]),
+        .target(name: "ImportTool", dependencies: ["CLibWebSockets", "LayoutCore", "LayoutServer", "LoadTool", "ForceLayout"]),
         .executableTarget(
             name: "forcelayout",
             dependencies: [
-                "LayoutServer", "LoadTool", "ImportTool", "ForceLayout",
+                "LayoutCore", "LayoutRooms", "LayoutCluster", "LayoutServer", "LoadTool", "ImportTool", "ForceLayout",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // libFuzzer target for the client-message path (`make fuzz`); a plain build makes a replayer.
-        .executableTarget(name: "forcelayout-fuzz", dependencies: ["LayoutServer", "ForceLayout"]),
+        .executableTarget(name: "forcelayout-fuzz", dependencies: ["LayoutCore", "ForceLayout"]),
         .testTarget(name: "ForceLayoutTests", dependencies: ["ForceLayout"]),
         .testTarget(name: "EventBusTests", dependencies: ["EventBus"]),
-        .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "ForceLayout", "EventBus"]),
-        .testTarget(name: "LoadToolTests", dependencies: ["LoadTool"]),
-        .testTarget(name: "ImportToolTests", dependencies: ["ImportTool", "LayoutServer", "ForceLayout"]),
+        // The core's tests: no socket, no Redis, no file but the fixtures they write.
+        .testTarget(name: "LayoutCoreTests", dependencies: ["LayoutCore", "ForceLayout", "EventBus"]),
+        // The rooms' tests: real threads and files, a scripted Redis; no libwebsockets.
+        .testTarget(name: "LayoutRoomsTests", dependencies: ["LayoutCore", "LayoutRooms", "ForceLayout", "EventBus"]),
+        // The cluster's tests: its state against a scripted Redis, the wire, the mirror.
+        .testTarget(name: "LayoutClusterTests", dependencies: ["LayoutCore", "LayoutRooms", "LayoutCluster", "ForceLayout", "EventBus"]),
+        .testTarget(name: "LayoutServerTests", dependencies: ["LayoutCore", "LayoutRooms", "LayoutServer", "ForceLayout", "EventBus"]),
+        .testTarget(name: "LoadToolTests", dependencies: ["LoadTool", "LayoutCore"]),
+        .testTarget(name: "ImportToolTests", dependencies: ["ImportTool", "LayoutCore", "LayoutServer", "ForceLayout"]),
     ]
 )

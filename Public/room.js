@@ -1,6 +1,6 @@
 // Rooms (issue 11): each room is a layout of its own, named in the page's address. A room's
 // name is 1 to 40 of a-z, 0-9, '-' and '_', starting with a letter or a digit, checked
-// exactly as the server checks it (Sources/LayoutServer/Rooms/RoomName.swift). Room `main`
+// exactly as the server checks it (Sources/LayoutCore/Rooms/RoomName.swift). Room `main`
 // lives at `/` (also `/index.html` and `/r/main`), room NAME at `/r/NAME`; their WebSockets
 // at `/ws` and `/ws/NAME`. The page's own files stay relative paths, which the server also
 // serves under `/r/`. Pure, no DOM.

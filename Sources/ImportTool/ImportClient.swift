@@ -1,5 +1,6 @@
 import CLibWebSockets
 import Foundation
+import LayoutCore
 import LayoutServer
 import LoadTool
 

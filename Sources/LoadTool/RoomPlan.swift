@@ -1,3 +1,4 @@
+import LayoutCore
 import LayoutServer
 
 /// The rooms of a `--rooms` run: `PREFIX-0001`, `PREFIX-0002`, … (numbered with at least 4

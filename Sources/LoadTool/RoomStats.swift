@@ -1,3 +1,4 @@
+import LayoutCore
 import LayoutServer
 
 /// What a `--settle` client reads of its room's `stats` message (sent once a second): how

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutCore
 import LayoutServer
 
 /// `GET /stats` over a plain blocking socket: the load tool asks the server how it is doing

@@ -1,3 +1,4 @@
+import LayoutCore
 import LayoutServer
 
 /// `ws://host[:port][/path]`, the only kind of URL the load tool connects to.

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutCore
 
 /// libFuzzer calls this with every input it makes.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,5 +1,5 @@
 import ForceLayout
-import LayoutServer
+import LayoutCore
 
 extension MessagePathFuzzer {
     /// Applies the command to a layout of 8 cells (cell 2 pinned) through `LayoutState`, the

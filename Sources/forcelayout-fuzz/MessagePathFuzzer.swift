@@ -11,7 +11,7 @@
 
 import ForceLayout
 import Foundation
-import LayoutServer
+import LayoutCore
 
 enum MessagePathFuzzer {
     /// The server's own limits: what a client of `forcelayout serve` is held to.

@@ -3,6 +3,8 @@ import Dispatch
 import ForceLayout
 import Foundation
 import ImportTool
+import LayoutCore
+import LayoutRooms
 import LayoutServer
 
 struct Bench: ParsableCommand {

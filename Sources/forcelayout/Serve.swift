@@ -1,6 +1,8 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import LayoutCore
+import LayoutRooms
 import LayoutServer
 import Logging
 
@@ -84,7 +86,7 @@ struct Serve: ParsableCommand {
         }
         if let node {
             guard redis != nil else { throw ValidationError("--node names a server of a cluster: it needs --redis") }
-            guard ClusterConfig.validNodeName(node) else {
+            guard NodeName.isValid(node) else {
                 throw ValidationError("--node must be 1 to 32 of a-z, 0-9, - and _")
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import ImportTool
+@testable import LayoutCore
 @testable import LayoutServer
 
 /// What the import reads from each graph file in `Tests/fixtures/graphs/` (a hand-written

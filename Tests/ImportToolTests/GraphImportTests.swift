@@ -1,6 +1,7 @@
 import ForceLayout
 import XCTest
 @testable import ImportTool
+@testable import LayoutCore
 @testable import LayoutServer
 
 final class GraphImportTests: XCTestCase {

@@ -1,6 +1,7 @@
 import ForceLayout
 import XCTest
 @testable import ImportTool
+@testable import LayoutCore
 @testable import LayoutServer
 
 /// An import whose room moves to another server (a `failover`), or whose batch goes unanswered:

@@ -1,6 +1,7 @@
 import ForceLayout
 import XCTest
 @testable import ImportTool
+@testable import LayoutCore
 @testable import LayoutServer
 
 /// Several messages in flight (`ImportSession.window`): the answers come in the order the

@@ -1,5 +1,6 @@
-@testable import LayoutServer
 import XCTest
+@testable import LayoutCore
+@testable import LayoutServer
 
 final class ExportBudgetTests: XCTestCase {
     private let a = PeerAddress(ipv4: [10, 0, 0, 1]), b = PeerAddress(ipv4: [10, 0, 0, 2])

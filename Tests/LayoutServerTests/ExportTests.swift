@@ -1,5 +1,6 @@
 import ForceLayout
 import XCTest
+@testable import LayoutCore
 @testable import LayoutServer
 
 final class ExportTests: XCTestCase {

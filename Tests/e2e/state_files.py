@@ -1,4 +1,4 @@
-"""Room state files written directly (the format of Sources/LayoutServer/Persistence/StateFile*:
+"""Room state files written directly (the format of Sources/LayoutCore/Persistence/StateFile*:
 sorted keys, version 3), for rooms on disk of a chosen size without building them through a
 client. Stdlib only."""
 import json

@@ -1,4 +1,5 @@
 import ForceLayout
+import LayoutCore
 import LayoutServer
 
 /// A graph read from a file, ready to become cells and links: node-link JSON (as d3's

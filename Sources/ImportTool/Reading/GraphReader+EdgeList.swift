@@ -1,4 +1,5 @@
 import Foundation
+import LayoutCore
 import LayoutServer
 
 /// A CSV or TSV edge list: a record per link (a line, or more when a quoted field holds line

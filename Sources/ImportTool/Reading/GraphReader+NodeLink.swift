@@ -1,4 +1,5 @@
 import ForceLayout
+import LayoutCore
 import LayoutServer
 
 /// Node-link JSON: `{"nodes":[{"id":…,…}],"links":[{"source":…,"target":…}]}` (networkx 3.4

@@ -1,4 +1,5 @@
 import ForceLayout
+import LayoutCore
 import LayoutServer
 
 /// One message's worth: at most `maxAddPerMessage` items and `maxMessageBytes` bytes,

@@ -1,4 +1,5 @@
 import ForceLayout
+import LayoutCore
 import LayoutServer
 
 /// How an import survives its room moving to another server, or a batch going unanswered:

@@ -1,4 +1,5 @@
 import ForceLayout
+import LayoutCore
 import LayoutServer
 
 /// What an import sends: messages while the window has room, cells in batches within the

@@ -1,4 +1,5 @@
 import ForceLayout
+import LayoutCore
 import LayoutServer
 
 /// Sends a `GraphFile` to a room, as `forcelayout import` and the page do: the cells in

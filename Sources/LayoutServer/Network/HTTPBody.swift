@@ -1,3 +1,5 @@
+import LayoutCore
+
 /// A response's body, shared by every connection writing it: an export's document can be tens
 /// of megabytes, so it is never copied per connection, and goes out a chunk per writable
 /// (`BodyWrite`).

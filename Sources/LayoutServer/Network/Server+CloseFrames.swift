@@ -1,4 +1,5 @@
 import CLibWebSockets
+import LayoutCore
 
 /// A client's close frame (LWS_CALLBACK_WS_PEER_INITIATED_CLOSE, service thread).
 ///

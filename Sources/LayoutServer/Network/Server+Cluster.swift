@@ -1,4 +1,6 @@
 import CLibWebSockets
+import LayoutCore
+import LayoutRooms
 
 /// What the cluster's threads report (`ClusterNotice`), acted on by the service thread.
 extension Server {
@@ -10,12 +12,12 @@ extension Server {
     static let tryAgainLater = lws_close_status(rawValue: 1013)
 
     func clusterNoticesArrived() {
-        guard let cluster = host.cluster else { return }
+        guard let cluster else { return }
         for notice in cluster.notices.take() {
             switch notice {
             case .won(let name, let claim):
                 let here = sessions.members(of: name).filter(\.life.isGreeted)
-                let served = host.won(name, claim, members: here.map(\.client)) { message in
+                let served = cluster.won(name, claim, in: host, members: here.map(\.client)) { message in
                     for session in here { session.mailbox.pushOpening(message) }
                 }
                 if served {
@@ -24,11 +26,11 @@ extension Server {
                     closeMembers(of: name, Self.tryAgainLater, "room \(name) cannot be served (see the server log)")
                 }
             case .adopt(let name):
-                host.adopt(name, now: Uptime.seconds())
+                cluster.adopt(name, in: host, now: Uptime.seconds())
             case .reacquired(let name):
-                host.reacquired(name)
+                cluster.reacquired(name, in: host)
             case .lost(let name):
-                guard let room = host.lost(name) else { continue }
+                guard let room = cluster.lost(name, in: host) else { continue }
                 closeMembers(of: name, Self.serviceRestart, "room \(name) moved to another server: reconnect") {
                     $0.room === room
                 }

@@ -1,5 +1,7 @@
 import CLibWebSockets
 import Glibc
+import LayoutCore
+import LayoutRooms
 
 /// Every connection below the layout protocol (libwebsockets' first protocol gets these):
 /// admission when one is accepted, its deadline until it is a WebSocket, eviction, raw

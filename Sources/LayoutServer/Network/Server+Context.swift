@@ -1,8 +1,13 @@
 import CLibWebSockets
+import LayoutCore
+import LayoutRooms
 
 /// The libwebsockets context: protocols, mounts, options and the stats timer.
 extension Server {
     func makeContextInfo() -> lws_context_creation_info {
+        // The core reserves the frame header's room without knowing libwebsockets.
+        precondition(Int(forcelayout_lws_pre) <= OutgoingMessage.reserved,
+                     "libwebsockets' LWS_PRE (\(forcelayout_lws_pre)) is past OutgoingMessage.reserved")
         var retry = lws_retry_bo_t()
         retry.secs_since_valid_ping = config.pingAfterSeconds
         retry.secs_since_valid_hangup = config.hangUpAfterSeconds

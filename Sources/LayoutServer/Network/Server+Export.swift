@@ -1,4 +1,5 @@
 import CLibWebSockets
+import LayoutCore
 
 /// `GET /export/NAME.json` and `/export/NAME.gexf`: a room as node-link JSON or GEXF, from one
 /// tick. A room in memory is written by its next turn (`TurnRequest.export`) and the answer
@@ -34,7 +35,7 @@ extension Server {
     func serveExport(_ wsi: OpaquePointer, rest: String) -> Int32 {
         guard let (name, format) = Self.exportAddress(rest) else { return notFound(wsi) }
         let address = peerKey(wsi)
-        let fromFile = host.rooms[name]?.role.hasLayout != true && host.cluster == nil
+        let fromFile = host.rooms[name]?.role.hasLayout != true && cluster == nil
         let key = ExportKey(name: name, format: format)
         let held = fromFile ? heldDocument(of: key) : nil
         // A room file's export is one job however many ask (at most `maxFileExportJobs`);
@@ -67,7 +68,7 @@ extension Server {
             host.request(.export(format, deliver: awaitExport(wsi)), of: room)
             return 0
         }
-        if let cluster = host.cluster {
+        if let cluster {
             // Stepped on another server, or nowhere: as its state in Redis has it.
             let deliver = awaitExport(wsi)
             cluster.readState(of: name) { saved in

@@ -1,4 +1,6 @@
 import CLibWebSockets
+import LayoutCore
+import LayoutRooms
 
 /// Exports of rooms that are only on disk: read, checked and encoded by the file reader
 /// (`StateFileReader`), never on the service thread. One job per room file and format: every

@@ -1,5 +1,7 @@
 import CLibWebSockets
 import Foundation
+import LayoutCore
+import LayoutRooms
 
 /// What the server answers itself over HTTP (`HEAD`: the same headers, no body): `GET /stats`
 /// and `GET /rooms` as application/json, `GET /export/…` (`Server+Export`), and under `/r/` the page of a room or a file of

@@ -1,6 +1,8 @@
 import CLibWebSockets
 import Dispatch
 import Glibc
+import LayoutCore
+import LayoutRooms
 
 /// Who may open a WebSocket, into which room, and what a request's headers say.
 extension Server {

@@ -1,6 +1,8 @@
-import Dispatch
 import CLibWebSockets
+import Dispatch
 import ForceLayout
+import LayoutCore
+import LayoutRooms
 
 /// Receiving and sending on WebSocket connections (service thread).
 extension Server {

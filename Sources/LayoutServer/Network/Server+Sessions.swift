@@ -1,6 +1,8 @@
 import CLibWebSockets
 import Dispatch
 import EventBus
+import LayoutCore
+import LayoutRooms
 
 /// Connections opening and closing: hello, the first frame, joined and left, in their room.
 extension Server {
@@ -9,7 +11,7 @@ extension Server {
         guard let room = joining.removeValue(forKey: wsi) else { return -1 }
         clientCounter += 1
         // In a cluster the server's name makes the id unique across servers.
-        let client = host.cluster.map { "c\(clientCounter)@\($0.name)" } ?? "c\(clientCounter)"
+        let client = cluster.map { "c\(clientCounter)@\($0.name)" } ?? "c\(clientCounter)"
         let mailbox = Mailbox(maxEventBacklog: config.limits.maxEventBacklog, maxBytes: config.limits.maxQueuedBytes,
                               encoder: room.eventMessages, alarm: overflowAlarm)
         let binary = Subprotocol(wsi: wsi) == .v2

@@ -1,5 +1,7 @@
 import CLibWebSockets
 import Dispatch
+import LayoutCore
+import LayoutRooms
 
 /// The once-a-second `stats` message (about each connection's room), `GET /stats` (about
 /// room `main`) and `GET /rooms`.
@@ -22,18 +24,18 @@ extension Server {
         let room = room ?? host.rooms[.main]
         let server = ServerMessages.ServerFigures(
             clients: sessions.count, connections: connections.openCount, rooms: host.rooms.count,
-            cells: host.budget.total, uptimeSeconds: uptimeSeconds)
+            cells: host.budget.total, uptimeSeconds: uptimeSeconds, residentMB: ProcessMemory.residentMB)
         return ServerMessages.stats(room?.reportedStatus ?? LayoutStatus(), room: room?.name ?? .main,
                                     clients: host.clients(of: room?.name ?? .main), server: server,
-                                    cluster: host.cluster.map { ($0.name, $0.view) })
+                                    cluster: cluster.map { ($0.name, $0.view) })
     }
 
     /// The rooms in memory here; in a cluster, every room stepped anywhere, once, with its
     /// server (this server's own as they are now, even before its first summary came back or
     /// while Redis is away; rooms it only relays are the other servers' to list).
     func roomsJSON() -> [UInt8] {
-        if let cluster = host.cluster {
-            let mine = host.summary(node: cluster.name, clients: sessions.count, uptimeSeconds: uptimeSeconds)
+        if let cluster {
+            let mine = cluster.summary(of: host, clients: sessions.count, uptimeSeconds: uptimeSeconds)
             return ServerMessages.rooms(cluster: cluster.view.replacing(mine))
         }
         return ServerMessages.rooms(host.listing().map { ($0.room.name, $0.clients, $0.room.status.current) })
@@ -43,7 +45,7 @@ extension Server {
 
     /// Once a second: what this server steps and serves, for the others.
     func reportToCluster() {
-        guard let cluster = host.cluster else { return }
-        cluster.report(host.summary(node: cluster.name, clients: sessions.count, uptimeSeconds: uptimeSeconds))
+        guard let cluster else { return }
+        cluster.report(cluster.summary(of: host, clients: sessions.count, uptimeSeconds: uptimeSeconds))
     }
 }

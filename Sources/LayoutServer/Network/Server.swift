@@ -3,6 +3,9 @@ import Dispatch
 import EventBus
 import ForceLayout
 import Foundation
+import LayoutCluster
+import LayoutCore
+import LayoutRooms
 import Logging
 import Synchronization
 
@@ -29,10 +32,6 @@ public final class Server {
         var isRequested: Bool { requested.load(ordering: .acquiring) }
     }
 
-    public struct StartFailure: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     let config: ServerConfig
     let logger: Logger
     public let stopSwitch = StopSwitch()
@@ -47,6 +46,9 @@ public final class Server {
     let publicFiles: PublicFiles
     let overflowAlarm = OverflowAlarm()
     let host: RoomHost
+    /// This server's part in the cluster (`--redis`); nil: a server on its own. The rooms see
+    /// it as their `RoomCluster`.
+    let cluster: ClusterNode?
 
     /// The WebSocket sessions, by wsi, client id and room.
     var sessions = SessionDirectory<Session>()
@@ -98,7 +100,8 @@ public final class Server {
         self.logger = logger
         decoder = MessageDecoder(limits: config.limits)
         publicFiles = PublicFiles(root: config.publicDirectory)
-        host = RoomHost(config: config, logger: logger)
+        cluster = config.cluster.map { ClusterNode(config: $0, limits: config.limits, logger: logger) }
+        host = RoomHost(config: config, cluster: cluster, logger: logger)
         try host.loadMain()
     }
 
@@ -135,7 +138,8 @@ public final class Server {
             throw StartFailure(description: "cannot listen on \(config.host):\(config.port) (in use, or not an address of this machine?)")
         }
         self.context = context
-        let waker = ServiceWaker(context: context)
+        let handle = ContextHandle(pointer: context)
+        let waker = ServiceWaker { lws_cancel_service(handle.pointer) }
         self.waker = waker
         stopSwitch.waker.withLock { $0 = waker }
         scheduleStatsTimer()
@@ -153,7 +157,7 @@ public final class Server {
         guard let context else { return }
         while true {
             if lws_service(context, 0) < 0 { break }
-            host.cluster?.serviceCameRound()
+            cluster?.serviceCameRound()
             if stopSwitch.isRequested {
                 if shutdownDeadline == nil { beginShutdown() }
                 if sessions.isEmpty || DispatchTime.now() > shutdownDeadline! { break }

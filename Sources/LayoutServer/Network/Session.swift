@@ -1,5 +1,7 @@
 import CLibWebSockets
 import EventBus
+import LayoutCore
+import LayoutRooms
 
 /// One WebSocket connection. Owned and touched only by the service thread; the mailbox is
 /// what other threads fill.

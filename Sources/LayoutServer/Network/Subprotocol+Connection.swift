@@ -1,4 +1,5 @@
 import CLibWebSockets
+import LayoutCore
 
 extension Subprotocol {
     /// The subprotocol libwebsockets bound the connection to (v1 for clients that offered none).

@@ -1,0 +1,72 @@
+import EventBus
+import LayoutCore
+import LayoutRooms
+
+/// Relayed rooms' clients and their owners: what a relay sends (`RelayRequest`) and what the owner
+/// does with it.
+extension ClusterNode {
+    // MARK: A relay's side (service thread)
+
+    /// A message of a relayed room's client, for its owner.
+    func forward(_ message: [UInt8], from client: String, in room: RoomName) {
+        send(.command(node: name, client: client, message: message), to: room)
+    }
+
+    func joined(_ client: String, _ room: RoomName) { send(.joined(node: name, client: client), to: room) }
+
+    func left(_ client: String, _ room: RoomName) { send(.left(node: name, client: client), to: room) }
+
+    func send(_ request: RelayRequest, to room: RoomName) {
+        let keys = ClusterKeys(room)
+        redis.submit(.init([
+            RedisCommand.words("RPUSH", keys.requests) + [request.encoded],
+            RedisCommand.words("PUBLISH", keys.nudge, ""),
+        ]))
+    }
+
+    // MARK: The owner's side (command thread)
+
+    /// Takes what relays asked of an owned room (up to 1000 at a time, until none wait), under
+    /// its lease: a server that lost the room takes nothing meant for the new owner.
+    func takeRequests(of room: Room) {
+        let keys = ClusterKeys(room.name)
+        redis.submitFenced(lease: keys.lease, holder: name, [RedisCommand.words("LPOP", keys.requests, "1000")],
+                           refused: { [self] in leaseLost(room.name) }) { [self] reply in
+            guard case .array(let items)? = reply else { return }
+            for item in items {
+                guard let bytes = item.bytes, let request = try? RelayRequest(decoding: bytes) else { continue }
+                handle(request, in: room)
+            }
+            if items.count == 1000 { takeRequests(of: room) }
+        }
+    }
+
+    func handle(_ request: RelayRequest, in room: Room) {
+        guard case .owner(_, let replicator)? = state.withLock({ $0.routes[room.name] }) else { return }
+        switch request {
+        case .command(let node, let client, let message):
+            let reply: @Sendable (ProtocolError) -> Void = { [self] error in
+                redis.submit(.init([RedisCommand.words("PUBLISH", ClusterKeys.node(node))
+                    + [NodeMessage.reply(client: client, message: ServerMessages.error(error)).encoded]]))
+            }
+            switch decoder.decode(message) {
+            case .failure(let error):
+                reply(error)
+            case .success(let decoded):
+                guard case .layout(let command) = decoded.message else { return }
+                room.commands.push(QueuedCommand(command: command, client: client, ref: decoded.ref, reject: reply))
+                wakeRoom.withLock { $0 }?(room)
+            }
+        case .joined(let node, let client):
+            if replicator.joined(client, on: node, local: false) { room.presence(.joined, of: client) }
+        case .left(_, let client):
+            if replicator.left(client, local: false) { room.presence(.left, of: client) }
+            // The cells it held by dragging are let go, as for a client of this server.
+            room.requests.push(.releaseDrags(client: client))
+            wakeRoom.withLock { $0 }?(room)
+        case .data:
+            room.requests.push(.relayData)
+            wakeRoom.withLock { $0 }?(room)
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Dispatch
+import LayoutCore
+import LayoutRooms
+
+/// The rooms' part in a cluster (`--redis`): a room claimed here and stepped from the state
+/// Redis holds (or taken over from a server that stopped), placed here by another server, or
+/// lost to another; and what this server tells the others of its rooms. The service thread
+/// calls these with its rooms (`host`) as `ClusterNotice`s come.
+extension ClusterNode {
+    /// This server took the lease of `name` (`ClusterNotice.won`): it steps the room from the
+    /// state Redis holds (none: a new room). A room it relayed until now (a failover) goes on
+    /// from what its clients saw: the same event numbering, ticks and frame serials on, a
+    /// membership version above theirs, then a `failover` event and the room's data for every
+    /// client (the state may lack the last second's changes). False when the state is unusable
+    /// (the room's clients are then turned away).
+    /// `members`: the ids of the room's clients here; `deliver` hands a message to each.
+    package func won(_ name: RoomName, _ claim: Claim, in host: RoomHost, members: [String],
+                     deliver: (OutgoingMessage) -> Void) -> Bool {
+        guard let room = host.rooms[name], room.role.isPending || room.mirror != nil else {
+            drop(name)  // the room left meanwhile: its lease goes back
+            return false
+        }
+        let saved: SavedState?
+        switch claim.state ?? claim.decoded(name) {
+        case .success(let state):
+            saved = state
+        case .failure(let error):
+            logger.error("room \(name): its state in Redis is unusable (\(error)); the room is not served")
+            drop(name)
+            return false
+        }
+        // A room taken over or loaded from Redis holds what it holds: it must fit in the total
+        // (idle rooms make room), else it is not served here and its lease goes back.
+        let reserved = saved?.layout.cells.count ?? 0
+        guard host.reserve(reserved, for: name, now: Uptime.seconds()) else {
+            logger.error("room \(name): its \(reserved) cells do not fit under --max-total-cells \(host.budget.limit) (\(host.budget.total) in memory, and no idle room can be unloaded); the room is not served here")
+            drop(name)
+            return false
+        }
+        let replicator = install(in: room, of: host, saved: saved)
+        host.budget.force(room.cellCount - reserved)
+        let gone = replicator.adopt(roster: claim.roster, node: self.name, gone: claim.previous)
+        for client in members { _ = replicator.joined(client, on: self.name, local: true) }
+        if claim.previous != nil {
+            announceFailover(of: room, previous: claim.previous, leftBehind: gone, replicator: replicator, deliver: deliver)
+        }
+        host.pool.add(room)
+        own(room, replicator: replicator)
+        logger.info("room \(name) \(claim.previous != nil ? "taken over" : saved == nil ? "created" : "loaded from Redis"): stepped here (\(host.rooms.count) in memory)")
+        return true
+    }
+
+    /// Gives `room` its replicator and a layout stepped from `saved` (none: a new room) that
+    /// goes on from what the room's clients saw while it was relayed; returns the replicator.
+    private func install(in room: Room, of host: RoomHost, saved: SavedState?) -> RoomReplicator {
+        let seen = room.status.current
+        let lastSerial = room.mirror?.lastSerial ?? 0
+        let replicator = replicator(for: room.name)
+        let destination = RedisStateDestination(room: room.name, node: self.name, redis: redis, logger: logger)
+        let parts = host.layoutParts(room.name, saved: saved)
+        let limits = host.limits, budget = host.budget
+        room.install(replicator: replicator) {
+            let keeper = StateKeeper(saver: StateSaver(destination), ids: parts.ids, closed: nil)
+            let simulation = parts.simulation()
+            simulation.resume(tick: seen.tick, after: seen.version)
+            let state = LayoutState(simulation: simulation, limits: limits, budget: budget,
+                                    settled: parts.saved?.settled, catalog: parts.saved?.catalog ?? CellCatalog())
+            var layout = RoomLayout(state: state, keeper: keeper)
+            layout.continueFrames(after: lastSerial)
+            return layout
+        }
+        return replicator
+    }
+
+    /// After a failover, before the room's first turn here: the clients of the dead server
+    /// left, the room moved, and everyone gets its data as of now.
+    private func announceFailover(of room: Room, previous: String?, leftBehind: [String], replicator: RoomReplicator,
+                                  deliver: (OutgoingMessage) -> Void) {
+        for client in leftBehind { room.presence(.left, of: client) }
+        room.bus.publish(LayoutEvent(kind: .failover, by: nil, tick: room.status.current.tick,
+                                     detail: .failover(node: name, previous: previous,
+                                                       pinned: room.status.current.pinned)))
+        let data = room.dataMessage()
+        let through = room.bus.nextSeq - 1
+        replicator.answerData(through: through, message: data?.bytes, everyone: true)
+        if let data { deliver(data) }
+        room.announce()
+    }
+
+    /// Another server placed new room `name` here (`NodeMessage.adopt`): it is made and
+    /// claimed, with no client here yet (within `--max-rooms`: a room nobody is in makes way).
+    package func adopt(_ name: RoomName, in host: RoomHost, now: Double) {
+        guard host.rooms[name] == nil, host.makeRoom(for: name, now: now) else { return }
+        _ = host.openPending(name) { [self] in claimHere($0) }
+    }
+
+    /// What this server says of itself to the cluster (`NodeSummary`).
+    package func summary(of host: RoomHost, clients: Int, uptimeSeconds: Int) -> NodeSummary {
+        var owned: [NodeSummary.OwnedRoom] = []
+        var relayed = 0
+        for (name, room) in host.rooms {
+            switch room.role {
+            case .owner:
+                let status = room.status.current
+                owned.append(.init(name: name.description, clients: room.clients, cells: status.cells,
+                                   settled: status.settled, tick: status.tick))
+            case .relay:
+                relayed += 1
+            case .local, .pending, .loading:
+                break
+            }
+        }
+        return NodeSummary(node: self.name, clients: clients, rooms: owned.sorted { $0.name < $1.name }, relayed: relayed,
+                           uptimeSeconds: uptimeSeconds)
+    }
+
+    /// Redis restarted empty and this server took its room's lease again: the room's state,
+    /// its frame's copy and its status go to Redis anew.
+    package func reacquired(_ name: RoomName, in host: RoomHost) {
+        guard let room = host.rooms[name], room.replicator != nil else { return }
+        host.request(.republish, of: room)
+    }
+
+    /// Another server holds the lease of a room stepped here: the room stops here (nothing
+    /// is written: the lease fences the state in Redis). Returns the room, whose clients must
+    /// start again.
+    package func lost(_ name: RoomName, in host: RoomHost) -> Room? {
+        guard host.rooms[name]?.replicator != nil, let room = host.takeOut(name) else { return nil }
+        host.registry.failed(name)
+        drop(name)
+        room.abandon()
+        return room
+    }
+}

@@ -1,0 +1,35 @@
+import LayoutCore
+import LayoutRooms
+
+/// A room stepped by another server and mirrored here (`RoomMirror`): its clients' commands go
+/// to the owner through Redis as they came, and the owner hears of its clients coming and going.
+struct RelayRoute: RoomRoute {
+    let room: Room
+    let mirror: RoomMirror
+    let cluster: ClusterNode
+    /// Whether Redis was reachable when last heard of (commands cannot go otherwise).
+    let linked: Bool
+
+    func submit(_ command: QueuedCommand, message: [UInt8]) -> ProtocolError? {
+        guard linked else {
+            return ProtocolError(.clusterUnavailable, "room \(room.name) is stepped by another server and Redis cannot be reached from this one: not delivered", ref: command.ref)
+        }
+        cluster.forward(message, from: command.client, in: room.name)
+        return nil
+    }
+
+    /// The relay counts its joiner before the owner does.
+    var clientsInHello: Int { room.clients + 1 }
+
+    /// Its `data` comes from the owner once the mirror has had the events up to `through`.
+    func joined(_ client: String, mailbox: Mailbox, through: UInt64) {
+        mirror.attach(mailbox)
+        mirror.waitForData(mailbox, through: through)
+        cluster.joined(client, room.name)
+    }
+
+    func left(_ client: String, mailbox: Mailbox) {
+        mirror.detach(mailbox)
+        cluster.left(client, room.name)
+    }
+}

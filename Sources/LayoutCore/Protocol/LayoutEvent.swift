@@ -1,0 +1,139 @@
+import EventBus
+import ForceLayout
+import Foundation
+
+public enum EventKind: String, CaseIterable, Sendable {
+    case added, removed, cleared, params, pinned, unpinned, settled, woke, joined, left
+    case updated, linked, unlinked
+    /// In a cluster: another server took the room over (its owner stopped renewing its lease).
+    case failover
+    /// The room's state could not be written (a full disk): what was acknowledged since the
+    /// last write that reached the disk is not saved; `saved` when a write succeeds again.
+    case unsaved, saved
+}
+
+/// Something that happened to the shared layout. Its wire form (all but the sequence number,
+/// which the bus assigns) is encoded once here, not once per connection.
+public struct LayoutEvent: BusEvent, Equatable {
+    public enum Detail: Equatable, Sendable {
+        case cells([CellID])
+        /// The new cells' ids, and the data of those that have any.
+        case added([CellID], data: [CellRecordData])
+        /// Each updated cell's data as it now is, whole.
+        case updated([CellRecordData])
+        case linked([LinkRecord])
+        case unlinked([LinkEnds])
+        case params(Parameters, changed: [String])
+        case pinned(id: CellID, x: Double, y: Double)
+        case unpinned(id: CellID)
+        case none
+        case membership(client: String, clients: Int)
+        /// An event a relay got from its room's owner: only its wire form is known.
+        case relayed
+        /// The server that steps the room now, the one before it (nil: unknown), and the cells
+        /// pinned as of the state it went on from.
+        case failover(node: String, previous: String?, pinned: [CellID])
+    }
+
+    public let kind: EventKind
+    public let by: String?
+    public let tick: Int
+    public let detail: Detail
+    /// Wall-clock time it happened, ms since 1970 (`at` on the wire): a late joiner's log
+    /// shows when replayed events happened, not when they arrived.
+    public let at: Int
+    /// `,"kind":…}`: the message after `{"type":"event","seq":N`.
+    public let encodedTail: [UInt8]
+
+    /// Its message's size: the tail and `{"type":"event","seq":N` before it (at most 42 bytes).
+    public var replayBytes: Int { encodedTail.count + 42 }
+
+    public static func now() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded()) }
+
+    public init(kind: EventKind, by: String?, tick: Int, detail: Detail, at: Int = LayoutEvent.now()) {
+        self.kind = kind
+        self.by = by
+        self.tick = tick
+        self.detail = detail
+        self.at = at
+        var writer = JSONWriter()
+        writer.member("kind", kind.rawValue)
+        if let by {
+            writer.member("by", by)
+        }
+        writer.member("tick", tick)
+        writer.member("at", at)
+        Self.write(detail, into: &writer)
+        writer.raw("}")
+        encodedTail = writer.bytes
+    }
+
+    /// An event as its room's owner encoded it (`encodedTail`), mirrored by a relay.
+    init(relayedKind kind: EventKind, by: String?, tick: Int, at: Int, encodedTail: [UInt8]) {
+        self.kind = kind
+        self.by = by
+        self.tick = tick
+        self.at = at
+        detail = .relayed
+        self.encodedTail = encodedTail
+    }
+
+    /// The detail's members (`,"ids":[…]` and so on).
+    private static func write(_ detail: Detail, into writer: inout JSONWriter) {
+        switch detail {
+        case .cells(let ids):
+            writer.raw(",\"ids\":")
+            writer.integers(ids)
+        case .added(let ids, let data):
+            writer.raw(",\"ids\":")
+            writer.integers(ids)
+            if !data.isEmpty {
+                writer.raw(",\"cells\":")
+                writer.array(data) { $0.cellRecord($1) }
+            }
+        case .updated(let data):
+            writer.raw(",\"cells\":")
+            writer.array(data) { $0.cellRecord($1) }
+        case .linked(let links):
+            writer.raw(",\"links\":")
+            writer.array(links) { $0.linkRecord($1) }
+        case .unlinked(let ends):
+            writer.raw(",\"links\":")
+            writer.array(ends) { $0.linkEnds($1) }
+        case .params(let parameters, let changed):
+            writer.raw(",\"params\":")
+            ServerMessages.writeParameters(parameters, into: &writer)
+            writer.raw(",\"changed\":")
+            writer.strings(changed)
+        case .pinned(let id, let x, let y):
+            writer.member("id", id)
+            writer.member("x", x)
+            writer.member("y", y)
+        case .unpinned(let id):
+            writer.member("id", id)
+        case .none, .relayed:
+            break
+        case .failover(let node, let previous, let pinned):
+            writer.member("node", node)
+            if let previous { writer.member("previous", previous) }
+            writer.raw(",\"pinned\":")
+            writer.integers(pinned)
+        case .membership(let client, let clients):
+            writer.member("client", client)
+            writer.member("clients", clients)
+        }
+    }
+
+    public static func == (lhs: LayoutEvent, rhs: LayoutEvent) -> Bool {
+        lhs.kind == rhs.kind && lhs.by == rhs.by && lhs.tick == rhs.tick && lhs.detail == rhs.detail
+    }
+}
+
+extension EventSelection {
+    package var filter: KindFilter<EventKind> {
+        switch self {
+        case .all: return .all
+        case .only(let kinds): return .only(kinds)
+        }
+    }
+}

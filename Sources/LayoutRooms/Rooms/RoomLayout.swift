@@ -1,0 +1,256 @@
+import Dispatch
+import ForceLayout
+import LayoutCore
+
+/// A room's layout and what publishing it takes (the frame encoder, the frame serial, step
+/// timings, the state file's keeper). Lives behind its room's lock: one thread at a time.
+package struct RoomLayout {
+    var state: LayoutState
+    var keeper: StateKeeper?
+    private var encoder = FrameEncoder()
+    private var binaryEncoder = BinaryFrameEncoder()
+    private var timings = TickTimings()
+    private var stepRate = StepRate()
+    private var frameSerial = 0
+    /// The last `data` message and the `dataVersion` it was encoded at (nil: no data).
+    private var dataMessage: (version: Int, message: OutgoingMessage?)?
+    /// Commands kept for a later turn, in order: the first is an add waiting for its ids'
+    /// reservation to be written (`StateKeeper.prepare`).
+    private var deferred: [QueuedCommand] = []
+
+    package init(state: LayoutState, keeper: StateKeeper?) {
+        self.state = state
+        self.keeper = keeper
+        self.keeper?.start(state)
+    }
+
+    /// A turn's start (`Room.turn`): the commands and requests waiting. Returns whether the
+    /// turn is a frame turn (it publishes the frame when it ends): every turn but an early one
+    /// (`early`: commands came before the frame was due) of a layout that steps before and
+    /// after them. Only a frame turn steps.
+    mutating func beginTurn(of room: Room, early: Bool) -> Bool {
+        let wasStepping = state.isStepping
+        catchUp(room)
+        return !early || !wasStepping || !state.isStepping
+    }
+
+    /// Between two steps: the commands and requests that came meanwhile, then one step when
+    /// the layout moves. Returns the step's time in seconds and whether cells joined or left
+    /// (the turn then ends with this step: its frame shows them at once); nil when the layout
+    /// does not move (it settled or was paused: the turn steps no more).
+    mutating func stepOnce(of room: Room) -> (seconds: Double, membership: Bool)? {
+        catchUp(room)
+        guard state.isStepping else { return nil }
+        return (step(room), state.membershipChanged)
+    }
+
+    /// Seconds the last frame took to encode and publish (what a turn keeps back for it).
+    private(set) var publishSeconds = 0.0
+
+    /// A turn's end: the frame and status of a frame turn, or of an early one in which cells
+    /// joined or left (so the next frame always shows what an `added` or `removed` said; the
+    /// frame turns keep their time); the saving news; a save when due.
+    mutating func endTurn(of room: Room, frameTurn: Bool, steps: Int) -> TurnOutcome {
+        tellSaving(room)
+        if frameTurn || state.membershipChanged {
+            let start = DispatchTime.now().uptimeNanoseconds
+            if state.isStepping {
+                stepRate.record(tick: state.simulation.tick, at: Double(start) / 1e9)
+            } else {
+                stepRate.reset()
+            }
+            publishChanges(to: room)
+            publishSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        }
+        let saving = keeper?.saveIfDue(state) ?? false
+        return TurnOutcome(again: state.isStepping || saving || !deferred.isEmpty, stepping: state.isStepping,
+                           frameTurn: frameTurn, steps: steps)
+    }
+
+    /// The commands and requests waiting, if any; the service thread is told of the events
+    /// they caused at once (not at the turn's end: an import waits for its answers), and the
+    /// status (`hello`, `GET /rooms`, `stats`, a cluster's relays) has what they changed (cells,
+    /// pins, parameters) before the frame.
+    private mutating func catchUp(_ room: Room) {
+        var published = false
+        if !deferred.isEmpty || !room.commands.isEmpty {
+            published = applyQueuedCommands(of: room)
+            if published {
+                publishStatus(to: room, pinned: state.pinnedIfChanged)
+                room.publish(.status)
+            }
+        }
+        if !room.requests.isEmpty {
+            answerRequests(of: room)
+            published = true
+        }
+        if published { room.announce() }
+    }
+
+    /// When the room's writes start failing or reach the disk again, everyone in it is told
+    /// (`unsaved`, `saved`), and `hello` and `stats` say it while it lasts.
+    private mutating func tellSaving(_ room: Room) {
+        guard let failing = keeper?.savingChanged() else { return }
+        room.status.update { $0.unsaved = failing ? true : nil }
+        room.bus.publish(LayoutEvent(kind: failing ? .unsaved : .saved, by: nil, tick: state.simulation.tick, detail: .none))
+        room.announce()
+    }
+
+    /// Applies every command waiting, in order; a rejected one goes back to its client. An add
+    /// whose ids' reservation is being written waits, with every command after it, for a later
+    /// turn (the room steps and publishes meanwhile).
+    @discardableResult
+    private mutating func applyQueuedCommands(of room: Room) -> Bool {
+        var published = false
+        // A local copy, so the id reservation can use it while `state` changes.
+        var keeper = self.keeper
+        defer { self.keeper = keeper }
+        let waiting = deferred + room.commands.drain()
+        deferred = []
+        for (index, queued) in waiting.enumerated() {
+            switch keeper?.prepare(adding: queued.command.newIDs, to: state) ?? .ready {
+            case .ready:
+                break
+            case .waiting:
+                deferred = Array(waiting[index...])
+                return published
+            case .failed(var error):
+                error.ref = queued.ref
+                queued.reject(error)
+                continue
+            }
+            do throws(ProtocolError) {
+                let events = try state.apply(queued.command, from: queued.client) { count, state throws(ProtocolError) in
+                    try keeper?.reserve(count, for: state)
+                }
+                if !events.isEmpty { keeper?.changed() }
+                for event in events { room.bus.publish(event) }
+                published = published || !events.isEmpty
+            } catch {
+                var error = error
+                error.ref = queued.ref
+                queued.reject(error)
+            }
+        }
+        return published
+    }
+
+    /// Answers the requests waiting (`TurnRequest`): joiners get the room's data, exports
+    /// their document. Exports of one turn share one document per format, so however many
+    /// ask at once, a turn writes at most two.
+    private mutating func answerRequests(of room: Room) {
+        var joined = false
+        var written: [LayoutExport.Format: [UInt8]] = [:]
+        for request in room.requests.drain() {
+            switch request {
+            case .data(let mailbox):
+                guard let message = currentDataMessage() else { continue }
+                mailbox.pushOpening(message)
+                joined = true
+            case .relayData:
+                room.publish(.dataAnswer(currentDataMessage()?.bytes))
+            case .republish:
+                room.publish(.sendAgain)
+                state.republishAll()
+                keeper?.writeAgainNow()
+            case .releaseDrags(let client):
+                let events = state.releaseDrags(of: client)
+                if !events.isEmpty { keeper?.changed() }
+                for event in events { room.bus.publish(event) }
+            case .export(let format, let deliver):
+                let bytes = written[format] ?? state.export(room: room.name.description).encoded(as: format)
+                written[format] = bytes
+                deliver(bytes)
+            }
+        }
+        if joined { room.announce() }
+    }
+
+    /// The room's `data` message (nil: it has no data), encoded again only after a change.
+    mutating func currentDataMessage() -> OutgoingMessage? {
+        if dataMessage?.version != state.dataVersion {
+            let records = state.records
+            let links = state.simulation.links
+            let bytes = records.isEmpty && links.isEmpty ? nil : DataMessage.encode(records: records, links: links, linkAttrs: state.catalog.links)
+            dataMessage = (state.dataVersion, bytes.map { OutgoingMessage($0) })
+        }
+        return dataMessage?.message
+    }
+
+    /// One step, timed; returns its seconds.
+    private mutating func step(_ room: Room) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let events = state.step()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        timings.record(seconds * 1e3)
+        keeper?.changed()
+        for event in events { room.bus.publish(event) }
+        if !events.isEmpty { room.announce() }
+        return seconds
+    }
+
+    /// The frame (when cells moved, joined or left) and the status; then the service thread
+    /// is told the room has news.
+    mutating func publishChanges(to room: Room) {
+        let (changes, pinned) = state.takeChanges()
+        guard !changes.isEmpty else { return }
+        if changes.needsFrame {
+            let simulation = state.simulation
+            let owners = changes.contains(.membership) ? state.ownership.compact(to: simulation.ids) : []
+            let at = LayoutEvent.now()
+            let text = textForms(simulation, owners: owners, at: at, of: room)
+            let binary = binaryEncoder.encode(simulation, owners: owners, at: at)
+            frameSerial += 1
+            let now = DispatchTime.now().uptimeNanoseconds
+            let interval = UInt64(1e9 / simulation.parameters.tickRate)
+            let published = PublishedFrame(serial: frameSerial, text: text, binary: binary, publishedAt: now,
+                                           nextDue: state.isStepping ? now + interval : nil)
+            room.frames.publish(published)
+            publishStatus(to: room, pinned: pinned)
+            room.publish(.frame(published, textHead: encoder.headCount, textMembership: encoder.membershipPart,
+                                binaryMembership: binaryEncoder.membershipSection, nextDueIn: state.isStepping ? interval : 0))
+        } else {
+            publishStatus(to: room, pinned: pinned)
+            room.publish(.status)
+        }
+        room.announce()
+    }
+
+    /// The frame's v1 forms: written now while a v1 client is in the room or someone listens
+    /// from outside (a cluster's relays get them), else deferred to a v1 joiner's demand (`TextFrame`).
+    private mutating func textForms(_ simulation: Simulation, owners: [Ownership.Run], at: Int, of room: Room) -> TextFrame {
+        let source = encoder.source(simulation, owners: owners, at: at)
+        let written = room.listener != nil || room.textReaders.load(ordering: .relaxed) > 0
+        return written ? TextFrame(source.frame) : TextFrame(deferring: source)
+    }
+
+    /// Continues the numbering of a room another server stepped before (a failover): frames
+    /// go on from the last one relays had.
+    package mutating func continueFrames(after serial: Int) {
+        frameSerial = max(frameSerial, serial)
+    }
+
+    mutating func close() {
+        keeper?.close(state)
+    }
+
+    private func publishStatus(to room: Room, pinned: [CellID]?) {
+        let simulation = state.simulation
+        let report = simulation.lastReport
+        room.status.update { status in
+            if let pinned { status.pinned = pinned }
+            status.parameters = simulation.parameters
+            status.tick = simulation.tick
+            status.settled = state.settled
+            status.cells = simulation.count
+            status.version = simulation.version
+            status.tickMs = timings.mean
+            status.tickMsP99 = timings.p99
+            status.stepsPerSecond = stepRate.perSecond
+            status.maxMove = report.maxMove
+            status.totalMove = report.totalMove
+            status.physics = (simulation.usesGraphModel ? LayoutModel.graph : .cells).rawValue
+            status.unfolding = simulation.isUnfolding ? true : nil
+        }
+    }
+}

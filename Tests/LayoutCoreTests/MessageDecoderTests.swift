@@ -1,0 +1,150 @@
+import ForceLayout
+import XCTest
+@testable import LayoutCore
+
+final class MessageDecoderTests: XCTestCase {
+    private let decoder = MessageDecoder(limits: Limits())
+
+    private func decode(_ text: String) -> Result<ClientRequest, ProtocolError> {
+        decoder.decode(Array(text.utf8))
+    }
+
+    private func message(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> ClientMessage? {
+        switch decode(text) {
+        case .success(let request): return request.message
+        case .failure(let error):
+            XCTFail("\(text) rejected: \(error)", file: file, line: line)
+            return nil
+        }
+    }
+
+    private func assertError(_ text: String, _ code: ProtocolError.Code, containing fragment: String = "",
+                             file: StaticString = #filePath, line: UInt = #line) {
+        switch decode(text) {
+        case .success(let request): XCTFail("\(text) accepted as \(request)", file: file, line: line)
+        case .failure(let error):
+            XCTAssertEqual(error.code, code, "\(text): \(error.message)", file: file, line: line)
+            if !fragment.isEmpty {
+                XCTAssertTrue(error.message.contains(fragment), "\(error.message) lacks \(fragment)", file: file, line: line)
+            }
+        }
+    }
+
+    func testAdd() {
+        XCTAssertEqual(message(#"{"type":"add"}"#), .layout(.add(count: 1, spawn: .random)))
+        XCTAssertEqual(message(#"{"type":"add","count":5,"spawn":"center"}"#), .layout(.add(count: 5, spawn: .center)))
+        XCTAssertEqual(message(#"{"type":"add","count":5.0,"spawn":"border"}"#), .layout(.add(count: 5, spawn: .border)))
+        XCTAssertEqual(message(#"{"type":"add","spawn":{"x":1.5,"y":-2}}"#), .layout(.add(count: 1, spawn: .point(x: 1.5, y: -2))))
+        assertError(#"{"type":"add","count":1001}"#, .limit, containing: "maxAddPerMessage")
+        assertError(#"{"type":"add","count":0}"#, .badRequest)
+        assertError(#"{"type":"add","count":-3}"#, .badRequest)
+        assertError(#"{"type":"add","count":2.5}"#, .badRequest)
+        assertError(#"{"type":"add","count":"5"}"#, .badRequest)
+        assertError(#"{"type":"add","count":1e400}"#, .badRequest)
+        assertError(#"{"type":"add","spawn":"left"}"#, .badRequest)
+        assertError(#"{"type":"add","spawn":{"x":1}}"#, .badRequest)
+        assertError(#"{"type":"add","spawn":{"x":1,"y":2,"z":3}}"#, .badRequest, containing: "z")
+        assertError(#"{"type":"add","spawn":{"x":1e400,"y":2}}"#, .badRequest)
+        assertError(#"{"type":"add","cont":5}"#, .badRequest, containing: "cont")
+    }
+
+    func testRemoveAndClear() {
+        XCTAssertEqual(message(#"{"type":"remove","ids":[3,1,2]}"#), .layout(.remove(ids: [3, 1, 2])))
+        XCTAssertEqual(message(#"{"type":"remove","count":4}"#), .layout(.removeNewest(count: 4)))
+        XCTAssertEqual(message(#"{"type":"clear"}"#), .layout(.clear))
+        assertError(#"{"type":"remove"}"#, .badRequest)
+        assertError(#"{"type":"remove","ids":[1],"count":1}"#, .badRequest)
+        assertError(#"{"type":"remove","ids":[]}"#, .badRequest)
+        assertError(#"{"type":"remove","ids":[0]}"#, .badRequest)
+        assertError(#"{"type":"remove","ids":[1.5]}"#, .badRequest)
+        assertError(#"{"type":"remove","ids":["1"]}"#, .badRequest)
+        assertError(#"{"type":"remove","ids":5}"#, .badRequest)
+        assertError(#"{"type":"clear","all":true}"#, .badRequest)
+    }
+
+    func testParams() {
+        var change = ParameterChange()
+        change.charge = 20
+        change.collide = true
+        XCTAssertEqual(message(#"{"type":"params","charge":20,"collide":true}"#), .layout(.params(change)))
+        assertError(#"{"type":"params"}"#, .badRequest)
+        assertError(#"{"type":"params","charge":1001}"#, .badRequest, containing: "charge")
+        assertError(#"{"type":"params","stiffness":0}"#, .badRequest, containing: "(0, 1]")
+        assertError(#"{"type":"params","stiffness":1e400}"#, .badRequest)
+        assertError(#"{"type":"params","tickRate":0.5}"#, .badRequest)
+        assertError(#"{"type":"params","theta":"0.5"}"#, .badRequest)
+        assertError(#"{"type":"params","paused":1}"#, .badRequest)
+        assertError(#"{"type":"params","gravity":1}"#, .badRequest, containing: "unknown parameter")
+        assertError(#"{"type":"params","charge":5,"gravity":1}"#, .badRequest)
+    }
+
+    func testParamsChoice() {
+        var change = ParameterChange()
+        change.model = "graph"
+        change.edgeLength = 45
+        XCTAssertEqual(message(#"{"type":"params","model":"graph","edgeLength":45}"#), .layout(.params(change)))
+        assertError(#"{"type":"params","model":"force"}"#, .badRequest, containing: #"model must be one of "auto", "cells", "graph", not "force""#)
+        assertError(#"{"type":"params","model":true}"#, .badRequest, containing: #"one of "auto", "cells", "graph", not true"#)
+        assertError(#"{"type":"params","model":{"name":"graph"}}"#, .badRequest, containing: "not an object")
+        // A long bad name is quoted cut short, not echoed whole.
+        guard case .failure(let error) = decode(#"{"type":"params","model":""# + String(repeating: "g", count: 5000) + #""}"#) else {
+            return XCTFail("accepted")
+        }
+        XCTAssertLessThan(error.message.utf8.count, 120, error.message)
+        // All or nothing: a valid value beside a bad option is not applied either.
+        assertError(#"{"type":"params","charge":12,"model":"cell"}"#, .badRequest, containing: "model")
+    }
+
+    func testParameterChangeReportsOnlyWhatDiffers() {
+        var change = ParameterChange()
+        change.charge = 10
+        change.stiffness = 0.5
+        let (parameters, changed) = change.applied(to: .defaults)
+        XCTAssertEqual(changed, ["stiffness"])
+        XCTAssertEqual(parameters.stiffness, 0.5)
+    }
+
+    func testPinUnpin() {
+        XCTAssertEqual(message(#"{"type":"pin","id":7,"x":1,"y":2}"#), .layout(.pin(id: 7, x: 1, y: 2)))
+        XCTAssertEqual(message(#"{"type":"unpin","id":7}"#), .layout(.unpin(id: 7)))
+        XCTAssertEqual(message(#"{"type":"pin","id":7,"x":1,"y":2,"drag":true}"#), .layout(.pin(id: 7, x: 1, y: 2, drag: true)))
+        XCTAssertEqual(message(#"{"type":"pin","id":7,"x":1,"y":2,"drag":false}"#), .layout(.pin(id: 7, x: 1, y: 2)))
+        assertError(#"{"type":"pin","id":7,"x":1}"#, .badRequest)
+        assertError(#"{"type":"pin","id":-7,"x":1,"y":2}"#, .badRequest)
+        assertError(#"{"type":"pin","id":7,"x":null,"y":2}"#, .badRequest)
+        assertError(#"{"type":"unpin"}"#, .badRequest)
+    }
+
+    func testSubscribeAndReplay() {
+        XCTAssertEqual(message(#"{"type":"subscribe"}"#), .subscribe(.all))
+        XCTAssertEqual(message(#"{"type":"subscribe","kinds":"all"}"#), .subscribe(.all))
+        XCTAssertEqual(message(#"{"type":"subscribe","kinds":["added","params"]}"#), .subscribe(.only([.added, .params])))
+        XCTAssertEqual(message(#"{"type":"replay","count":10}"#), .replay(count: 10, kinds: .all))
+        XCTAssertEqual(message(#"{"type":"replay","count":256,"kinds":["settled"]}"#), .replay(count: 256, kinds: .only([.settled])))
+        assertError(#"{"type":"subscribe","kinds":["exploded"]}"#, .badRequest, containing: "exploded")
+        assertError(#"{"type":"subscribe","kinds":"some"}"#, .badRequest)
+        assertError(#"{"type":"replay"}"#, .badRequest)
+        assertError(#"{"type":"replay","count":0}"#, .badRequest)
+        assertError(#"{"type":"replay","count":257}"#, .badRequest)
+    }
+
+    func testEnvelopeErrors() {
+        assertError("not json", .badJSON)
+        assertError("", .badJSON)
+        assertError("[1,2]", .badJSON)
+        assertError("42", .badJSON)
+        assertError(#"{"type":"add","type":"add"}"#, .badJSON, containing: "duplicate")
+        assertError(#"{"count":1}"#, .unknownType)
+        assertError(#"{"type":5}"#, .unknownType)
+        assertError(#"{"type":"explode"}"#, .unknownType)
+        assertError(#"{"type":"add","ref":5}"#, .badRequest)
+        assertError(#"{"type":"add","ref":"\#(String(repeating: "r", count: 65))"}"#, .badRequest)
+    }
+
+    func testRefIsEchoedInErrors() {
+        guard case .failure(let error) = decode(#"{"type":"params","charge":-1,"ref":"a1"}"#) else { return XCTFail() }
+        XCTAssertEqual(error.ref, "a1")
+        guard case .success(let request) = decode(#"{"ref":"b2","type":"clear"}"#) else { return XCTFail() }
+        XCTAssertEqual(request.ref, "b2")
+    }
+}
