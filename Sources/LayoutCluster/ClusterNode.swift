@@ -27,11 +27,11 @@ package final class ClusterNode: RoomCluster {
     private let limits: Limits
     let decoder: MessageDecoder
     let logger: Logger
-    package enum Route {
+    enum Route {
         case owner(Room, RoomReplicator)
         case relay(RoomMirror)
     }
-    package struct State {
+    struct State {
         var routes: [RoomName: Route] = [:]
         /// Each room's claim (`RoomClaim`): the last begun for its name, until it ends.
         var claims: [RoomName: ClaimBox] = [:]

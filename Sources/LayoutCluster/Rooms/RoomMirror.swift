@@ -14,7 +14,7 @@ import Synchronization
 /// (broadcasts), the command thread (the read) and the service thread (joiners).
 package final class RoomMirror: RoomRelayLink {
     /// What the mirror asks of the cluster (`ClusterNode`).
-    package struct Link: Sendable {
+    struct Link: Sendable {
         /// Read `commands` in one round trip; the replies go to the completion.
         let read: @Sendable ([[[UInt8]]], @escaping RedisCommands.Completion) -> Void
         /// Send the owner a request (`RelayRequest.data`).
@@ -32,7 +32,7 @@ package final class RoomMirror: RoomRelayLink {
     fileprivate enum Phase { case subscribing, catchingUp([RoomBroadcast]), live }
 
     /// What the mirror holds, under its lock (`RoomMirror+Broadcasts` applies broadcasts to it).
-    package struct State {
+    struct State {
         fileprivate var phase = Phase.subscribing
         /// Catch-ups started (each subscription, each loss): a late reply or retry of an
         /// older one is ignored.
