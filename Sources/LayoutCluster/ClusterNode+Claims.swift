@@ -174,11 +174,11 @@ extension Claim {
     /// From the replies to `reads`. The roster keeps only client ids on servers' names (at most
     /// `WireBounds.clients`): anything else in the hash was not written by a server.
     init(_ replies: ArraySlice<RedisReply>, previous: String?) {
-        var roster: [String: String] = [:]
-        for (client, node) in replies[replies.startIndex + 1].fields where roster.count < WireBounds.clients.upperBound {
-            guard let node = String(validating: node, as: UTF8.self), NodeName.isValid(node),
+        var roster: [String: RosterEntry] = [:]
+        for (client, value) in replies[replies.startIndex + 1].fields where roster.count < WireBounds.clients.upperBound {
+            guard let text = String(validating: value, as: UTF8.self), let entry = RosterEntry(text),
                   WireBounds.validClientID(client) else { continue }
-            roster[client] = node
+            roster[client] = entry
         }
         self.init(saved: replies[replies.startIndex].bytes, previous: previous, roster: roster)
     }

@@ -12,7 +12,9 @@ extension ClusterNode {
         send(.command(node: name, client: client, message: message), to: room)
     }
 
-    func joined(_ client: String, _ room: RoomName) { send(.joined(node: name, client: client), to: room) }
+    func joined(_ client: String, _ room: RoomName, readsText: Bool) {
+        send(.joined(node: name, client: client, readsText: readsText), to: room)
+    }
 
     func left(_ client: String, _ room: RoomName) { send(.left(node: name, client: client), to: room) }
 
@@ -57,8 +59,13 @@ extension ClusterNode {
                 room.commands.push(QueuedCommand(command: command, client: client, ref: decoded.ref, reject: reply))
                 wakeRoom.withLock { $0 }?(room)
             }
-        case .joined(let node, let client):
-            if replicator.joined(client, on: node, local: false) { room.presence(.joined, of: client) }
+        case .joined(let node, let client, let readsText):
+            if replicator.joined(client, on: node, local: false, readsText: readsText) { room.presence(.joined, of: client) }
+            // Its frame needs the text form, which the frames so far may lack: one is published again.
+            if readsText {
+                room.requests.push(.frameAgain)
+                wakeRoom.withLock { $0 }?(room)
+            }
         case .left(_, let client):
             if replicator.left(client, local: false) { room.presence(.left, of: client) }
             // The cells it held by dragging are let go, as for a client of this server.

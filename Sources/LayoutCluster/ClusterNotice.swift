@@ -29,8 +29,8 @@ package struct Claim: Sendable {
     let saved: [UInt8]?
     /// The server that held the lease before (a failover), nil for a room nobody stepped.
     let previous: String?
-    /// The room's clients on every server (`ClusterKeys.clients`): client → server.
-    let roster: [String: String]
+    /// The room's clients on every server (`ClusterKeys.clients`): client → its entry.
+    let roster: [String: RosterEntry]
     /// `saved` read and checked as a state file is (`decoded`), before the service thread gets
     /// the claim: a large room's state takes a while, and every connection would wait for it.
     var state: Result<SavedState?, StateFile.Failure>?

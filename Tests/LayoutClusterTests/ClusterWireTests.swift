@@ -26,8 +26,8 @@ final class ClusterWireTests: XCTestCase {
         let membership = ReplicatedFrame.Membership(version: simulation.version, text: text.membershipPart,
                                                     binary: binary.membershipSection)
         let published = try XCTUnwrap(replicated.published(serial: 1, membership: membership, now: 1000))
-        XCTAssertEqual(published.withIDs.bytes, textFrame.withIDs.bytes)
-        XCTAssertEqual(published.withoutIDs.bytes, textFrame.withoutIDs.bytes)
+        XCTAssertEqual(published.withIDs?.bytes, textFrame.withIDs.bytes)
+        XCTAssertEqual(published.withoutIDs?.bytes, textFrame.withoutIDs.bytes)
         XCTAssertEqual(published.binaryWithIDs.bytes, binaryFrame.withIDs.bytes)
         XCTAssertEqual(published.binaryWithoutIDs.bytes, binaryFrame.withoutIDs.bytes)
         XCTAssertTrue(published.binaryWithIDs.isBinary)
@@ -35,6 +35,28 @@ final class ClusterWireTests: XCTestCase {
         // The membership of another version is not used.
         let stale = ReplicatedFrame.Membership(version: simulation.version + 1, text: [], binary: [])
         XCTAssertNil(replicated.published(serial: 1, membership: stale, now: 0))
+    }
+
+    /// No v1 client anywhere: the owner sends the binary form alone, and the relay's frame has
+    /// no text form for a v1 connection (it waits for one that has), all the binary forms.
+    func testAFrameSentWithoutTextHasOnlyItsBinaryFormsOnTheRelay() throws {
+        let simulation = try layout()
+        var text = FrameEncoder(), binary = BinaryFrameEncoder()
+        let binaryFrame = binary.encode(simulation, at: 0)
+        _ = text.encode(simulation, at: 0)
+        let replicated = ReplicatedFrame(serial: 3, version: simulation.version, nextDueIn: 0, text: [], textHead: 0,
+                                         binary: binaryFrame.withoutIDs.bytes, membership: nil)
+        XCTAssertFalse(replicated.hasText)
+        let broadcast = RoomBroadcast.frame(replicated, ReplicatedStatus(layout: LayoutStatus(), clients: 1))
+        XCTAssertEqual(try RoomBroadcast(decoding: broadcast.encoded), broadcast)
+        let membership = ReplicatedFrame.Membership(version: simulation.version, text: text.membershipPart,
+                                                    binary: binary.membershipSection)
+        let published = try XCTUnwrap(replicated.published(serial: 1, membership: membership, now: 0))
+        XCTAssertNil(published.message(binary: false, membership: true))
+        XCTAssertNil(published.message(binary: false, membership: false))
+        XCTAssertNil(published.text.bareCount)
+        XCTAssertEqual(published.message(binary: true, membership: true)?.bytes, binaryFrame.withIDs.bytes)
+        XCTAssertEqual(published.message(binary: true, membership: false)?.bytes, binaryFrame.withoutIDs.bytes)
     }
 
     func testBroadcastsRoundTrip() throws {
@@ -98,7 +120,7 @@ final class ClusterWireTests: XCTestCase {
 
     func testRelayRequestsAndNodeMessagesRoundTrip() throws {
         for request in [RelayRequest.command(node: "b", client: "c1@b", message: Array(#"{"type":"clear"}"#.utf8)),
-                        .joined(node: "b", client: "c1@b"), .left(node: "c", client: "c9@c"), .data(node: "b")] {
+                        .joined(node: "b", client: "c1@b", readsText: false), .joined(node: "b", client: "c2@b", readsText: true), .left(node: "c", client: "c9@c"), .data(node: "b")] {
             XCTAssertEqual(try RelayRequest(decoding: request.encoded), request)
         }
         for message in [NodeMessage.reply(client: "c1@b", message: Array("{}".utf8)), .adopt(try XCTUnwrap(RoomName("r-1")))] {

@@ -191,8 +191,15 @@ final class HostileRedisTests: XCTestCase {
     func testAClaimsRosterKeepsOnlyClientIdsOnServersNames() {
         let claim = Claim([.null, .array([.string(Array("c1@a".utf8)), .string(Array("a".utf8)),
                                           .string(Array("x\"y".utf8)), .string(Array("a".utf8)),
-                                          .string(Array("c2@b".utf8)), .string(Array("NOT A NODE".utf8))])][...], previous: nil)
-        XCTAssertEqual(claim.roster, ["c1@a": "a"])
+                                          .string(Array("c2@b".utf8)), .string(Array("NOT A NODE".utf8)),
+                                          .string(Array("c3@b".utf8)), .string(Array("b v1".utf8)),
+                                          .string(Array("c4@b".utf8)), .string(Array("b v2".utf8)),
+                                          .string(Array("c5@b".utf8)), .string(Array("b v1 v1".utf8))])][...], previous: nil)
+        XCTAssertEqual(claim.roster, ["c1@a": RosterEntry(node: "a", readsText: false),
+                                      "c3@b": RosterEntry(node: "b", readsText: true)])
+        for entry in [RosterEntry(node: "a", readsText: false), RosterEntry(node: "node-2", readsText: true)] {
+            XCTAssertEqual(RosterEntry(entry.encoded), entry)
+        }
     }
 
     /// Valid broadcasts with 8-byte windows overwritten by extreme numbers, and bytes flipped,

@@ -77,10 +77,11 @@ final class FrameEncoderTests: XCTestCase {
         XCTAssertFalse(deferred.isWritten)
         XCTAssertEqual(deferred.bareCount, written.withoutIDs.count)
         layout.step()  // the positions it writes are those it was made with
-        XCTAssertEqual(deferred.frame.withIDs.bytes, written.withIDs.bytes)
-        XCTAssertEqual(deferred.frame.withoutIDs.bytes, written.withoutIDs.bytes)
+        let first = try XCTUnwrap(deferred.frame), again = try XCTUnwrap(deferred.frame)
+        XCTAssertEqual(first.withIDs.bytes, written.withIDs.bytes)
+        XCTAssertEqual(first.withoutIDs.bytes, written.withoutIDs.bytes)
         XCTAssertTrue(deferred.isWritten)
-        XCTAssertTrue(deferred.frame.withoutIDs === deferred.frame.withoutIDs, "written once")
+        XCTAssertTrue(first.withoutIDs === again.withoutIDs, "written once")
         XCTAssertTrue(TextFrame(written).isWritten)
     }
 }

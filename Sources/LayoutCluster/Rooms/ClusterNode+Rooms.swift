@@ -13,8 +13,9 @@ extension ClusterNode {
     /// membership version above theirs, then a `failover` event and the room's data for every
     /// client (the state may lack the last second's changes). False when the state is unusable
     /// (the room's clients are then turned away).
-    /// `members`: the ids of the room's clients here; `deliver` hands a message to each.
-    package func won(_ name: RoomName, _ claim: Claim, in host: RoomHost, members: [String],
+    /// `members`: the room's clients here (and whether each reads text); `deliver` hands a
+    /// message to each.
+    package func won(_ name: RoomName, _ claim: Claim, in host: RoomHost, members: [(client: String, readsText: Bool)],
                      deliver: (OutgoingMessage) -> Void) -> Bool {
         guard let room = host.rooms[name], room.role.isPending || room.mirror != nil else {
             drop(name)  // the room left meanwhile: its lease goes back
@@ -40,7 +41,9 @@ extension ClusterNode {
         let replicator = install(in: room, of: host, saved: saved)
         host.budget.force(room.cellCount - reserved)
         let gone = replicator.adopt(roster: claim.roster, node: self.name, gone: claim.previous)
-        for client in members { _ = replicator.joined(client, on: self.name, local: true) }
+        for member in members {
+            _ = replicator.joined(member.client, on: self.name, local: true, readsText: member.readsText)
+        }
         if claim.previous != nil {
             announceFailover(of: room, previous: claim.previous, leftBehind: gone, replicator: replicator, deliver: deliver)
         }

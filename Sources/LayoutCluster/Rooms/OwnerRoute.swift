@@ -16,9 +16,9 @@ struct OwnerRoute: RoomRoute {
     var clientsInHello: Int { local.clientsInHello }
 
     /// The cluster's roster of its clients learns of it; the rest is as in a local room.
-    func joined(_ client: String, mailbox: Mailbox, through: UInt64) {
-        _ = replicator.joined(client, on: node, local: true)
-        local.joined(client, mailbox: mailbox, through: through)
+    func joined(_ client: String, mailbox: Mailbox, through: UInt64, readsText: Bool) {
+        _ = replicator.joined(client, on: node, local: true, readsText: readsText)
+        local.joined(client, mailbox: mailbox, through: through, readsText: readsText)
     }
 
     func left(_ client: String, mailbox: Mailbox) {

@@ -22,10 +22,11 @@ struct RelayRoute: RoomRoute {
     var clientsInHello: Int { room.clients + 1 }
 
     /// Its `data` comes from the owner once the mirror has had the events up to `through`.
-    func joined(_ client: String, mailbox: Mailbox, through: UInt64) {
+    /// A v1 joiner's frame comes once the owner sent one with text (`Room.wantsText`).
+    func joined(_ client: String, mailbox: Mailbox, through: UInt64, readsText: Bool) {
         mirror.attach(mailbox)
         mirror.waitForData(mailbox, through: through)
-        cluster.joined(client, room.name)
+        cluster.joined(client, room.name, readsText: readsText)
     }
 
     func left(_ client: String, mailbox: Mailbox) {

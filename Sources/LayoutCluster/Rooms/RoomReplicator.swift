@@ -20,8 +20,8 @@ package final class RoomReplicator: RoomOwnerLink {
         /// The membership version relays last got the parts of (-1: none yet).
         var sentMembership = -1
         var lastFrameCopy: UInt64 = 0
-        /// The relays' clients of the room: client → its server.
-        var remote: [String: String] = [:]
+        /// The relays' clients of the room: client → its server, and whether it reads text.
+        var remote: [String: RosterEntry] = [:]
         var subscription: Subscription<LayoutEvent>?
         var bus: EventBus<LayoutEvent>?
         var detached = false
@@ -59,23 +59,27 @@ package final class RoomReplicator: RoomOwnerLink {
 
     package var remoteClients: Int { state.withLock { $0.remote.count } }
 
+    package var remoteTextReaders: Int { state.withLock { $0.remote.values.count(where: \.readsText) } }
+
     /// The room's clients on other servers as Redis lists them (`ClusterKeys.clients`), taken
     /// over with the room: those of `gone` (the previous owner, dead) are dropped and returned,
     /// this server's own are counted here as local ones.
-    func adopt(roster: [String: String], node: String, gone: String?) -> [String] {
-        let dropped = roster.filter { $0.value == gone }.map(\.key).sorted()
+    func adopt(roster: [String: RosterEntry], node: String, gone: String?) -> [String] {
+        let dropped = roster.filter { $0.value.node == gone }.map(\.key).sorted()
         state.withLock { state in
-            state.remote = roster.filter { $0.value != node && $0.value != gone }
+            state.remote = roster.filter { $0.value.node != node && $0.value.node != gone }
         }
         if !dropped.isEmpty { redis.submit(.init([RedisCommand.words("HDEL", keys.clients) + dropped.map { Array($0.utf8) }])) }
         return dropped
     }
 
     /// A client joined or left the room, on server `node` (this one or a relay); false for a
-    /// relay's client when that changes nothing (a repeat).
-    func joined(_ client: String, on node: String, local: Bool) -> Bool {
-        let new = local || state.withLock { $0.remote.updateValue(node, forKey: client) == nil }
-        if new { redis.submit(.init([RedisCommand.words("HSET", keys.clients, client, node)])) }
+    /// relay's client when that changes nothing (a repeat). `readsText`: a v1 client, whose
+    /// server needs frames' text form (the roster keeps it for a server taking the room over).
+    func joined(_ client: String, on node: String, local: Bool, readsText: Bool) -> Bool {
+        let entry = RosterEntry(node: node, readsText: readsText)
+        let new = local || state.withLock { $0.remote.updateValue(entry, forKey: client) == nil }
+        if new { redis.submit(.init([RedisCommand.words("HSET", keys.clients, client, entry.encoded)])) }
         return new
     }
 
@@ -122,8 +126,11 @@ package final class RoomReplicator: RoomOwnerLink {
     package func published(_ publication: RoomPublication, by room: Room) {
         switch publication {
         case .frame(let frame, let textHead, let textMembership, let binaryMembership, let nextDueIn):
+            // The text form only if it was written for a v1 client somewhere (`Room.wantsText`):
+            // otherwise Redis carries the binary form alone.
+            let text = frame.text.isWritten ? frame.withoutIDs?.bytes ?? [] : []
             let replicated = ReplicatedFrame(serial: frame.serial, version: frame.version, nextDueIn: nextDueIn,
-                                             text: frame.withoutIDs.bytes, textHead: textHead,
+                                             text: text, textHead: text.isEmpty ? 0 : textHead,
                                              binary: frame.binaryWithoutIDs.bytes, membership: nil)
             published(replicated, membership: .init(version: frame.version, text: textMembership, binary: binaryMembership),
                       status: ReplicatedStatus(layout: room.reportedStatus, clients: room.clients))

@@ -117,6 +117,12 @@ public struct LayoutState {
         changes = [.membership, .positions, .pins, .other]
     }
 
+    /// The next turn publishes a frame even if nothing moved (a cluster's relay got a v1
+    /// client, and the frames it has lack the text form).
+    package mutating func republishFrame() {
+        changes.insert(.positions)
+    }
+
     public mutating func takeChanges() -> (changes: Changes, pinned: [CellID]?) {
         defer { changes = [] }
         return (changes, changes.contains(.pins) ? simulation.pinnedIDs : nil)

@@ -25,11 +25,13 @@ package final class PublishedFrame: Sendable {
         binaryWithoutIDs = binary.withoutIDs
     }
 
-    var withIDs: OutgoingMessage { text.frame.withIDs }
-    package var withoutIDs: OutgoingMessage { text.frame.withoutIDs }
+    /// The text forms (nil: a relay's frame without them, `TextFrame.absent`).
+    var withIDs: OutgoingMessage? { text.frame?.withIDs }
+    package var withoutIDs: OutgoingMessage? { text.frame?.withoutIDs }
 
-    /// The form for a connection of that protocol, with or without the membership.
-    package func message(binary: Bool, membership: Bool) -> OutgoingMessage {
+    /// The form for a connection of that protocol, with or without the membership; nil for a
+    /// v1 connection when this frame has no text (it waits for one that has).
+    package func message(binary: Bool, membership: Bool) -> OutgoingMessage? {
         switch (binary, membership) {
         case (false, true): withIDs
         case (false, false): withoutIDs

@@ -4,8 +4,9 @@
 package enum RelayRequest: Equatable, Sendable {
     /// A client's message, exactly as it arrived (the owner decodes it again, with its limits).
     case command(node: String, client: String, message: [UInt8])
-    /// A client of the relay joined the room (`binary`: it speaks v2), or left it.
-    case joined(node: String, client: String)
+    /// A client of the relay joined the room (`readsText`: it speaks v1, so the owner sends
+    /// frames' text form while it is there), or left it.
+    case joined(node: String, client: String, readsText: Bool)
     case left(node: String, client: String)
     /// The relay has joiners waiting for the room's `data` message (`RoomBroadcast.data`).
     case data(node: String)
@@ -14,7 +15,7 @@ package enum RelayRequest: Equatable, Sendable {
 
     var node: String {
         switch self {
-        case .command(let node, _, _), .joined(let node, _), .left(let node, _), .data(let node): node
+        case .command(let node, _, _), .joined(let node, _, _), .left(let node, _), .data(let node): node
         }
     }
 
@@ -26,10 +27,11 @@ package enum RelayRequest: Equatable, Sendable {
             writer.text(node)
             writer.text(client)
             writer.data(message)
-        case .joined(let node, let client):
+        case .joined(let node, let client, let readsText):
             writer.u8(Tag.joined.rawValue)
             writer.text(node)
             writer.text(client)
+            writer.bool(readsText)
         case .left(let node, let client):
             writer.u8(Tag.left.rawValue)
             writer.text(node)
@@ -52,7 +54,7 @@ package enum RelayRequest: Equatable, Sendable {
             let message = try reader.data()
             guard message.count <= WireBounds.messageBytes else { throw WireMalformed("a message of \(message.count) bytes") }
             self = .command(node: node, client: client, message: message)
-        case .joined: self = .joined(node: node, client: try WireBounds.client(try reader.text()))
+        case .joined: self = .joined(node: node, client: try WireBounds.client(try reader.text()), readsText: try reader.bool())
         case .left: self = .left(node: node, client: try WireBounds.client(try reader.text()))
         case .data: self = .data(node: node)
         }

@@ -4,7 +4,9 @@ import Dispatch
 /// own clients get them, and the membership parts when the membership version changed (or
 /// always, in the copy kept in Redis for joiners). From these a relay rebuilds all four forms
 /// of `PublishedFrame` byte for byte: each "with ids" form is its bare form with the
-/// membership part put in after the head (`FrameEncoder`, `BinaryFrameEncoder`).
+/// membership part put in after the head (`FrameEncoder`, `BinaryFrameEncoder`). The text form
+/// is empty (`hasText` false) unless a v1 client is in the room on some server: the owner
+/// writes it only then (`TextFrame`).
 package struct ReplicatedFrame: Equatable, Sendable {
     package struct Membership: Equatable, Sendable {
         package let version: Int
@@ -53,6 +55,9 @@ package struct ReplicatedFrame: Equatable, Sendable {
         self.membership = membership
     }
 
+    /// Whether the frame carries its text form (a v1 frame is never empty).
+    package var hasText: Bool { !text.isEmpty }
+
     /// The same frame carrying `membership` (or none).
     package func with(membership: Membership?) -> ReplicatedFrame {
         ReplicatedFrame(serial: serial, version: version, nextDueIn: nextDueIn, text: text, textHead: textHead,
@@ -65,16 +70,16 @@ package struct ReplicatedFrame: Equatable, Sendable {
               binary.count >= BinaryFrameEncoder.headSize else { return nil }
         var flagged = Array(binary[..<BinaryFrameEncoder.headSize])
         flagged[1] |= BinaryFrameEncoder.flagMembership
-        let textFrame = FrameEncoder.Frame(
+        let textFrame = hasText ? TextFrame(FrameEncoder.Frame(
             version: version,
             withIDs: OutgoingMessage(parts: [Array(text[..<textHead]), membership.text, Array(text[textHead...])]),
-            withoutIDs: OutgoingMessage(text))
+            withoutIDs: OutgoingMessage(text))) : TextFrame.absent
         let binaryFrame = FrameEncoder.Frame(
             version: version,
             withIDs: OutgoingMessage(parts: [flagged, membership.binary, Array(binary[BinaryFrameEncoder.headSize...])],
                                      binary: true),
             withoutIDs: OutgoingMessage(binary, binary: true))
-        return PublishedFrame(serial: localSerial, text: TextFrame(textFrame), binary: binaryFrame, publishedAt: now,
+        return PublishedFrame(serial: localSerial, text: textFrame, binary: binaryFrame, publishedAt: now,
                               nextDue: nextDueIn == 0 ? nil : now + nextDueIn)
     }
 

@@ -201,7 +201,7 @@ package final class Room: Sendable {
     /// written (a room of v2 clients, `TextFrame`).
     package var reportedStatus: LayoutStatus {
         var reported = status.current
-        if let frame = frames.current { reported.frameBytes = frame.text.bareCount }
+        if let bytes = frames.current?.text.bareCount { reported.frameBytes = bytes }
         return reported
     }
 
@@ -217,6 +217,12 @@ package final class Room: Sendable {
     /// Who hears what the room publishes from outside this server (in a cluster, the owner's
     /// replicator); nil: nobody.
     var listener: RoomListener? { replicator }
+
+    /// Whether frames are written in their text form as they are published: a v1 client is in
+    /// the room, here or (in a cluster) on another server.
+    var wantsText: Bool {
+        textReaders.load(ordering: .relaxed) > 0 || (replicator?.remoteTextReaders ?? 0) > 0
+    }
 
     /// `publication` to the room's listener, if it has one (`RoomPublication`).
     func publish(_ publication: @autoclosure () -> RoomPublication) {

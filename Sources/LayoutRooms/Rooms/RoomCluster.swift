@@ -22,6 +22,8 @@ package protocol RoomCluster: AnyObject, Sendable {
 package protocol RoomOwnerLink: RoomListener, AnyObject {
     /// The room's clients on other servers.
     var remoteClients: Int { get }
+    /// Those of them that read frames' text form (v1 clients): the room writes it for them.
+    var remoteTextReaders: Int { get }
     func attach(to room: Room)
 }
 

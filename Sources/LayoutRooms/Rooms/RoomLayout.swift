@@ -149,6 +149,8 @@ package struct RoomLayout {
                 joined = true
             case .relayData:
                 room.publish(.dataAnswer(currentDataMessage()?.bytes))
+            case .frameAgain:
+                state.republishFrame()
             case .republish:
                 room.publish(.sendAgain)
                 state.republishAll()
@@ -216,12 +218,11 @@ package struct RoomLayout {
         room.announce()
     }
 
-    /// The frame's v1 forms: written now while a v1 client is in the room or someone listens
-    /// from outside (a cluster's relays get them), else deferred to a v1 joiner's demand (`TextFrame`).
+    /// The frame's v1 forms: written now while a v1 client is in the room (in a cluster, on any
+    /// server: the relays get them), else deferred to a v1 joiner's demand here (`TextFrame`).
     private mutating func textForms(_ simulation: Simulation, owners: [Ownership.Run], at: Int, of room: Room) -> TextFrame {
         let source = encoder.source(simulation, owners: owners, at: at)
-        let written = room.listener != nil || room.textReaders.load(ordering: .relaxed) > 0
-        return written ? TextFrame(source.frame) : TextFrame(deferring: source)
+        return room.wantsText ? TextFrame(source.frame) : TextFrame(deferring: source)
     }
 
     /// Continues the numbering of a room another server stepped before (a failover): frames

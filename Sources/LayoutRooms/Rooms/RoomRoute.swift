@@ -13,7 +13,8 @@ package protocol RoomRoute {
     /// The clients a joiner's `hello` counts, the joiner included.
     var clientsInHello: Int { get }
     /// A client here had its `hello`, which carried the room's events up to `through`.
-    func joined(_ client: String, mailbox: Mailbox, through: UInt64)
+    /// `readsText`: a v1 client (frames' text form).
+    func joined(_ client: String, mailbox: Mailbox, through: UInt64, readsText: Bool)
     /// A client here that had its `hello` left.
     func left(_ client: String, mailbox: Mailbox)
 }
@@ -31,7 +32,7 @@ package struct LocalRoute: RoomRoute {
     package var clientsInHello: Int { host.clients(of: room.name) }
 
     /// Its `data` comes after the opening; everyone hears of the joiner.
-    package func joined(_ client: String, mailbox: Mailbox, through: UInt64) {
+    package func joined(_ client: String, mailbox: Mailbox, through: UInt64, readsText: Bool) {
         host.request(.data(mailbox), of: room)
         room.presence(.joined, of: client)
     }

@@ -12,10 +12,13 @@ import Synchronization
 /// - `releaseDrags`: a connection closed; the cells it was dragging are let go.
 /// - `republish`: a cluster's owner whose room Redis forgot (it restarted empty): the state,
 ///   the frame's copy with its membership, and the status are written anew.
+/// - `frameAgain`: a cluster's relay got a v1 client, and the frames so far were published
+///   without their text form (no v1 client anywhere): the frame is published again, with it.
 package enum TurnRequest: Sendable {
     case data(Mailbox)
     case relayData
     case republish
+    case frameAgain
     case export(LayoutExport.Format, deliver: @Sendable ([UInt8]) -> Void)
     /// A connection closed: the cells it held by dragging are released (`releaseDrags`).
     case releaseDrags(client: String)

@@ -122,8 +122,14 @@ extension Server {
     /// `frame` in this connection's form, if it goes now; nil if it waits, having asked to
     /// be woken: for the previous bytes to leave (a frame behind them would reach the reader
     /// late; the socket reports itself writable once they have, `SocketQueue`), or for a
-    /// slow reader to get through what it has (`PeerPacing`; the timer looks again).
+    /// slow reader to get through what it has (`PeerPacing`; the timer looks again). A v1
+    /// connection of a relay waits, unwoken, for a frame that has the text form: the owner
+    /// publishes one when it hears of it (`RelayRequest.joined`), which wakes the room's
+    /// connections.
     private func frameToSend(_ session: Session, _ frame: PublishedFrame) -> OutgoingMessage? {
+        guard let message = frame.message(binary: session.binaryFrames, membership: frame.version != session.sentVersion) else {
+            return nil
+        }
         let socket = lws_get_socket_fd(session.wsi)
         let sending = SocketQueue.sending(socket)
         guard sending.unsent == 0 else {
@@ -138,7 +144,6 @@ extension Server {
             lws_set_timer_usecs(session.wsi, lws_usec_t(PeerPacing.pollMicroseconds))
             return nil
         }
-        let message = frame.message(binary: session.binaryFrames, membership: frame.version != session.sentVersion)
         fitSendBuffer(session, to: message.count)
         session.sentFrameSerial = frame.serial
         session.sentVersion = frame.version

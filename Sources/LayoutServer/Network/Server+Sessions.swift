@@ -50,8 +50,8 @@ extension Server {
         let current = room.reportedStatus
         let route = host.route(of: room, linked: clusterLinked)
         let clients = route.clientsInHello
-        if let initialFrame {
-            let frame = initialFrame.message(binary: session.binaryFrames, membership: true)
+        // A relay's frame may lack the text form a v1 joiner needs: it gets the next one that has it.
+        if let initialFrame, let frame = initialFrame.message(binary: session.binaryFrames, membership: true) {
             fitSendBuffer(session, to: frame.count)
             mailbox.pushFront(frame)
             session.sentFrameSerial = initialFrame.serial
@@ -60,7 +60,7 @@ extension Server {
         mailbox.pushFront(OutgoingMessage(ServerMessages.hello(
             client: client, room: room.name, clients: clients, status: current, limits: config.limits, events: replayed)))
         logger.info("\(client) connected from \(session.peer) to room \(room.name) (\(Self.clientCount(clients)) there, \(sessions.count) in all)")
-        route.joined(client, mailbox: mailbox, through: openedThrough)
+        route.joined(client, mailbox: mailbox, through: openedThrough, readsText: !session.binaryFrames)
         wakeMembers(of: room.name)
     }
 
