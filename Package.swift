@@ -73,8 +73,9 @@ let package = Package(
         // The load-test client (`forcelayout load`): libwebsockets clients and their figures,
         // kept out of the server library as HummingbirdTesting is kept out of Hummingbird.
         .target(name: "LoadTool", dependencies: ["CLibWebSockets", "LayoutCore", "LayoutServer"]),
-        // `forcelayout import`: reading a graph file (Reading/), the import's session (Session/,
-        // pure) and its libwebsockets client; the server library knows nothing of it.
+        // `forcelayout import`: reading a graph file (Reading/) and the import's session
+        // (Session/, pure), which need only the core, and its libwebsockets client (which
+        // borrows the server's CAllocations); the server library knows nothing of it.
         .target(name: "ImportTool", dependencies: ["CLibWebSockets", "LayoutCore", "LayoutServer", "LoadTool", "ForceLayout"]),
         .executableTarget(
             name: "forcelayout",
@@ -96,6 +97,6 @@ let package = Package(
         .testTarget(name: "LayoutClusterTests", dependencies: ["LayoutCore", "LayoutRooms", "LayoutCluster", "ForceLayout", "EventBus"]),
         .testTarget(name: "LayoutServerTests", dependencies: ["LayoutCore", "LayoutRooms", "LayoutServer", "ForceLayout", "EventBus"]),
         .testTarget(name: "LoadToolTests", dependencies: ["LoadTool", "LayoutCore"]),
-        .testTarget(name: "ImportToolTests", dependencies: ["ImportTool", "LayoutCore", "LayoutServer", "ForceLayout"]),
+        .testTarget(name: "ImportToolTests", dependencies: ["ImportTool", "LayoutCore", "ForceLayout"]),
     ]
 )

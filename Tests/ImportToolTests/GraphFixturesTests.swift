@@ -2,7 +2,6 @@ import Foundation
 import XCTest
 @testable import ImportTool
 @testable import LayoutCore
-@testable import LayoutServer
 
 /// What the import reads from each graph file in `Tests/fixtures/graphs/` (a hand-written
 /// input), written beside it as `NAME.expected.json`: the nodes' keys and labels, the links

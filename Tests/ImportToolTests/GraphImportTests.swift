@@ -2,7 +2,6 @@ import ForceLayout
 import XCTest
 @testable import ImportTool
 @testable import LayoutCore
-@testable import LayoutServer
 
 final class GraphImportTests: XCTestCase {
     private func read(_ text: String) throws -> GraphFile { try GraphFile.read(Array(text.utf8)) }

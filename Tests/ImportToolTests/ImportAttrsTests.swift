@@ -1,7 +1,6 @@
 import XCTest
 @testable import ImportTool
 @testable import LayoutCore
-@testable import LayoutServer
 
 /// The import leaves out the attributes a server's `maxAttrBytes` cannot take, and says so.
 final class ImportAttrsTests: XCTestCase {

@@ -2,7 +2,6 @@ import ForceLayout
 import XCTest
 @testable import ImportTool
 @testable import LayoutCore
-@testable import LayoutServer
 
 /// An import whose room moves to another server (a `failover`), or whose batch goes unanswered:
 /// the batch in flight is looked up in the room's `data` and only what is missing is sent again.

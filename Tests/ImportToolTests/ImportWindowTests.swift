@@ -2,7 +2,6 @@ import ForceLayout
 import XCTest
 @testable import ImportTool
 @testable import LayoutCore
-@testable import LayoutServer
 
 /// Several messages in flight (`ImportSession.window`): the answers come in the order the
 /// messages were applied, errors by their own ref; links wait for every cell's id; a failover

@@ -1,4 +1,3 @@
-import LayoutServer
 
 /// An edge list's records and fields, read from its bytes as RFC 4180 says, leniently: a field
 /// that starts with `"` is quoted (it may hold the separator and line breaks, and `""` in it is

@@ -1,6 +1,5 @@
 import ForceLayout
 import LayoutCore
-import LayoutServer
 
 /// A graph read from a file, ready to become cells and links: node-link JSON (as d3's
 /// examples and networkx's `node_link_data` write it) or a CSV/TSV edge list (two columns,

@@ -1,6 +1,5 @@
 import Foundation
 import LayoutCore
-import LayoutServer
 
 /// A CSV or TSV edge list: a record per link (a line, or more when a quoted field holds line
 /// breaks), its first two columns naming the ends (tabs, else commas, else spaces; quoted fields

@@ -1,6 +1,5 @@
 import ForceLayout
 import LayoutCore
-import LayoutServer
 
 /// Node-link JSON: `{"nodes":[{"id":…,…}],"links":[{"source":…,"target":…}]}` (networkx 3.4
 /// names them `edges`). A node's `label` is its `label`, else its `name`, else its id; `group`

@@ -1,6 +1,5 @@
 import ForceLayout
 import LayoutCore
-import LayoutServer
 
 /// One message's worth: at most `maxAddPerMessage` items and `maxMessageBytes` bytes,
 /// the size kept as a running sum of each item's own (every item after the first adds a

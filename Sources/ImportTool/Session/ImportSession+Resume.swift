@@ -1,6 +1,5 @@
 import ForceLayout
 import LayoutCore
-import LayoutServer
 
 /// How an import survives its room moving to another server, or a batch going unanswered:
 /// the room's `data` (after the `failover` event on the same connection, or after the `hello`

@@ -1,6 +1,5 @@
 import ForceLayout
 import LayoutCore
-import LayoutServer
 
 /// What an import sends: messages while the window has room, cells in batches within the
 /// server's limits (attributes left out where they do not fit), then links once every cell

@@ -1,6 +1,5 @@
 import ForceLayout
 import LayoutCore
-import LayoutServer
 
 /// Sends a `GraphFile` to a room, as `forcelayout import` and the page do: the cells in
 /// batches within the server's limits (`maxAddPerMessage`, `maxMessageBytes`), up to `window`
