@@ -62,18 +62,19 @@ extension ClusterNode {
         case .joined(let node, let client, let readsText):
             if replicator.joined(client, on: node, local: false, readsText: readsText) { room.presence(.joined, of: client) }
             // Its frame needs the text form, which the frames so far may lack: one is published again.
-            if readsText {
-                room.requests.push(.frameAgain)
-                wakeRoom.withLock { $0 }?(room)
-            }
+            if readsText { requestTurn(.frameAgain, of: room) }
         case .left(_, let client):
             if replicator.left(client, local: false) { room.presence(.left, of: client) }
             // The cells it held by dragging are let go, as for a client of this server.
-            room.requests.push(.releaseDrags(client: client))
-            wakeRoom.withLock { $0 }?(room)
+            requestTurn(.releaseDrags(client: client), of: room)
         case .data:
-            room.requests.push(.relayData)
-            wakeRoom.withLock { $0 }?(room)
+            requestTurn(.relayData, of: room)
         }
+    }
+
+    /// `request` for the owned room's next turn, which it wakes.
+    private func requestTurn(_ request: TurnRequest, of room: Room) {
+        room.requests.push(request)
+        wakeRoom.withLock { $0 }?(room)
     }
 }

@@ -5,25 +5,8 @@ import asyncio
 import signal
 import time
 
-import pytest
-
 from client import Client, run
-from redis_server import RunningRedis
 from server import RunningServer, free_port
-
-
-@pytest.fixture
-def redis():
-    with RunningRedis() as running:
-        yield running
-
-
-@pytest.fixture
-def cluster(redis):
-    servers = [RunningServer("--redis", redis.url, "--node", node, log_file=True) for node in "abc"]
-    yield servers
-    for server in servers:
-        server.close()
 
 
 async def join_in_order(cluster, room, protocols=("forcelayout.v1",) * 3):

@@ -8,8 +8,6 @@ import json
 import struct
 import time
 
-import pytest
-
 from client import Client, run
 from redis_server import RedisError, RunningRedis
 from server import RunningServer
@@ -18,22 +16,8 @@ MAX_U64 = 2**64 - 1
 MAX_INT = 2**63 - 1
 
 
-@pytest.fixture
-def redis():
-    with RunningRedis() as running:
-        yield running
-
-
 def start_cluster(url, nodes="abc", **options):
     return [RunningServer("--redis", url, "--node", node, log_file=True, **options) for node in nodes]
-
-
-@pytest.fixture
-def cluster(redis):
-    servers = start_cluster(redis.url)
-    yield servers
-    for server in servers:
-        server.close()
 
 
 def all_alive(cluster):

@@ -7,7 +7,7 @@ import time
 
 from client import Client, run
 from server import RunningServer
-from test_cluster import cluster, leave, redis  # noqa: F401  (pytest fixtures)
+from test_cluster import leave
 
 # docs/cluster.md: a relay is in step again (or has closed its clients with 1012) at most 3 s
 # after Redis answers again; a little more here for a loaded machine.

@@ -4,28 +4,10 @@
 room over). A v1 client joining a relay still gets hello, then a full frame."""
 import asyncio
 
-import pytest
-
 from client import Client, run
-from redis_server import RunningRedis
-from server import RunningServer
 from waiting import wait_until_async
 
 V2 = ("forcelayout.v2",)
-
-
-@pytest.fixture
-def redis():
-    with RunningRedis() as running:
-        yield running
-
-
-@pytest.fixture
-def cluster(redis):
-    servers = [RunningServer("--redis", redis.url, "--node", node, log_file=True) for node in "abc"]
-    yield servers
-    for server in servers:
-        server.close()
 
 
 def copy_has_text(redis, room):
