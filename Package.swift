@@ -33,6 +33,14 @@ let package = Package(
             pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"])]
         ),
+        // OpenSSL's libcrypto (libssl-dev, which libwebsockets-dev needs anyway): SHA-256,
+        // HMAC and a constant-time compare for room links (Access/). Debian's libwebsockets is
+        // built without LWS_WITH_GENCRYPTO, so lws_genhash is not there to use instead.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // A whole-mask test for the force loops, which Swift's SIMD types do not inline.
         .target(name: "CVectorMath", cSettings: vectorC),
         .target(name: "ForceLayout", dependencies: ["CVectorMath"], swiftSettings: vectorSwift),
@@ -41,7 +49,7 @@ let package = Package(
         // wire, the state file's format, and the state machines (a connection's life, the
         // session directory, a room's claim). It cannot reach libwebsockets or hiredis: only
         // the server links them.
-        .target(name: "LayoutCore", dependencies: ["ForceLayout", "EventBus"]),
+        .target(name: "LayoutCore", dependencies: ["CCrypto", "ForceLayout", "EventBus"]),
         // The rooms and what keeps them: stepping threads, state files, and the hand-off to the
         // service thread (queue, waker, mailboxes). It reaches neither libwebsockets (the server
         // wakes it through `ServiceWaker`) nor Redis (a cluster is a `RoomCluster` to it).

@@ -150,6 +150,12 @@ enum MessagePathFuzzer {
             break
         case .replay(let count, _):
             require((1...limits.replayBuffer).contains(count), "replay count \(count)", bytes)
+        case .setAccess:
+            break
+        case .rotate(let kinds):
+            require(!kinds.isEmpty, "rotate of no links", bytes)
+        case .layout(.access):
+            fail("a client's message decoded to the server's own access change", bytes)
         }
     }
 

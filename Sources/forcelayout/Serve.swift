@@ -63,6 +63,14 @@ struct Serve: ParsableCommand {
     @Argument(parsing: .allUnrecognized, help: .hidden)
     var limitFlags: [String] = []
 
+    @Option(help: ArgumentHelp("Access of rooms made from now on: open (anyone is an editor), view (anyone may watch, edit links change) or private (link holders only). Default: open when listening on loopback, view otherwise. A room's owner changes its own.",
+                               valueName: "open|view|private"))
+    var defaultAccess: String?
+
+    @Option(help: ArgumentHelp("File holding the admin token (one line, 22 to 256 token characters; or $FORCELAYOUT_ADMIN_TOKEN): it is the owner of every room, and GET /rooms lists private rooms to it.",
+                               valueName: "path"))
+    var adminTokenFile: String?
+
     @Option(help: "This server's name in the cluster (1 to 32 of a-z, 0-9, -, _; unique among the servers; default: HOSTNAME-PORT).")
     var node: String?
 
@@ -95,6 +103,10 @@ struct Serve: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        if let defaultAccess, AccessMode(rawValue: defaultAccess) == nil {
+            throw ValidationError("--default-access must be one of \(AccessMode.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        _ = try adminToken()
     }
 
     func run() throws {
@@ -124,14 +136,37 @@ struct Serve: ParsableCommand {
             FileHandle.standardError.write(Data("forcelayout: \(error)\n".utf8))
             throw ExitCode.failure
         }
+        logger.info("rooms made from now on are \(config.defaultAccess.rawValue) (\(Self.explain(config.defaultAccess)))\(defaultAccess == nil ? ": --default-access" : "")")
         if !config.originPolicy.loopbackOnly {
-            logger.warning("listening on \(host), not loopback only: anyone who can reach this address can change the layout")
+            if config.defaultAccess == .open {
+                logger.warning("listening on \(host), not loopback only, with --default-access open: anyone who can reach this address can change the layout")
+            }
+            logger.warning("listening on \(host) over plain http: room links and the admin token cross the network in clear (put TLS in front: see the README)")
         }
         Self.waitForStopSignals(stopSignals, then: server.stopSwitch)
         // Written unbuffered: scripts and tests wait for this line on a pipe.
         FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))
         server.run()
         logger.info("stopped")
+    }
+
+    private static func explain(_ access: AccessMode) -> String {
+        switch access {
+        case .open: "anyone is an editor"
+        case .view: "anyone may watch; edit links change them"
+        case .private: "only link holders get in"
+        }
+    }
+
+    /// The admin token's digest, if one is given (`AdminToken`).
+    private func adminToken() throws -> SecretDigest? {
+        do {
+            return try AdminToken.resolve(file: adminTokenFile, environment: ProcessInfo.processInfo.environment) { path in
+                Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            }
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     /// What the options say, for `Server`.
@@ -152,6 +187,8 @@ struct Serve: ParsableCommand {
         config.forgottenRetentionSeconds = forgottenRetentionDays * 86_400
         config.stepThreads = stepThreads
         config.seed = seed
+        config.chosenAccess = defaultAccess.flatMap(AccessMode.init(rawValue:))
+        config.adminToken = try adminToken()
         if let redis {
             config.cluster = ClusterConfig(redis: try redisAddress(redis), node: node ?? Self.defaultNodeName(port: port))
         }

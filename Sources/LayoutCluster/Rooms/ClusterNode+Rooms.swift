@@ -67,7 +67,8 @@ extension ClusterNode {
             let simulation = parts.simulation()
             simulation.resume(tick: seen.tick, after: seen.version)
             let state = LayoutState(simulation: simulation, limits: limits, budget: budget,
-                                    settled: parts.saved?.settled, catalog: parts.saved?.catalog ?? CellCatalog())
+                                    settled: parts.saved?.settled, catalog: parts.saved?.catalog ?? CellCatalog(),
+                                    access: parts.saved?.access ?? .unowned)
             var layout = RoomLayout(state: state, keeper: keeper)
             layout.continueFrames(after: lastSerial)
             return layout

@@ -26,6 +26,14 @@ public struct ServerConfig: Sendable {
     /// Seconds of silence before a ping, and before a connection is dropped.
     public var pingAfterSeconds: UInt16 = 30
     public var hangUpAfterSeconds: UInt16 = 60
+    /// The access of rooms made from now on (`--default-access`); nil: `open` when listening
+    /// on loopback only, `view` otherwise (`defaultAccess`).
+    public var chosenAccess: AccessMode?
+    /// The admin token's digest (`AdminToken`); nil: there is no admin.
+    public var adminToken: SecretDigest?
+
+    /// The access of a room made from now on.
+    public var defaultAccess: AccessMode { chosenAccess ?? (originPolicy.loopbackOnly ? .open : .view) }
 
     public init(publicDirectory: String) { self.publicDirectory = publicDirectory }
 }

@@ -40,6 +40,16 @@ extension LayoutState {
             try Self.checked { () throws(LayoutError) in try simulation.unpin(id) }
             dragPins[id] = nil
             return event(.unpinned, by: client, .unpinned(id: id), [.pins, .other])
+        case .access(let change):
+            var next = access
+            switch change {
+            case .mode(let mode): next.mode = mode
+            case .links(let links): next.links = links
+            }
+            guard next != access else { return nil }
+            let rotated = next.links == access.links ? [] : next.links?.rotated(since: access.links) ?? []
+            access = next
+            return event(.access, by: client, .access(mode: next.mode, rotated: rotated), .access)
         }
     }
 

@@ -25,6 +25,8 @@ public struct LayoutState {
         public static let other = Changes(rawValue: 8)
         /// Cells' labels, colours or groups: nothing moves for it.
         public static let data = Changes(rawValue: 16)
+        /// The room's access (its mode or links): connections are checked again.
+        public static let access = Changes(rawValue: 32)
 
         /// A new frame is due: cells moved, or joined or left.
         public var needsFrame: Bool { !isDisjoint(with: [.membership, .positions]) }
@@ -44,17 +46,20 @@ public struct LayoutState {
     /// Increments whenever a cell's data, a radius or a link changes: the `data` message
     /// for late joiners is encoded again only then.
     public package(set) var dataVersion = 0
+    /// Who may come into the room, and as what; saved with the layout.
+    public package(set) var access: RoomAccess
     public private(set) var settled: Bool
     /// Cells pinned by a drag, and the connection dragging each (`releaseDrags`).
     var dragPins: [CellID: String] = [:]
     /// Since the last `takeChanges`; everything is due at first.
-    private var changes: Changes = [.membership, .positions, .pins, .other]
+    private var changes: Changes = [.membership, .positions, .pins, .other, .access]
 
     /// `budget` must already count the cells `simulation` holds. `settled`: what a state file
     /// says of a restored layout (nil: what the engine reports).
     public init(simulation: Simulation, limits: Limits, budget: CellBudget? = nil, settled: Bool? = nil,
-                catalog: CellCatalog = CellCatalog()) {
+                catalog: CellCatalog = CellCatalog(), access: RoomAccess = .unowned) {
         self.simulation = simulation
+        self.access = access
         self.catalog = catalog
         self.limits = limits
         self.budget = budget
@@ -88,8 +93,8 @@ public struct LayoutState {
                         reserveIDs: IDReserver = { _, _ throws(ProtocolError) in }) throws(ProtocolError) -> [LayoutEvent] {
         guard let (event, changed) = try change(command, by: client, reserveIDs: reserveIDs) else { return [] }
         changes.formUnion(changed)
-        // A label, colour or group moves nothing: a layout at rest stays at rest.
-        guard settled, !changed.isSubset(of: .data) else { return [event] }
+        // A label, colour or group, or the room's access, moves nothing: a layout at rest stays at rest.
+        guard settled, !changed.isSubset(of: [.data, .access]) else { return [event] }
         settled = false
         return [event, LayoutEvent(kind: .woke, by: nil, tick: simulation.tick, detail: .none)]
     }
@@ -114,7 +119,7 @@ public struct LayoutState {
     /// Everything is due again, as at first (a cluster's owner whose copy in Redis was lost
     /// publishes it all anew).
     package mutating func republishAll() {
-        changes = [.membership, .positions, .pins, .other]
+        changes = [.membership, .positions, .pins, .other, .access]
     }
 
     /// The next turn publishes a frame even if nothing moved (a cluster's relay got a v1

@@ -11,9 +11,13 @@ public struct SavedState: Equatable, Sendable {
     public var settled: Bool
     /// The cells' labels, colours and groups (radii and links are in `layout`).
     public var catalog: CellCatalog
+    /// Who may come in, and as what (files before version 5: `open`, no links).
+    public var access: RoomAccess
 
-    public init(layout: LayoutSnapshot, reservation: CellID, settled: Bool = false, catalog: CellCatalog = CellCatalog()) {
+    public init(layout: LayoutSnapshot, reservation: CellID, settled: Bool = false, catalog: CellCatalog = CellCatalog(),
+                access: RoomAccess = .unowned) {
         self.layout = layout
+        self.access = access
         self.reservation = reservation
         self.settled = settled
         self.catalog = catalog
@@ -23,6 +27,6 @@ public struct SavedState: Equatable, Sendable {
 extension LayoutState {
     /// What the state file is to hold now, with this reservation.
     package func saved(reservation: CellID, settled: Bool) -> SavedState {
-        SavedState(layout: simulation.snapshot(), reservation: reservation, settled: settled, catalog: catalog)
+        SavedState(layout: simulation.snapshot(), reservation: reservation, settled: settled, catalog: catalog, access: access)
     }
 }

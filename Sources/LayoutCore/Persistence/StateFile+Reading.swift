@@ -40,7 +40,8 @@ extension StateFile {
             guard let reservation = root["reservation"] else { throw Unreadable(why: "missing reservation") }
             let settled = try root["settled"].map { value throws(Unreadable) in try bool(value, at: "settled") }
             return SavedState(layout: layout, reservation: try integer(reservation, at: "reservation"),
-                              settled: settled ?? false, catalog: catalog)
+                              settled: settled ?? false, catalog: catalog,
+                              access: try root["access"].map { value throws(Unreadable) in try access(value) } ?? .unowned)
         } catch {
             throw notOurs(error.why)
         }
@@ -124,6 +125,31 @@ extension StateFile {
             }
         }
         return parameters
+    }
+
+    /// The room's access (version 5): its mode, and its links' digests and generations (all
+    /// of them, or none: a room from before links).
+    private static func access(_ value: JSONValue) throws(Unreadable) -> RoomAccess {
+        guard case .object = value else { throw Unreadable(why: "wrong type at access") }
+        let modeName = try string(value["mode"], at: "access.mode")
+        guard let mode = AccessMode(rawValue: modeName) else {
+            throw Unreadable(why: "access.mode is not one of \(AccessMode.namesText)")
+        }
+        guard value["owner"] != nil else { return RoomAccess(mode: mode) }
+        func digest(_ name: String) throws(Unreadable) -> SecretDigest {
+            guard let digest = SecretDigest(hex: try string(value[name], at: "access.\(name)")) else {
+                throw Unreadable(why: "access.\(name) is not 64 hexadecimal digits")
+            }
+            return digest
+        }
+        func generation(_ name: String) throws(Unreadable) -> Int {
+            let number = try integer(value[name], at: "access.\(name)")
+            guard number >= 1 else { throw Unreadable(why: "access.\(name) is below 1") }
+            return number
+        }
+        return RoomAccess(mode: mode, links: LinkDigests(
+            owner: try digest("owner"), edit: try digest("edit"), view: try digest("view"),
+            editGeneration: try generation("editGeneration"), viewGeneration: try generation("viewGeneration")))
     }
 
     /// Attributes as `Attrs` bounds them, but for their size: a file written under a larger

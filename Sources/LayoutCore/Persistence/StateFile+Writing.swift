@@ -6,7 +6,13 @@ import ForceLayout
 extension StateFile {
     package static func bytes(of state: SavedState) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 256 + state.layout.cells.count * 48)
-        writer.raw("{\"format\":")
+        writer.raw("{")
+        if state.access != .unowned {
+            writer.raw("\"access\":")
+            writer.access(state.access)
+            writer.raw(",")
+        }
+        writer.raw("\"format\":")
         writer.string(format)
         writer.raw(",\"layout\":{\"cells\":")
         writer.array(state.layout.cells) { $0.stateCell($1, data: state.catalog[$1.id]) }
@@ -33,6 +39,23 @@ extension StateFile {
 
 /// A cell and a link as a state file holds them, keys sorted, each optional field only when set.
 extension JSONWriter {
+    /// The room's access: links as digests only (64 hexadecimal digits), never a secret.
+    fileprivate mutating func access(_ access: RoomAccess) {
+        raw("{")
+        if let links = access.links {
+            key("edit"); string(links.edit.hex)
+            member("editGeneration", links.editGeneration)
+            raw(",")
+        }
+        key("mode"); string(access.mode.rawValue)
+        if let links = access.links {
+            member("owner", links.owner.hex)
+            member("view", links.view.hex)
+            member("viewGeneration", links.viewGeneration)
+        }
+        raw("}")
+    }
+
     fileprivate mutating func stateCell(_ cell: CellRecord, data: CellData) {
         raw("{")
         if let attrs = data.attrs { key("attrs"); self.attrs(attrs); raw(",") }

@@ -12,11 +12,14 @@ import ForceLayout
 /// up to version 3 refuses such a file rather than load it and write it back without them.
 /// Parameters are written by name (`Parameters.table`, a choice as its option's name) and read
 /// whatever the version: one a file lacks takes its default, so `model` and `edgeLength`
-/// (issue 23) needed no new version; a server from before them ignores them.
+/// (issue 23) needed no new version; a server from before them ignores them. Version 5 adds
+/// the room's `access` (its mode and its links' digests, `RoomAccess`): a server of version 4
+/// refuses such a file rather than open a private room to everyone; a file without it (every
+/// earlier one) loads as an `open` room with no links.
 public enum StateFile {
     public static let format = "forcelayout-state"
-    public static let version = 4
-    static let readableVersions = 1...4
+    public static let version = 5
+    static let readableVersions = 1...5
     /// No id or reservation beyond it: ids must stay exact in JavaScript numbers (2^53).
     static let largestID: CellID = 1 << 53
 

@@ -74,6 +74,8 @@ public enum LayoutCommand: Equatable, Sendable {
     /// `drag`: held by the connection while it drags the cell (released when it closes).
     case pin(id: CellID, x: Double, y: Double, drag: Bool = false)
     case unpin(id: CellID)
+    /// The room's owner changes its access or its links (`access` and `rotate` messages).
+    case access(AccessChange)
 }
 
 /// A validated message from a client.
@@ -81,6 +83,19 @@ public enum ClientMessage: Equatable, Sendable {
     case layout(LayoutCommand)
     case subscribe(EventSelection)
     case replay(count: Int, kinds: EventSelection)
+    /// The owner sets the room's access mode.
+    case setAccess(AccessMode)
+    /// The owner rotates the room's links (`LinkDigests.rotating`).
+    case rotate(Set<LinkKind>)
+
+    /// The least role that may send it: viewers may only choose and replay their events.
+    package var requiredRole: Role {
+        switch self {
+        case .layout: .editor
+        case .subscribe, .replay: .viewer
+        case .setAccess, .rotate: .owner
+        }
+    }
 }
 
 /// A message with the `ref` it carried, if any.

@@ -10,6 +10,8 @@ public enum EventKind: String, CaseIterable, Sendable {
     /// The room's state could not be written (a full disk): what was acknowledged since the
     /// last write that reached the disk is not saved; `saved` when a write succeeds again.
     case unsaved, saved
+    /// The room's owner changed its access or rotated its links.
+    case access
 }
 
 /// Something that happened to the shared layout. Its wire form (all but the sequence number,
@@ -33,6 +35,8 @@ public struct LayoutEvent: BusEvent, Equatable {
         /// The server that steps the room now, the one before it (nil: unknown), and the cells
         /// pinned as of the state it went on from.
         case failover(node: String, previous: String?, pinned: [CellID])
+        /// The room's access now, and the links rotated (none when only the mode changed).
+        case access(mode: AccessMode, rotated: [LinkKind])
     }
 
     public let kind: EventKind
@@ -118,6 +122,12 @@ public struct LayoutEvent: BusEvent, Equatable {
             if let previous { writer.member("previous", previous) }
             writer.raw(",\"pinned\":")
             writer.integers(pinned)
+        case .access(let mode, let rotated):
+            writer.member("access", mode.rawValue)
+            if !rotated.isEmpty {
+                writer.raw(",\"rotated\":")
+                writer.strings(rotated.map(\.rawValue))
+            }
         case .membership(let client, let clients):
             writer.member("client", client)
             writer.member("clients", clients)

@@ -64,8 +64,14 @@ public struct MessageDecoder: Sendable {
                 throw ProtocolError(.badRequest, "replay needs count")
             }
             return .replay(count: count, kinds: try fields.kinds("kinds") ?? .all)
+        case "access":
+            guard case .string(let name)? = fields.take("access"), let mode = AccessMode(rawValue: name) else {
+                throw ProtocolError(.badRequest, "access needs access: one of \(AccessMode.namesText)")
+            }
+            return .setAccess(mode)
+        case "rotate": return .rotate(try decodeRotate(&fields))
         default:
-            let known = "add, remove, clear, params, pin, unpin, update, link, unlink, subscribe, replay"
+            let known = "add, remove, clear, params, pin, unpin, update, link, unlink, subscribe, replay, access, rotate"
             throw ProtocolError(.unknownType, "unknown type \(Excerpt.quoted(type, limit: 64)) (expected one of \(known))")
         }
     }
@@ -99,6 +105,23 @@ public struct MessageDecoder: Sendable {
         }
         if let cells { return .addCells(cells, spawn: spawn) }
         return .add(count: count, spawn: spawn)
+    }
+
+    /// `links`: the links to rotate, by kind (default: edit and view).
+    private func decodeRotate(_ fields: inout Fields) throws(ProtocolError) -> Set<LinkKind> {
+        guard let value = fields.take("links") else { return [.edit, .view] }
+        let names = LinkKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        guard case .array(let elements) = value, !elements.isEmpty, elements.count <= LinkKind.allCases.count else {
+            throw ProtocolError(.badRequest, "rotate.links must be a non-empty array of \(names)")
+        }
+        var kinds: Set<LinkKind> = []
+        for element in elements {
+            guard case .string(let name) = element, let kind = LinkKind(rawValue: name) else {
+                throw ProtocolError(.badRequest, "rotate.links must hold \(names), found \(describe(element))")
+            }
+            kinds.insert(kind)
+        }
+        return kinds
     }
 
     private func decodeRemove(_ fields: inout Fields) throws(ProtocolError) -> LayoutCommand {

@@ -12,6 +12,9 @@ public struct ProtocolError: Error, Equatable, Sendable {
         /// In a cluster: the room is stepped by another server, and this one cannot reach
         /// Redis; the message was not delivered.
         case clusterUnavailable = "cluster_unavailable"
+        /// The connection's role may not send it: a viewer's change, or a change to the room's
+        /// access by anyone but its owner.
+        case forbidden = "forbidden"
     }
 
     public var code: Code

@@ -61,6 +61,16 @@ extension ClientRequest {
             writer.integer(count)
             writer.raw(",\"kinds\":")
             writeKinds(selection, into: &writer)
+        case .setAccess(let mode), .layout(.access(.mode(let mode))):
+            writer.raw("{\"type\":\"access\",\"access\":")
+            writer.string(mode.rawValue)
+        case .rotate(let kinds):
+            writer.raw("{\"type\":\"rotate\",\"links\":")
+            writer.strings(LinkKind.allCases.filter(kinds.contains).map(\.rawValue))
+        case .layout(.access(.links)):
+            // The digests a rotation made are the server's, never a client's to send: the
+            // message that asked for them is a rotate.
+            writer.raw("{\"type\":\"rotate\"")
         }
     }
 

@@ -85,15 +85,16 @@ public enum ServerMessages {
         writer.raw("}")
     }
 
-    /// `clients`: of `room`.
-    public static func hello(client: String, room: RoomName, clients: Int, status: LayoutStatus, limits: Limits,
-                             events: [Envelope<LayoutEvent>]) -> [UInt8] {
+    /// `clients`: of `room`; `standing`: the connection's role and the room's access.
+    package static func hello(client: String, room: RoomName, clients: Int, standing: Standing, status: LayoutStatus,
+                              limits: Limits, events: [Envelope<LayoutEvent>]) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 1024 + paramSpecs.count)
         writer.raw("{\"type\":\"hello\",\"protocol\":")
         writer.integer(protocolVersion)
         writer.member("client", client)
         writer.member("room", room.description)
         writer.member("clients", clients)
+        writeStanding(standing, into: &writer)
         writer.raw(",\"params\":")
         writeParameters(status.parameters, into: &writer)
         writer.raw(",\"paramSpecs\":")

@@ -40,7 +40,9 @@ package enum SubprotocolOffer: Equatable {
             return
         }
         if let bad = names.first(where: { $0.utf8.count > Self.maxNameBytes || !$0.utf8.allSatisfy(HTTPResponse.isTokenCharacter) }) {
-            self = .refused(reason: "malformed subprotocol offer", detail: "Sec-WebSocket-Protocol \(Excerpt.quoted(String(bad), limit: 40)) is not a subprotocol name")
+            // A key's name is never quoted: it would put (part of) a secret in the log.
+            let named = HandshakeKey.isKeyOffer(bad) ? "a forcelayout.key. entry" : Excerpt.quoted(String(bad), limit: 40)
+            self = .refused(reason: "malformed subprotocol offer", detail: "Sec-WebSocket-Protocol \(named) is not a subprotocol name")
             return
         }
         guard let known = names.lazy.compactMap({ Subprotocol(rawValue: String($0)) }).first else {

@@ -21,6 +21,8 @@ package final class Room: Sendable {
     package let requests = TurnRequests()
     package let frames = FrameBoard()
     package let status = StatusBoard()
+    /// Who may come in and as what (`RoomAccess`), for handshakes and connections.
+    package let access = AccessBoard()
     /// Its WebSocket clients on this server (the registry's count, for other threads).
     let localClients = Atomic<Int>(0)
     /// Its v1 clients on this server: while there are none, its frames' text forms are

@@ -57,7 +57,7 @@ extension RoomHost {
             }
         }
         logger.info("room \(name): loading its file")
-        return .room(room)
+        return .room(room, creator: nil)
     }
 
     /// A load ended (service thread): the room goes into the pool, or out of memory.
@@ -116,7 +116,8 @@ extension RoomHost {
                                 ids: parts.ids, closed: saved.flatMap { $0.reservation == $0.layout.nextID ? $0.reservation : nil })
                 }
                 let state = LayoutState(simulation: parts.simulation(), limits: limits, budget: budget,
-                                        settled: saved?.settled, catalog: saved?.catalog ?? CellCatalog())
+                                        settled: saved?.settled, catalog: saved?.catalog ?? CellCatalog(),
+                                        access: saved?.access ?? .unowned)
                 return RoomLayout(state: state, keeper: keeper)
             }
         }

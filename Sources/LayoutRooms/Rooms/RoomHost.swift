@@ -8,12 +8,16 @@ import Logging
 /// when the registry says so. The files and the pool do the work; this only carries it out.
 package final class RoomHost {
     package enum Admission {
-        case room(Room)
+        /// `creator`: the room was made for this client, who is its owner (the secret of its
+        /// owner's link, which only this client is told).
+        case room(Room, creator: LinkSecret?)
         /// The handshake gets this HTTP status; `why` goes to the log.
         case refused(status: UInt32, why: String)
     }
 
     package let limits: Limits
+    /// The access of rooms made from now on (`--default-access`).
+    package let defaultAccess: AccessMode
     package let files: RoomFiles
     package let budget: CellBudget
     package let changed = ChangedRooms()
@@ -43,6 +47,7 @@ package final class RoomHost {
 
     package init(config: ServerConfig, cluster: (any RoomCluster)?, logger: Logger) {
         limits = config.limits
+        defaultAccess = config.defaultAccess
         files = RoomFiles(directory: config.stateDirectory, mainFile: config.statePath)
         budget = CellBudget(limit: config.limits.maxTotalCells)
         pool = StepPool(threads: config.stepThreads ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -91,7 +96,7 @@ package final class RoomHost {
     /// or why not.
     package func admit(_ name: RoomName, from address: PeerAddress, now: Double) -> Admission {
         let admission = join(name, from: address, now: now)
-        if case .room(let room) = admission {
+        if case .room(let room, _) = admission {
             room.localClients.store(registry.loaded[name]?.clients ?? 0, ordering: .relaxed)
         }
         return admission
@@ -105,14 +110,15 @@ package final class RoomHost {
                 registry.failed(name)
                 return .refused(status: 503, why: "room \(name): not in memory after all (a bug: see the log)")
             }
-            return .room(room)
+            return .room(room, creator: nil)
         case .create(let name) where cluster != nil, .load(let name) where cluster != nil:
             // Whether it is stepped here or relayed is for the cluster to find out (`won`,
             // `RoomMirror`); the joiners wait for it.
             let cluster = cluster
-            return .room(openPending(name) { cluster?.claim($0) })
+            return .room(openPending(name) { cluster?.claim($0) }, creator: nil)
         case .create(let name):
-            return .room(open(name))
+            let owner = LinkSecret.random()
+            return .room(open(name, access: RoomAccess(mode: defaultAccess, links: LinkDigests(ownerSecret: owner))), creator: owner)
         case .load(let name):
             // Read on the file reader's thread, its cells then reserved in the total (idle rooms
             // make room), its layout made there; the joiners wait for it (`RoomHost+Loading`).
@@ -186,9 +192,10 @@ package final class RoomHost {
         cluster?.stop()
     }
 
-    /// A new room's empty layout in memory and in the pool.
-    private func open(_ name: RoomName) -> Room {
-        let layout = layoutMaker(name, path: files.path(for: name))(nil, nil)()
+    /// A new room's empty layout in memory and in the pool, with its access.
+    private func open(_ name: RoomName, access: RoomAccess) -> Room {
+        var layout = layoutMaker(name, path: files.path(for: name))(nil, nil)()
+        layout.state.access = access
         budget.force(layout.state.simulation.count)
         let room = Room(name: name, layout: layout, replay: limits.replay, changed: changed)
         rooms[name] = room

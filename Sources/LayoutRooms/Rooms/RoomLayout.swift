@@ -196,6 +196,7 @@ package struct RoomLayout {
     mutating func publishChanges(to room: Room) {
         let (changes, pinned) = state.takeChanges()
         guard !changes.isEmpty else { return }
+        if changes.contains(.access) { room.access.publish(state.access) }
         if changes.needsFrame {
             let simulation = state.simulation
             let owners = changes.contains(.membership) ? state.ownership.compact(to: simulation.ids) : []

@@ -61,7 +61,10 @@ extension Server {
     /// Rooms published something: let their connections see whether they have work. 0.
     private func woken(_ wsi: OpaquePointer) -> Int32 {
         if overflowAlarm.take() { closeSessionsTooFarBehind() }
-        for name in host.changed.take() { wakeMembers(of: name) }
+        for name in host.changed.take() {
+            recheckAccess(of: name)
+            wakeMembers(of: name)
+        }
         exportsReady()
         roomsLoaded()
         clusterNoticesArrived()

@@ -47,9 +47,14 @@ extension Server {
         guard sessions.count + joining.count < config.limits.maxClients else {
             return .init(503, "WebSocket from \(peerAddress(wsi)): \(config.limits.maxClients) clients already (--max-clients)")
         }
+        let credential = HandshakeKey.credential(offer: header(wsi, WSI_TOKEN_PROTOCOL),
+                                                 authorization: header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
+                                                 admin: config.adminToken)
         switch host.admit(name, from: peerKey(wsi), now: Uptime.seconds()) {
-        case .room(let room):
-            joining[wsi] = room
+        case .room(let room, let creator):
+            // Whoever made the room is its owner, whatever they brought (a link to a room that
+            // was forgotten since makes a new one).
+            joining[wsi] = (room, creator.map { .key($0) } ?? credential)
             return nil
         case .refused(let status, let why):
             return .init(status, "WebSocket from \(peerAddress(wsi)) to \(why)")
@@ -58,7 +63,7 @@ extension Server {
 
     /// A handshake admitted to a room ended before it opened: it no longer counts there.
     func handshakeEnded(_ wsi: OpaquePointer) {
-        guard let room = joining.removeValue(forKey: wsi) else { return }
+        guard let room = joining.removeValue(forKey: wsi)?.room else { return }
         host.left(room, now: Uptime.seconds())
     }
 

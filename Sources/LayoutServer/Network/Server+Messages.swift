@@ -45,26 +45,47 @@ extension Server {
         case .failure(let error):
             reject(session, error)
         case .success(let request):
-            switch request.message {
-            case .layout where session.life.awaitingSince != nil:
-                // A cluster's room still being claimed or mirrored: where it is stepped is not known yet.
+            let required = request.message.requiredRole
+            if required > .viewer, session.standing == nil {
+                // A room still being loaded, claimed or mirrored: who may change it is not known yet.
                 reject(session, ProtocolError(.unavailable, "room \(session.room.name) is not ready yet: wait for hello", ref: request.ref))
+                return
+            }
+            if let role = session.standing?.role, role < required {
+                reject(session, ProtocolError(.forbidden, Self.forbiddenText(role: role, required: required), ref: request.ref))
+                return
+            }
+            switch request.message {
             case .layout(let command):
-                // Stepped here, or by another server (the message goes to it as it came): `RoomRoute`.
-                let mailbox = session.mailbox
-                let room = session.room
-                let queued = QueuedCommand(command: command, client: session.client, ref: request.ref) { error in
-                    mailbox.push(OutgoingMessage(ServerMessages.error(error)))
-                    room.announce()
-                }
-                if let error = host.route(of: room, linked: clusterLinked).submit(queued, message: session.received) {
-                    reject(session, error)
-                }
+                submit(session, command, ref: request.ref, bytes: session.received)
+            case .setAccess, .rotate:
+                changeAccess(session, request.message, ref: request.ref, bytes: session.received)
             case .subscribe(let selection):
                 session.subscription?.setFilter(selection.filter)
             case .replay(let count, let kinds):
                 send(session, OutgoingMessage(ServerMessages.replay(session.room.bus.replay(last: count, kinds.filter))))
             }
+        }
+    }
+
+    private static func forbiddenText(role: Role, required: Role) -> String {
+        switch required {
+        case .owner: "only the room's owner may change its access or links (this connection is \(role == .editor ? "an editor" : "a viewer"))"
+        default: "this connection is a viewer: it may watch the room, not change it (open it with the room's edit link to edit)"
+        }
+    }
+
+    /// A command to the room: stepped here, or by another server (the message goes to it as it
+    /// came): `RoomRoute`.
+    func submit(_ session: Session, _ command: LayoutCommand, ref: String?, bytes: [UInt8]) {
+        let mailbox = session.mailbox
+        let room = session.room
+        let queued = QueuedCommand(command: command, client: session.client, ref: ref) { error in
+            mailbox.push(OutgoingMessage(ServerMessages.error(error)))
+            room.announce()
+        }
+        if let error = host.route(of: room, linked: clusterLinked).submit(queued, message: bytes) {
+            reject(session, error)
         }
     }
 
@@ -74,7 +95,7 @@ extension Server {
     }
 
     /// Queues a reply on the service thread; one that overflows the mailbox closes the connection.
-    private func send(_ session: Session, _ message: OutgoingMessage) {
+    func send(_ session: Session, _ message: OutgoingMessage) {
         session.mailbox.push(message)
         closeIfOverflowed(session)
         lws_callback_on_writable(session.wsi)

@@ -8,7 +8,7 @@ import LayoutRooms
 extension Server {
     func opened(_ wsi: OpaquePointer) -> Int32 {
         upgraded(wsi)
-        guard let room = joining.removeValue(forKey: wsi) else { return -1 }
+        guard let (room, credential) = joining.removeValue(forKey: wsi) else { return -1 }
         clientCounter += 1
         // In a cluster the server's name makes the id unique across servers.
         let client = cluster.map { "c\(clientCounter)@\($0.name)" } ?? "c\(clientCounter)"
@@ -19,7 +19,8 @@ extension Server {
                               mailbox: mailbox,
                               bucket: TokenBucket(rate: config.limits.messagesPerSecond,
                                                   burst: config.limits.messageBurst, now: Uptime.seconds()),
-                              life: ConnectionLife(roomReady: room.isReady, now: Uptime.seconds()))
+                              life: ConnectionLife(roomReady: room.isReady, now: Uptime.seconds()),
+                              credential: credential)
         sessions.insert(session)
         if !binary { room.textReaders.add(1, ordering: .relaxed) }
         SocketQueue.reportWritableWhenSent(lws_get_socket_fd(wsi))
@@ -37,6 +38,7 @@ extension Server {
     /// and its `joined` event for everyone.
     func greet(_ session: Session) {
         let room = session.room, mailbox = session.mailbox, client = session.client
+        guard let standing = admitToRoom(session) else { return }
         _ = session.life.greet()
         // Read before subscribing: every event this frame depends on was published before it
         // was stored, so it is in the replay below, and the frame may follow hello at once.
@@ -58,8 +60,9 @@ extension Server {
             session.sentVersion = initialFrame.version
         }
         mailbox.pushFront(OutgoingMessage(ServerMessages.hello(
-            client: client, room: room.name, clients: clients, status: current, limits: config.limits, events: replayed)))
-        logger.info("\(client) connected from \(session.peer) to room \(room.name) (\(Self.clientCount(clients)) there, \(sessions.count) in all)")
+            client: client, room: room.name, clients: clients, standing: standing, status: current, limits: config.limits,
+            events: replayed)))
+        logger.info("\(client) connected from \(session.peer) to room \(room.name) as \(standing.role.rawValue) (\(Self.clientCount(clients)) there, \(sessions.count) in all)")
         route.joined(client, mailbox: mailbox, through: openedThrough, readsText: !session.binaryFrames)
         wakeMembers(of: room.name)
     }

@@ -17,6 +17,14 @@ final class Session {
     var bucket: TokenBucket
     /// Waiting for its room, open, closing, close sent (`ConnectionLife`).
     var life: ConnectionLife
+    /// The link it came with (checked again whenever the room's access changes).
+    var credential: Credential
+    /// The owner's secret this connection's own `rotate` made, until the room has it.
+    var rotatedOwner: LinkSecret?
+    /// Its role and the room's access as it was last told them (nil: before `hello`), and the
+    /// version of the room's access they were judged by (`AccessBoard`).
+    var standing: Standing?
+    var accessVersion = 0
 
     /// The message being received, possibly over several fragments and callbacks.
     var receiving = false
@@ -34,7 +42,7 @@ final class Session {
     var inFlight: OutgoingMessage?
 
     init(wsi: OpaquePointer, client: String, room: Room, binaryFrames: Bool, peer: String, mailbox: Mailbox,
-         bucket: TokenBucket, life: ConnectionLife) {
+         bucket: TokenBucket, life: ConnectionLife, credential: Credential) {
         self.wsi = wsi
         self.client = client
         self.room = room
@@ -43,6 +51,7 @@ final class Session {
         self.mailbox = mailbox
         self.bucket = bucket
         self.life = life
+        self.credential = credential
     }
 }
 

@@ -1,0 +1,12 @@
+/// The close statuses that end a connection for its room's access (private-use codes,
+/// RFC 6455 §7.4.2): a page reads them, where a refused handshake's HTTP status would be
+/// hidden from it, and says why.
+package enum AccessClose {
+    /// The link this connection came with was rotated by the room's owner: it opens nothing now.
+    package static let linkRotated: UInt32 = 4401
+    /// The room's access does not let this connection in (any more): it became private and the
+    /// connection has no link, or the link it brought opens none of the room's doors.
+    package static let forbidden: UInt32 = 4403
+    /// A private room, and no link that opens it: to this connection, there is no such room.
+    package static let notFound: UInt32 = 4404
+}

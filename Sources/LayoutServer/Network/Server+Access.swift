@@ -1,0 +1,95 @@
+import CLibWebSockets
+import LayoutCore
+import LayoutRooms
+
+/// Who may be in a room and do what: a connection's role decided before its `hello`, judged
+/// again whenever the room's access changes, and the owner's `access` and `rotate` messages.
+extension Server {
+    /// The connection's standing in its room, now that the room is ready; nil when the room's
+    /// access does not let it in (it is then being closed, with the status that says why).
+    func admitToRoom(_ session: Session) -> Standing? {
+        let (access, version) = session.room.access.current
+        session.accessVersion = version
+        switch access.admit(session.credential) {
+        case .admitted(let role):
+            let standing = standing(of: session, role: role, in: access)
+            session.standing = standing
+            return standing
+        case .refused(let refusal):
+            refuse(session, refusal, rotated: false)
+            return nil
+        }
+    }
+
+    /// The rooms whose access changed: each connection of theirs that had its `hello` is judged
+    /// again. One whose link was rotated, or who may no longer be in the room, is closed; one
+    /// whose role or links changed is told (`role`).
+    func recheckAccess(of name: RoomName) {
+        for session in sessions.members(of: name) {
+            guard let before = session.standing, !session.life.isClosing else { continue }
+            let (access, version) = session.room.access.current
+            guard version != session.accessVersion else { continue }
+            session.accessVersion = version
+            if let rotated = session.rotatedOwner, access.links?.owner.matches(rotated.digest) == true {
+                session.credential = .key(rotated)
+                session.rotatedOwner = nil
+            }
+            switch access.admit(session.credential) {
+            case .admitted(let role):
+                let standing = standing(of: session, role: role, in: access)
+                guard standing != before else { continue }
+                session.standing = standing
+                if standing.role != before.role {
+                    logger.info("\(session.client) in room \(name) is \(standing.role.rawValue) now (access \(access.mode.rawValue))")
+                }
+                send(session, OutgoingMessage(ServerMessages.role(standing)))
+            case .refused(let refusal):
+                refuse(session, refusal, rotated: true)
+            }
+        }
+    }
+
+    /// The role `role` as this connection is told it: an owner holding the owner's secret is
+    /// given the room's links.
+    private func standing(of session: Session, role: Role, in access: RoomAccess) -> Standing {
+        let links = role == .owner ? session.credential.secret.flatMap { access.links?.secrets(from: $0) } : nil
+        return Standing(role: role, access: access.mode, links: links)
+    }
+
+    /// Closes a connection its room does not let in. `rotated`: it was in, with the link it
+    /// still holds, until the owner changed the room's access.
+    private func refuse(_ session: Session, _ refusal: RoomAccess.Refusal, rotated: Bool) {
+        let room = session.room.name
+        let (status, reason): (UInt32, String)
+        switch (refusal, session.credential, rotated) {
+        case (_, .key, true), (_, .admin, true):
+            (status, reason) = (AccessClose.linkRotated, "link rotated")
+        case (.privateRoom, _, true):
+            (status, reason) = (AccessClose.forbidden, "room \(room) is private now")
+        case (.privateRoom, _, false):
+            (status, reason) = (AccessClose.notFound, "room \(room) not found")
+        case (.invalidLink, _, _):
+            (status, reason) = (AccessClose.forbidden, "this link does not open room \(room)")
+        }
+        logger.info("\(session.client) from \(session.peer) not let into room \(room): \(reason) (closing with \(status))")
+        requestClose(session, lws_close_status(rawValue: status), reason, graceSeconds: 5)
+    }
+
+    /// An owner's `access` or `rotate`: the change goes to the room's layout, which publishes
+    /// it (an `access` event) and keeps it; the room's connections are judged again then.
+    func changeAccess(_ session: Session, _ message: ClientMessage, ref: String?, bytes: [UInt8]) {
+        let change: AccessChange
+        switch message {
+        case .setAccess(let mode):
+            change = .mode(mode)
+        case .rotate(let kinds):
+            let current = session.room.access.current.access.links
+            let rotation = LinkDigests.rotating(kinds, of: current, ownerSecret: session.credential.secret)
+            if rotation.owner != session.credential.secret { session.rotatedOwner = rotation.owner }
+            change = .links(rotation.digests)
+        default:
+            return
+        }
+        submit(session, .access(change), ref: ref, bytes: bytes)
+    }
+}
