@@ -197,8 +197,8 @@ public enum ServerMessages {
         return writer.bytes
     }
 
-    /// The body of `GET /rooms`: each room's name, clients, cells, whether it rests, and tick.
-    public static func rooms(_ rooms: [(name: RoomName, clients: Int, status: LayoutStatus)]) -> [UInt8] {
+    /// The body of `GET /rooms`: each room's name, clients, cells, whether it rests, tick and access.
+    package static func rooms(_ rooms: [(name: RoomName, clients: Int, status: LayoutStatus, access: AccessMode)]) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 16 + rooms.count * 80)
         writer.raw("{\"rooms\":")
         writer.array(rooms) { writer, room in
@@ -208,6 +208,7 @@ public enum ServerMessages {
             writer.member("cells", room.status.cells)
             writer.member("settled", room.status.settled)
             writer.member("tick", room.status.tick)
+            writer.member("access", room.access.rawValue)
             writer.raw("}")
         }
         writer.raw("}")

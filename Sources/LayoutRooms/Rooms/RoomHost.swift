@@ -169,9 +169,11 @@ package final class RoomHost {
         pool.wake(room)
     }
 
-    /// The rooms in memory for `GET /rooms`: most clients first, at most 100.
-    package func listing() -> [(room: Room, clients: Int)] {
-        registry.listing().compactMap { entry in rooms[entry.name].map { ($0, entry.room.clients) } }
+    /// The rooms in memory for `GET /rooms` that `listed` lets through (by their access): most
+    /// clients first, at most 100.
+    package func listing(where listed: (RoomAccess) -> Bool) -> [(room: Room, clients: Int)] {
+        registry.listing { name in rooms[name].map { listed($0.access.current.access) } ?? false }
+            .compactMap { entry in rooms[entry.name].map { ($0, entry.room.clients) } }
     }
 
     func room(_ name: RoomName) -> Room? { rooms[name] }

@@ -239,8 +239,8 @@ package struct RoomRegistry {
 
     /// The rooms in memory for `GET /rooms`: most clients first (then most cells, then by
     /// name), at most `limit`.
-    func listing(limit: Int = 100) -> [(name: RoomName, room: Room)] {
-        loaded.map { (name: $0.key, room: $0.value) }
+    func listing(limit: Int = 100, where listed: (RoomName) -> Bool = { _ in true }) -> [(name: RoomName, room: Room)] {
+        loaded.filter { listed($0.key) }.map { (name: $0.key, room: $0.value) }
             .sorted { ($0.room.clients, $0.room.cells, $1.name) > ($1.room.clients, $1.room.cells, $0.name) }
             .prefix(limit).map { $0 }
     }

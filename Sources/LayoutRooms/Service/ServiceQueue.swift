@@ -1,3 +1,4 @@
+import LayoutCore
 import Synchronization
 
 /// What other threads hand the service thread, and the wake-up (`lws_cancel_service`) that
@@ -27,6 +28,14 @@ package final class ServiceQueue<Item: Sendable>: Sendable {
     }
 }
 
-/// Exports written by a room's turn (`TurnRequest.export`) or read from Redis in a cluster:
-/// the document by request token (nil: no such room, a 404).
-package typealias ReadyExports = ServiceQueue<(token: Int, body: [UInt8]?)>
+/// Exports written by a room's turn (`TurnRequest.export`) or read from Redis in a cluster,
+/// by request token.
+package typealias ReadyExports = ServiceQueue<(token: Int, arrival: ExportArrival)>
+
+/// What an export's request gets: its document, no such room (404), or a room its link does
+/// not open (`RoomAccess.exportVerdict`: 404 or 403).
+package enum ExportArrival: Sendable {
+    case document([UInt8])
+    case missing
+    case denied(RoomAccess.ExportVerdict)
+}

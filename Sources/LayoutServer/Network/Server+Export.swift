@@ -1,5 +1,6 @@
 import CLibWebSockets
 import LayoutCore
+import LayoutRooms
 
 /// `GET /export/NAME.json` and `/export/NAME.gexf`: a room as node-link JSON or GEXF, from one
 /// tick. A room in memory is written by its next turn (`TurnRequest.export`) and the answer
@@ -15,6 +16,8 @@ extension Server {
         let name: RoomName
         let format: LayoutExport.Format
         let address: PeerAddress
+        /// The link its `Authorization` header brought (`RoomAccess.exportVerdict`).
+        let credential: Credential
         var stage: Stage
         /// Bytes counted against the budget until its document arrives (`ExportBudget.admit`).
         var expecting: Int
@@ -25,6 +28,8 @@ extension Server {
             case ready(HTTPBody)
             /// No such room after all: 404 when writable.
             case missing
+            /// The room's access does not let this request export it: 404 (private) or 403.
+            case denied(RoomAccess.ExportVerdict)
             /// Its file is unusable: 503 when writable.
             case refused
             /// Its body is being written (`pendingHTTP`); the document is held in the budget.
@@ -35,9 +40,20 @@ extension Server {
     func serveExport(_ wsi: OpaquePointer, rest: String) -> Int32 {
         guard let (name, format) = Self.exportAddress(rest) else { return notFound(wsi) }
         let address = peerKey(wsi)
+        let credential = HandshakeKey.credential(offer: nil, authorization: header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
+                                                 admin: config.adminToken)
+        // A room in memory is judged now, before any work; one read from its file or from
+        // Redis once its access is read with it.
+        if let room = host.rooms[name], room.role.hasLayout,
+           case let verdict = room.access.current.access.exportVerdict(credential), verdict != .allowed {
+            return deny(wsi, name, verdict)
+        }
         let fromFile = host.rooms[name]?.role.hasLayout != true && cluster == nil
         let key = ExportKey(name: name, format: format)
         let held = fromFile ? heldDocument(of: key) : nil
+        if let held, case let verdict = held.access.exportVerdict(credential), verdict != .allowed {
+            return deny(wsi, name, verdict)
+        }
         // A room file's export is one job however many ask (at most `maxFileExportJobs`);
         // a room in memory writes a document per turn: expect the size of its last one.
         let expecting = fromFile ? 0 : lastDocumentSizes[key] ?? 0
@@ -52,29 +68,43 @@ extension Server {
             logger.info("refused export of \(name) to \(peerAddress(wsi)): exports hold \(exportBudget.heldBytes) bytes (budget \(bytes))")
             return busy(wsi, "exports under way hold the server's budget; try again later\n")
         }
-        exports[wsi] = ExportRequest(name: name, format: format, address: address, stage: .waiting, expecting: expecting)
-        return fetchDocument(wsi, name: name, format: format, held: held)
+        exports[wsi] = ExportRequest(name: name, format: format, address: address, credential: credential,
+                                     stage: .waiting, expecting: expecting)
+        return fetchDocument(wsi, name: name, format: format, held: held?.body, credential: credential)
+    }
+
+    /// 404 for a private room (its existence is not confirmed), 403 for a view room, with
+    /// nothing of the request's link in the log or the answer.
+    func deny(_ wsi: OpaquePointer, _ name: RoomName, _ verdict: RoomAccess.ExportVerdict) -> Int32 {
+        logger.info("refused export of \(name) to \(peerAddress(wsi)): \(verdict == .notFound ? "a private room" : "a view room"), and no link that opens it")
+        guard verdict == .forbidden else { return notFound(wsi) }
+        return respond(wsi, HTTPBody(Array("this room is exported only with one of its links: Authorization: Bearer SECRET\n".utf8)),
+                       type: "text/plain", status: 403)
     }
 
     /// Sets off the document of an export just admitted: one held already for the same room
     /// file, or else as the room's next turn writes it, as its state in Redis has it, or as
     /// its file has it.
-    private func fetchDocument(_ wsi: OpaquePointer, name: RoomName, format: LayoutExport.Format, held: HTTPBody?) -> Int32 {
+    private func fetchDocument(_ wsi: OpaquePointer, name: RoomName, format: LayoutExport.Format, held: HTTPBody?,
+                               credential: Credential) -> Int32 {
         if let held {
             documentArrived(wsi, .ready(held))
             return 0
         }
         if let room = host.rooms[name], room.role.hasLayout {
-            host.request(.export(format, deliver: awaitExport(wsi)), of: room)
+            let deliver = awaitExport(wsi)
+            host.request(.export(format, deliver: { deliver(.document($0)) }), of: room)
             return 0
         }
         if let cluster {
             // Stepped on another server, or nowhere: as its state in Redis has it.
             let deliver = awaitExport(wsi)
             cluster.readState(of: name) { saved in
-                deliver(saved.map {
-                    LayoutExport(room: name.description, tick: 0, snapshot: $0.layout, catalog: $0.catalog).encoded(as: format)
-                })
+                guard let saved else { return deliver(.missing) }
+                let verdict = saved.access.exportVerdict(credential)
+                guard verdict == .allowed else { return deliver(.denied(verdict)) }
+                deliver(.document(LayoutExport(room: name.description, tick: 0, snapshot: saved.layout, catalog: saved.catalog)
+                    .encoded(as: format)))
             }
             return 0
         }
@@ -83,7 +113,7 @@ extension Server {
 
     /// The connection waits for its document, written on another thread: what that thread hands
     /// to the returned closure (nil: no such room after all) wakes the service thread for it.
-    private func awaitExport(_ wsi: OpaquePointer) -> @Sendable ([UInt8]?) -> Void {
+    private func awaitExport(_ wsi: OpaquePointer) -> @Sendable (ExportArrival) -> Void {
         nextExportToken += 1
         let token = nextExportToken
         exportTokens[token] = wsi
@@ -95,11 +125,13 @@ extension Server {
     /// the answer. A document several requests share is held once.
     func exportsReady() {
         var shared: [UnsafeRawPointer?: HTTPBody] = [:]
-        for (token, bytes) in readyExports.take() {
+        for (token, arrival) in readyExports.take() {
             guard let wsi = exportTokens.removeValue(forKey: token) else { continue }
-            guard let bytes else {
-                documentArrived(wsi, .missing)
-                continue
+            let bytes: [UInt8]
+            switch arrival {
+            case .document(let document): bytes = document
+            case .missing: documentArrived(wsi, .missing); continue
+            case .denied(let verdict): documentArrived(wsi, .denied(verdict)); continue
             }
             // A turn hands every export of one format the same array: one body for them.
             let key = bytes.withUnsafeBytes { UnsafeRawPointer($0.baseAddress) }
@@ -129,6 +161,9 @@ extension Server {
         case .missing:
             endExport(wsi)
             return notFound(wsi)
+        case .denied(let verdict):
+            endExport(wsi)
+            return deny(wsi, request.name, verdict)
         case .refused:
             endExport(wsi)
             return busy(wsi, "the room's file is unusable (see the server's log)\n", retry: false)

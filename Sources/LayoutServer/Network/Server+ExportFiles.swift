@@ -21,8 +21,9 @@ extension Server {
 
     /// What a file export job found.
     enum FileExportOutcome: Sendable {
-        /// The document, and the stamp its file had when read.
-        case document([UInt8], stamp: FileStamp?)
+        /// The document, the stamp its file had when read, and the room's access (each request
+        /// waiting for it is judged by it).
+        case document([UInt8], stamp: FileStamp?, access: RoomAccess)
         case missing
         case refused(path: String, why: String, stamp: FileStamp?)
     }
@@ -55,7 +56,7 @@ extension Server {
             switch result {
             case .success(let saved?):
                 let export = LayoutExport(room: name.description, tick: 0, snapshot: saved.layout, catalog: saved.catalog)
-                done.post((job, .document(export.encoded(as: format), stamp: stamp)))
+                done.post((job, .document(export.encoded(as: format), stamp: stamp, access: saved.access)))
             case .success(nil):
                 done.post((job, .missing))
             case .failure(let failure):
@@ -67,10 +68,10 @@ extension Server {
 
     /// The document of a room file's export that connections are still writing, when the file
     /// has not changed since: a new request shares it (no read, no new bytes).
-    func heldDocument(of job: ExportKey) -> HTTPBody? {
+    func heldDocument(of job: ExportKey) -> (body: HTTPBody, access: RoomAccess)? {
         guard let held = heldFileDocuments[job], let path = host.files.path(for: job.name),
               FileStamp(path: path) == held.stamp else { return nil }
-        return held.body
+        return (held.body, held.access)
     }
 
     /// Documents the file reader made: every connection waiting for the job gets it.
@@ -78,10 +79,13 @@ extension Server {
         for (job, outcome) in fileExports.take() {
             let waiting = fileExportJobs.removeValue(forKey: job) ?? []
             switch outcome {
-            case .document(let bytes, let stamp):
+            case .document(let bytes, let stamp, let access):
                 let body = HTTPBody(bytes)
-                if let stamp { heldFileDocuments[job] = (stamp, body) }
-                for wsi in waiting { documentArrived(wsi, .ready(body)) }
+                if let stamp { heldFileDocuments[job] = (stamp, body, access) }
+                for wsi in waiting {
+                    let verdict = exports[wsi].map { access.exportVerdict($0.credential) } ?? .allowed
+                    documentArrived(wsi, verdict == .allowed ? .ready(body) : .denied(verdict))
+                }
             case .missing:
                 for wsi in waiting { documentArrived(wsi, .missing) }
             case .refused(let path, let why, let stamp):

@@ -74,7 +74,7 @@ public final class Server {
     var nextExportToken = 0
     var fileExportJobs: [ExportKey: [OpaquePointer]] = [:]
     /// Room files' export documents connections are still writing, with their file's stamp.
-    var heldFileDocuments: [ExportKey: (stamp: FileStamp, body: HTTPBody)] = [:]
+    var heldFileDocuments: [ExportKey: (stamp: FileStamp, body: HTTPBody, access: RoomAccess)] = [:]
     /// Each room's last export document size by format (`ExportBudget`'s expectation).
     var lastDocumentSizes: [ExportKey: Int] = [:]
     var exportBudget: ExportBudget
