@@ -124,6 +124,8 @@ package struct RoomLayout {
                     try keeper?.reserve(count, for: state)
                 }
                 if !events.isEmpty { keeper?.changed() }
+                // Handshakes and exports are judged by the new access before anyone hears of it.
+                if case .access = queued.command, !events.isEmpty { room.access.publish(state.access) }
                 for event in events { room.bus.publish(event) }
                 published = published || !events.isEmpty
             } catch {
