@@ -71,6 +71,13 @@ struct Serve: ParsableCommand {
                                valueName: "path"))
     var adminTokenFile: String?
 
+    @Option(help: ArgumentHelp("Serve https:// and wss:// on the port with this certificate (PEM; a chain after it), through libwebsockets' own TLS. Needs --tls-key.",
+                               valueName: "path"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("The private key of --tls-cert (PEM).", valueName: "path"))
+    var tlsKey: String?
+
     @Option(help: "This server's name in the cluster (1 to 32 of a-z, 0-9, -, _; unique among the servers; default: HOSTNAME-PORT).")
     var node: String?
 
@@ -107,6 +114,16 @@ struct Serve: ParsableCommand {
             throw ValidationError("--default-access must be one of \(AccessMode.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         _ = try adminToken()
+        switch (tlsCert, tlsKey) {
+        case (nil, nil):
+            break
+        case (let cert?, let key?):
+            for (flag, path) in [("--tls-cert", cert), ("--tls-key", key)] where !FileManager.default.isReadableFile(atPath: path) {
+                throw ValidationError("\(flag) \(path): no readable file there")
+            }
+        default:
+            throw ValidationError("--tls-cert and --tls-key go together: a certificate and its private key")
+        }
     }
 
     func run() throws {
@@ -141,7 +158,9 @@ struct Serve: ParsableCommand {
             if config.defaultAccess == .open {
                 logger.warning("listening on \(host), not loopback only, with --default-access open: anyone who can reach this address can change the layout")
             }
-            logger.warning("listening on \(host) over plain http: room links and the admin token cross the network in clear (put TLS in front: see the README)")
+            if config.tls == nil {
+                logger.warning("listening on \(host) over plain http: room links and the admin token cross the network in clear (use --tls-cert and --tls-key, or a TLS proxy in front: see the README)")
+            }
         }
         Self.waitForStopSignals(stopSignals, then: server.stopSwitch)
         // Written unbuffered: scripts and tests wait for this line on a pipe.
@@ -188,6 +207,9 @@ struct Serve: ParsableCommand {
         config.stepThreads = stepThreads
         config.seed = seed
         config.chosenAccess = defaultAccess.flatMap(AccessMode.init(rawValue:))
+        if let tlsCert, let tlsKey {
+            config.tls = (URL(fileURLWithPath: tlsCert).standardizedFileURL.path, URL(fileURLWithPath: tlsKey).standardizedFileURL.path)
+        }
         config.adminToken = try adminToken()
         if let redis {
             config.cluster = ClusterConfig(redis: try redisAddress(redis), node: node ?? Self.defaultNodeName(port: port))

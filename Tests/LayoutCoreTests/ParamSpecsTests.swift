@@ -37,7 +37,7 @@ final class ParamSpecsTests: XCTestCase {
             let count = switch spec.kind { case .number: 10; case .bool: 6; case .choice: 7 }
             XCTAssertEqual(members.count, count + (spec.physics == nil ? 0 : 1), spec.name)
         }
-        let hello = try JSONParser.parse(ServerMessages.hello(client: "c1", room: .main, clients: 1, status: LayoutStatus(),
+        let hello = try JSONParser.parse(ServerMessages.hello(client: "c1", room: .main, clients: 1, standing: Standing(role: .editor, access: .open), status: LayoutStatus(),
                                                               limits: Limits(), events: []))
         XCTAssertEqual(hello["paramSpecs"], .array(rows))
         XCTAssertEqual(Parameters.table.filter { $0.physics == .cells }.map(\.name), ["stiffness", "charge", "collide"])
@@ -47,16 +47,16 @@ final class ParamSpecsTests: XCTestCase {
     /// hello and stats say which physics moves the cells, and `unfolding` only while it is so.
     func testHelloAndStatsSayThePhysicsAndUnfolding() throws {
         var status = LayoutStatus()
-        XCTAssertNil(try JSONParser.parse(ServerMessages.hello(client: "c1", room: .main, clients: 1, status: status,
+        XCTAssertNil(try JSONParser.parse(ServerMessages.hello(client: "c1", room: .main, clients: 1, standing: Standing(role: .editor, access: .open), status: status,
                                                                limits: Limits(), events: []))["physics"])
         status.physics = "graph"
         status.unfolding = true
-        let hello = try JSONParser.parse(ServerMessages.hello(client: "c1", room: .main, clients: 1, status: status,
+        let hello = try JSONParser.parse(ServerMessages.hello(client: "c1", room: .main, clients: 1, standing: Standing(role: .editor, access: .open), status: status,
                                                               limits: Limits(), events: []))
         XCTAssertEqual(hello["physics"], .string("graph"))
         XCTAssertEqual(hello["unfolding"], .bool(true))
         status.unfolding = nil
-        let again = try JSONParser.parse(ServerMessages.hello(client: "c1", room: .main, clients: 1, status: status,
+        let again = try JSONParser.parse(ServerMessages.hello(client: "c1", room: .main, clients: 1, standing: Standing(role: .editor, access: .open), status: status,
                                                               limits: Limits(), events: []))
         XCTAssertNil(again["unfolding"])
     }

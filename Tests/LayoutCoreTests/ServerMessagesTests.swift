@@ -37,13 +37,23 @@ final class ServerMessagesTests: XCTestCase {
         status.cells = 3
         status.pinned = [2, 9]
         let event = Envelope(seq: 5, event: LayoutEvent(kind: .added, by: "c1", tick: 1, detail: .cells([1])))
-        let hello = try JSONParser.parse(ServerMessages.hello(client: "c7", room: RoomName("demo")!, clients: 2, status: status,
-                                                              limits: Limits(), events: [event]))
+        let owner = LinkSecret.random()
+        let links = LinkDigests(ownerSecret: owner).secrets(from: owner)
+        let hello = try JSONParser.parse(ServerMessages.hello(client: "c7", room: RoomName("demo")!, clients: 2,
+                                                              standing: Standing(role: .owner, access: .view, links: links),
+                                                              status: status, limits: Limits(), events: [event]))
         XCTAssertEqual(hello["type"], .string("hello"))
         XCTAssertEqual(hello["protocol"], .number(1))
         XCTAssertEqual(hello["client"], .string("c7"))
         XCTAssertEqual(hello["room"], .string("demo"))
         XCTAssertEqual(hello["clients"], .number(2))
+        XCTAssertEqual(hello["role"], .string("owner"))
+        XCTAssertEqual(hello["access"], .string("view"))
+        XCTAssertEqual(hello["links"]?["owner"], .string(owner.text))
+        XCTAssertEqual(hello["links"]?["edit"], .string(owner.derived(.edit, generation: 1).text))
+        XCTAssertEqual(hello["links"]?["view"], .string(owner.derived(.view, generation: 1).text))
+        let role = try JSONParser.parse(ServerMessages.role(Standing(role: .viewer, access: .private)))
+        XCTAssertEqual(role, .object([("type", .string("role")), ("role", .string("viewer")), ("access", .string("private"))]))
         XCTAssertEqual(hello["params"]?["tickRate"], .number(20))
         XCTAssertEqual(hello["params"]?["theta"], .number(0.9))
         XCTAssertEqual(hello["limits"]?["maxCells"], .number(100_000))
@@ -78,7 +88,7 @@ final class ServerMessagesTests: XCTestCase {
         other.cells = 500
         other.tick = 77
         other.settled = false
-        let rooms = try JSONParser.parse(ServerMessages.rooms([(RoomName("demo")!, 2, other), (.main, 0, status)]))
+        let rooms = try JSONParser.parse(ServerMessages.rooms([(RoomName("demo")!, 2, other, .view), (.main, 0, status, .open)]))
         XCTAssertEqual(rooms["rooms"]?.arrayCount, 2)
         guard case .array(let listed)? = rooms["rooms"] else { return XCTFail("no rooms array") }
         XCTAssertEqual(listed[0]["name"], .string("demo"))
@@ -86,6 +96,7 @@ final class ServerMessagesTests: XCTestCase {
         XCTAssertEqual(listed[0]["cells"], .number(500))
         XCTAssertEqual(listed[0]["settled"], .bool(false))
         XCTAssertEqual(listed[0]["tick"], .number(77))
+        XCTAssertEqual(listed[0]["access"], .string("view"))
         XCTAssertEqual(listed[1]["name"], .string("main"))
 
         let replay = try JSONParser.parse(ServerMessages.replay([event, event]))

@@ -11,7 +11,7 @@ from frame_v2 import decode as decode_binary_frame
 class Client:
     """Reads every message in the background; tests wait for the ones they care about."""
 
-    def __init__(self, url, subprotocols=("forcelayout.v1",), source=None, key=None, headers=None):
+    def __init__(self, url, subprotocols=("forcelayout.v1",), source=None, key=None, headers=None, ssl=None):
         """source: the local address to connect from (such as "127.0.0.2"), so a test can stand
         for another machine (the server counts connections and new rooms per address).
         key: a room's link (or the admin token), offered as the page offers it: one more
@@ -21,6 +21,7 @@ class Client:
         if key is not None:
             self.subprotocols = (self.subprotocols or []) + ["forcelayout.key." + key]
         self.headers = headers
+        self.ssl = ssl
         self.source = source
         self.messages = []      # everything received, in order
         self.raw = []           # the same, as the bytes or text that came
@@ -33,6 +34,8 @@ class Client:
         options = {"local_addr": (self.source, 0)} if self.source else {}
         if self.headers:
             options["extra_headers"] = self.headers
+        if self.ssl:
+            options["ssl"] = self.ssl
         self.socket = await websockets.connect(self.url, subprotocols=self.subprotocols, max_size=None,
                                                ping_interval=None, **options)
         self.reader = asyncio.create_task(self._read())

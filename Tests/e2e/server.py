@@ -113,10 +113,10 @@ class RunningServer:
 
     def _read(self, process, listening):
         # Reads to the end, so the server never blocks on a full pipe.
-        banner = f"listening on http://127.0.0.1:{self.port}/"
+        banners = tuple(f"listening on {scheme}://127.0.0.1:{self.port}/" for scheme in ("http", "https"))
         for line in process.stdout:
             self.output.append(line)
-            if line.startswith(banner):
+            if line.startswith(banners):
                 listening.set()
 
     @property

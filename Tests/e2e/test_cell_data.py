@@ -170,7 +170,7 @@ def test_labels_radii_and_links_survive_a_restart(tmp_path):
         ids = run(build())
         server.shutdown()
         saved = json.loads((state / "kept.json").read_text())
-        assert saved["version"] == 4
+        assert saved["version"] == 5
         assert saved["layout"]["links"] == [{"distance": 50, "source": ids[0], "target": ids[1]}]
         first = saved["layout"]["cells"][0]
         assert list(first) == sorted(first) and first["label"] == "Cosette" and first["radius"] == 9

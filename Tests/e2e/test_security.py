@@ -69,9 +69,18 @@ def test_one_client_more_than_max_clients_is_refused_with_503():
 
 
 def test_exposed_bind_is_logged_as_a_choice():
+    """Off loopback, new rooms are view rooms by default (anyone watches, edit links change
+    them), and plain http is warned about: links would cross the network in clear."""
     server = RunningServer("--host", "0.0.0.0", expect_failure=True)
     try:
-        assert wait_until(lambda: "not loopback only" in server.log, timeout=20), server.log
+        assert wait_until(lambda: "listening on" in server.log, timeout=20), server.log
+        assert "rooms made from now on are view (anyone may watch; edit links change them): --default-access" in server.log
+        assert "over plain http: room links and the admin token cross the network in clear" in server.log
+    finally:
+        server.stop()
+    server = RunningServer("--host", "0.0.0.0", "--default-access", "open", expect_failure=True)
+    try:
+        assert wait_until(lambda: "not loopback only, with --default-access open" in server.log, timeout=20), server.log
     finally:
         server.stop()
 

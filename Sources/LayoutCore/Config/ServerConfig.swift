@@ -31,6 +31,8 @@ public struct ServerConfig: Sendable {
     public var chosenAccess: AccessMode?
     /// The admin token's digest (`AdminToken`); nil: there is no admin.
     public var adminToken: SecretDigest?
+    /// TLS on the port (`--tls-cert`, `--tls-key`: PEM files): https and wss; nil: plain.
+    public var tls: (certificate: String, key: String)?
 
     /// The access of a room made from now on.
     public var defaultAccess: AccessMode { chosenAccess ?? (originPolicy.loopbackOnly ? .open : .view) }

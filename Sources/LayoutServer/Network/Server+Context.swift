@@ -29,6 +29,15 @@ extension Server {
         options |= UInt64(LWS_SERVER_OPTION_FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG)
         // With IPv6 on, lws ignores `iface` for IPv4 addresses and listens everywhere.
         if !config.host.contains(":") { options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
+        if let tls = config.tls {
+            // libwebsockets' own TLS (OpenSSL): https and wss on the same port. HTTP/1.1 only:
+            // every connection, page or WebSocket, is one connection the server counts, times
+            // and closes itself, as without TLS (HTTP/2 would multiplex them).
+            options |= UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT)
+            info.ssl_cert_filepath = allocations.string(tls.certificate)
+            info.ssl_private_key_filepath = allocations.string(tls.key)
+            info.alpn = allocations.string("http/1.1")
+        }
         info.options = options
         return info
     }

@@ -149,7 +149,7 @@ public final class Server {
         readyExports.attach(waker)
         fileExports.attach(waker)
         let host = config.host.contains(":") ? "[\(config.host)]" : config.host
-        return "http://\(host):\(config.port)/"
+        return "\(config.tls == nil ? "http" : "https")://\(host):\(config.port)/"
     }
 
     /// Services connections until a stop is requested, then closes every client with 1001,
