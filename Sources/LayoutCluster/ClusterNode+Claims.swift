@@ -77,7 +77,8 @@ extension ClusterNode {
         let keys = ClusterKeys(name)
         redis.submit(.init([
             RedisCommand.words("GET", keys.lease),
-            RedisCommand.words("PUBLISH", ClusterKeys.node(target)) + [NodeMessage.adopt(name).encoded],
+            RedisCommand.words("PUBLISH", ClusterKeys.node(target))
+                + [NodeMessage.adopt(name, access: box.room?.proposedAccess.withLock { $0 }).encoded],
         ]) { [self] result in
             var reply = RoomClaim.AdoptionReply.failed
             if case .success(let replies) = result, replies.count == 2 {

@@ -8,8 +8,8 @@ extension ClusterNode {
     // MARK: A relay's side (service thread)
 
     /// A message of a relayed room's client, for its owner.
-    func forward(_ message: [UInt8], from client: String, in room: RoomName) {
-        send(.command(node: name, client: client, message: message), to: room)
+    func forward(_ message: [UInt8], from client: String, role: Role, in room: RoomName) {
+        send(.command(node: name, client: client, role: role, message: message), to: room)
     }
 
     func joined(_ client: String, _ room: RoomName, readsText: Bool) {
@@ -46,19 +46,29 @@ extension ClusterNode {
     func handle(_ request: RelayRequest, in room: Room) {
         guard case .owner(_, let replicator)? = state.withLock({ $0.routes[room.name] }) else { return }
         switch request {
-        case .command(let node, let client, let message):
-            let reply: @Sendable (ProtocolError) -> Void = { [self] error in
-                redis.submit(.init([RedisCommand.words("PUBLISH", ClusterKeys.node(node))
-                    + [NodeMessage.reply(client: client, message: ServerMessages.error(error)).encoded]]))
-            }
+        case .command(let node, let client, let role, let message):
+            let reply = reply(to: client, on: node)
             switch decoder.decode(message) {
             case .failure(let error):
                 reply(error)
             case .success(let decoded):
-                guard case .layout(let command) = decoded.message else { return }
+                // The relay refused what the role may not send; a request that says otherwise
+                // is refused here too.
+                guard role >= decoded.message.requiredRole else {
+                    return reply(ProtocolError(.forbidden, "this connection is a \(role.rawValue): it may not send \(decoded.message.kindName)", ref: decoded.ref))
+                }
+                let command: LayoutCommand
+                switch decoded.message {
+                case .layout(let layout): command = layout
+                case .setAccess(let mode): command = .access(.mode(mode))
+                case .subscribe, .replay, .rotate: return  // the relay's own (a rotation comes as `access`)
+                }
                 room.commands.push(QueuedCommand(command: command, client: client, ref: decoded.ref, reject: reply))
                 wakeRoom.withLock { $0 }?(room)
             }
+        case .access(let node, let client, let change):
+            room.commands.push(QueuedCommand(command: .access(change), client: client, ref: nil, reject: reply(to: client, on: node)))
+            wakeRoom.withLock { $0 }?(room)
         case .joined(let node, let client, let readsText):
             if replicator.joined(client, on: node, local: false, readsText: readsText) { room.presence(.joined, of: client) }
             // Its frame needs the text form, which the frames so far may lack: one is published again.
@@ -69,6 +79,14 @@ extension ClusterNode {
             requestTurn(.releaseDrags(client: client), of: room)
         case .data:
             requestTurn(.relayData, of: room)
+        }
+    }
+
+    /// How an error for a relay's client goes back to it: on its server's channel.
+    private func reply(to client: String, on node: String) -> @Sendable (ProtocolError) -> Void {
+        { [self] error in
+            redis.submit(.init([RedisCommand.words("PUBLISH", ClusterKeys.node(node))
+                + [NodeMessage.reply(client: client, message: ServerMessages.error(error)).encoded]]))
         }
     }
 

@@ -220,7 +220,7 @@ package final class ClusterNode: RoomCluster {
         if channel == ClusterKeys.node(name) {
             switch try? NodeMessage(decoding: payload) {
             case .reply(let client, let message)?: notices.post(.reply(client: client, message: message))
-            case .adopt(let room)?: notices.post(.adopt(room))
+            case .adopt(let room, let access)?: notices.post(.adopt(room, access: access))
             case nil: break
             }
             return

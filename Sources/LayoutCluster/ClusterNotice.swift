@@ -17,8 +17,9 @@ package enum ClusterNotice: Sendable {
     case gap(RoomName)
     /// An answer from a room's owner for one of this server's clients.
     case reply(client: String, message: [UInt8])
-    /// Another server placed a new room here: step it.
-    case adopt(RoomName)
+    /// Another server placed a new room here: step it (with the access that server made for
+    /// the room's creator, if nobody made the room before).
+    case adopt(RoomName, access: RoomAccess?)
     /// Redis came back (true) or was lost (false).
     case link(Bool)
 }

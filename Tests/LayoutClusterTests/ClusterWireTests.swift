@@ -119,22 +119,41 @@ final class ClusterWireTests: XCTestCase {
     }
 
     func testRelayRequestsAndNodeMessagesRoundTrip() throws {
-        for request in [RelayRequest.command(node: "b", client: "c1@b", message: Array(#"{"type":"clear"}"#.utf8)),
+        let owner = LinkSecret.random()
+        let links = LinkDigests.rotating([.view], of: LinkDigests(ownerSecret: owner), ownerSecret: owner).digests
+        for request in [RelayRequest.command(node: "b", client: "c1@b", role: .viewer, message: Array(#"{"type":"clear"}"#.utf8)),
+                        .access(node: "b", client: "c1@b", change: .mode(.private)),
+                        .access(node: "b", client: "c1@b", change: .links(links)),
                         .joined(node: "b", client: "c1@b", readsText: false), .joined(node: "b", client: "c2@b", readsText: true), .left(node: "c", client: "c9@c"), .data(node: "b")] {
             XCTAssertEqual(try RelayRequest(decoding: request.encoded), request)
         }
-        for message in [NodeMessage.reply(client: "c1@b", message: Array("{}".utf8)), .adopt(try XCTUnwrap(RoomName("r-1")))] {
+        let room = try XCTUnwrap(RoomName("r-1"))
+        for message in [NodeMessage.reply(client: "c1@b", message: Array("{}".utf8)), .adopt(room, access: nil),
+                        .adopt(room, access: RoomAccess(mode: .view, links: links))] {
             XCTAssertEqual(try NodeMessage(decoding: message.encoded), message)
+        }
+        for access in [RoomAccess.unowned, RoomAccess(mode: .private, links: links)] {
+            XCTAssertEqual(try RoomBroadcast(decoding: RoomBroadcast.access(access).encoded), .access(access))
+            XCTAssertEqual(try RoomAccess(decoding: access.encoded), access)
+        }
+        // No secret crosses Redis: the owner's, edit and view secrets are nowhere in the bytes.
+        let bytes = RoomBroadcast.access(RoomAccess(mode: .view, links: links)).encoded
+        for secret in [owner, owner.derived(.edit, generation: 1), owner.derived(.view, generation: 2)] {
+            XCTAssertFalse(bytes.indices.contains { bytes[$0...].starts(with: secret.bytes) })
         }
     }
 
     func testDamagedBytesAreRefused() {
-        let request = RelayRequest.command(node: "b", client: "c1@b", message: [1, 2, 3]).encoded
+        let request = RelayRequest.command(node: "b", client: "c1@b", role: .editor, message: [1, 2, 3]).encoded
         for cut in 0..<request.count {
             XCTAssertThrowsError(try RelayRequest(decoding: Array(request.prefix(cut))), "cut at \(cut)")
         }
         XCTAssertThrowsError(try RelayRequest(decoding: request + [0]))
         XCTAssertThrowsError(try RoomBroadcast(decoding: [99]))
+        let access = RoomBroadcast.access(RoomAccess(mode: .view, links: LinkDigests(ownerSecret: LinkSecret.random()))).encoded
+        for cut in 0..<access.count {
+            XCTAssertThrowsError(try RoomBroadcast(decoding: Array(access.prefix(cut))), "cut at \(cut)")
+        }
         XCTAssertThrowsError(try RoomBroadcast(decoding: RoomBroadcast.status(ReplicatedStatus(layout: LayoutStatus(), clients: 1)).encoded.dropLast(2) + [0, 0]))
     }
 

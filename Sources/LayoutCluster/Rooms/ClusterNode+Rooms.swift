@@ -62,13 +62,16 @@ extension ClusterNode {
         let destination = RedisStateDestination(room: room.name, node: self.name, redis: redis, logger: logger)
         let parts = host.layoutParts(room.name, saved: saved)
         let limits = host.limits, budget = host.budget
+        // A new room is made with the access its creator's server proposed (an adopting server
+        // of an older build proposes none: the room is then made without links).
+        let access = saved?.access ?? room.proposedAccess.withLock { $0 } ?? RoomAccess(mode: host.defaultAccess)
         room.install(replicator: replicator) {
             let keeper = StateKeeper(saver: StateSaver(destination), ids: parts.ids, closed: nil)
             let simulation = parts.simulation()
             simulation.resume(tick: seen.tick, after: seen.version)
             let state = LayoutState(simulation: simulation, limits: limits, budget: budget,
                                     settled: parts.saved?.settled, catalog: parts.saved?.catalog ?? CellCatalog(),
-                                    access: parts.saved?.access ?? .unowned)
+                                    access: access)
             var layout = RoomLayout(state: state, keeper: keeper)
             layout.continueFrames(after: lastSerial)
             return layout
@@ -93,9 +96,9 @@ extension ClusterNode {
 
     /// Another server placed new room `name` here (`NodeMessage.adopt`): it is made and
     /// claimed, with no client here yet (within `--max-rooms`: a room nobody is in makes way).
-    package func adopt(_ name: RoomName, in host: RoomHost, now: Double) {
+    package func adopt(_ name: RoomName, access: RoomAccess?, in host: RoomHost, now: Double) {
         guard host.rooms[name] == nil, host.makeRoom(for: name, now: now) else { return }
-        _ = host.openPending(name) { [self] in claimHere($0) }
+        _ = host.openPending(name, proposing: access) { [self] in claimHere($0) }
     }
 
     /// What this server says of itself to the cluster (`NodeSummary`).
@@ -107,7 +110,7 @@ extension ClusterNode {
             case .owner:
                 let status = room.status.current
                 owned.append(.init(name: name.description, clients: room.clients, cells: status.cells,
-                                   settled: status.settled, tick: status.tick))
+                                   settled: status.settled, tick: status.tick, access: room.access.current.access.mode))
             case .relay:
                 relayed += 1
             case .local, .pending, .loading:

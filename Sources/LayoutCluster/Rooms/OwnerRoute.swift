@@ -9,8 +9,8 @@ struct OwnerRoute: RoomRoute {
     /// This server's name in the cluster.
     let node: String
 
-    func submit(_ command: QueuedCommand, message: [UInt8]) -> ProtocolError? {
-        local.submit(command, message: message)
+    func submit(_ command: QueuedCommand, message: [UInt8], role: Role) -> ProtocolError? {
+        local.submit(command, message: message, role: role)
     }
 
     var clientsInHello: Int { local.clientsInHello }

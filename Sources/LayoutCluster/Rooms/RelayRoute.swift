@@ -10,11 +10,15 @@ struct RelayRoute: RoomRoute {
     /// Whether Redis was reachable when last heard of (commands cannot go otherwise).
     let linked: Bool
 
-    func submit(_ command: QueuedCommand, message: [UInt8]) -> ProtocolError? {
+    func submit(_ command: QueuedCommand, message: [UInt8], role: Role) -> ProtocolError? {
         guard linked else {
             return ProtocolError(.clusterUnavailable, "room \(room.name) is stepped by another server and Redis cannot be reached from this one: not delivered", ref: command.ref)
         }
-        cluster.forward(message, from: command.client, in: room.name)
+        if case .access(let change) = command.command {
+            cluster.send(.access(node: cluster.name, client: command.client, change: change), to: room.name)
+        } else {
+            cluster.forward(message, from: command.client, role: role, in: room.name)
+        }
         return nil
     }
 

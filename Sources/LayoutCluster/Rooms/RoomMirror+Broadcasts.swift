@@ -19,6 +19,9 @@ extension RoomMirror {
             apply(status, &state)
         case .data(let through, let message, let everyone):
             deliver(message, through: through, everyone: everyone, &state)
+        case .access(let access):
+            // The service thread judges the room's connections here again (`room.announce`).
+            room.access.publish(access)
         }
         room.announce()
     }

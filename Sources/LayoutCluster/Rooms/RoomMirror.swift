@@ -155,6 +155,11 @@ package final class RoomMirror: RoomRelayLink {
         if let bytes = fields["status"], let status = decoded({ () throws(WireMalformed) in try ReplicatedStatus(decoding: bytes) }) {
             stored.append(.status(status))
         }
+        // Who may come in: read before the room's joiners here are greeted (a room of an older
+        // owner has none: open, without links).
+        if let bytes = fields["access"], let access = decoded({ () throws(WireMalformed) in try RoomAccess(decoding: bytes) }) {
+            stored.insert(.access(access), at: 0)
+        }
         if case .array(let items) = events {
             var list: [ReplicatedEvent] = []
             for item in items {

@@ -140,6 +140,13 @@ package final class RoomReplicator: RoomOwnerLink {
             room.bus.withPublishingHeld { through in answerData(through: through, message: message, everyone: false) }
         case .sendAgain:
             forgetSent()
+        case .access(let access):
+            // Relays judge their handshakes and connections by it, and a joiner's relay reads it
+            // with the room's copy; before the `access` event, which the bus publishes next.
+            submitFenced([
+                RedisCommand.words("PUBLISH", keys.broadcast) + [RoomBroadcast.access(access).encoded],
+                RedisCommand.words("HSET", keys.mirror, "access") + [access.encoded],
+            ])
         }
     }
 

@@ -1,5 +1,5 @@
 /// Who may come into a room without a link, and as what (`RoomAccess`).
-public enum AccessMode: String, CaseIterable, Sendable {
+public enum AccessMode: String, CaseIterable, Sendable, Codable {
     /// Anyone is an editor (every room before access existed).
     case open
     /// Anyone may watch; only holders of the edit link (or the owner's) change it.

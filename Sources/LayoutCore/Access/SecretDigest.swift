@@ -12,6 +12,12 @@ public struct SecretDigest: Sendable {
         bytes = digest
     }
 
+    /// A digest's 32 bytes as they are (the cluster's wire); nil for any other length.
+    package init?(bytes: [UInt8]) {
+        guard bytes.count == Int(SHA256_DIGEST_LENGTH) else { return nil }
+        self.bytes = bytes
+    }
+
     /// A digest as a state file writes it: 64 hexadecimal digits in lower case.
     package init?(hex: some StringProtocol) {
         let utf8 = Array(hex.utf8)

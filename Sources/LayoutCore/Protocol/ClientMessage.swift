@@ -88,6 +88,25 @@ public enum ClientMessage: Equatable, Sendable {
     /// The owner rotates the room's links (`LinkDigests.rotating`).
     case rotate(Set<LinkKind>)
 
+    /// Its `type` on the wire.
+    package var kindName: String {
+        switch self {
+        case .layout(.add), .layout(.addCells): "add"
+        case .layout(.update): "update"
+        case .layout(.link): "link"
+        case .layout(.unlink): "unlink"
+        case .layout(.remove), .layout(.removeNewest): "remove"
+        case .layout(.clear): "clear"
+        case .layout(.params): "params"
+        case .layout(.pin): "pin"
+        case .layout(.unpin): "unpin"
+        case .layout(.access(.mode)), .setAccess: "access"
+        case .layout(.access(.links)), .rotate: "rotate"
+        case .subscribe: "subscribe"
+        case .replay: "replay"
+        }
+    }
+
     /// The least role that may send it: viewers may only choose and replay their events.
     package var requiredRole: Role {
         switch self {

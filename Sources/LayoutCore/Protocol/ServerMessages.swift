@@ -177,8 +177,9 @@ public enum ServerMessages {
     }
 
     /// `GET /rooms` in a cluster: every room stepped anywhere, most clients first, at most 100.
-    package static func rooms(cluster view: ClusterView) -> [UInt8] {
-        let rooms = view.rooms.sorted {
+    /// `listed`: whether a room of this access is listed (private ones to the admin alone).
+    package static func rooms(cluster view: ClusterView, listed: (AccessMode) -> Bool) -> [UInt8] {
+        let rooms = view.rooms.filter { listed($0.room.access ?? .open) }.sorted {
             ($0.room.clients, $0.room.cells, $1.room.name) > ($1.room.clients, $1.room.cells, $0.room.name)
         }.prefix(100)
         var writer = JSONWriter(reservingCapacity: 16 + rooms.count * 96)
@@ -190,6 +191,7 @@ public enum ServerMessages {
             writer.member("cells", entry.room.cells)
             writer.member("settled", entry.room.settled)
             writer.member("tick", entry.room.tick)
+            writer.member("access", (entry.room.access ?? .open).rawValue)
             writer.member("node", entry.node)
             writer.raw("}")
         }

@@ -11,13 +11,16 @@ package struct NodeSummary: Codable, Equatable, Sendable {
         var cells: Int
         var settled: Bool
         var tick: Int
+        /// The room's access (nil from a server of an older build: listed as open).
+        var access: AccessMode?
 
-        package init(name: String, clients: Int, cells: Int, settled: Bool, tick: Int) {
+        package init(name: String, clients: Int, cells: Int, settled: Bool, tick: Int, access: AccessMode? = nil) {
             self.name = name
             self.clients = clients
             self.cells = cells
             self.settled = settled
             self.tick = tick
+            self.access = access
         }
     }
 

@@ -13,8 +13,12 @@ package enum RoomBroadcast: Equatable, Sendable {
     /// joiner whose opening ended at or before that event (`RelayRequest.data`), or for every
     /// client (`everyone`: after a failover, whose state may lack the last changes).
     case data(through: UInt64, message: [UInt8]?, everyone: Bool)
+    /// The room's access changed (or is as it was, for a relay that catches up): relays judge
+    /// their handshakes and connections by it. Sent before the `access` event that tells
+    /// clients of it.
+    case access(RoomAccess)
 
-    private enum Tag: UInt8 { case frame = 1, events, status, data }
+    private enum Tag: UInt8 { case frame = 1, events, status, data, access }
 
     package var encoded: [UInt8] {
         var writer = WireWriter(capacity: 256)
@@ -35,6 +39,9 @@ package enum RoomBroadcast: Equatable, Sendable {
             writer.u64(through)
             writer.optionalData(message)
             writer.bool(everyone)
+        case .access(let access):
+            writer.u8(Tag.access.rawValue)
+            access.write(into: &writer)
         }
         return writer.bytes
     }
@@ -57,6 +64,8 @@ package enum RoomBroadcast: Equatable, Sendable {
         case .data:
             self = .data(through: try WireBounds.seq(try reader.u64(), "a data answer's event"),
                          message: try reader.optionalData(), everyone: try reader.bool())
+        case .access:
+            self = .access(try RoomAccess(from: &reader))
         }
         try reader.finish()
     }

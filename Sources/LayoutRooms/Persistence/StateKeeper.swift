@@ -38,6 +38,13 @@ package struct StateKeeper: Sendable {
         closedAt = nil
     }
 
+    /// The layout changed in a way that must not wait for the next save's turn (the room's
+    /// access): saved at the end of this turn.
+    mutating func saveSoon() {
+        changed()
+        lastSave = DispatchTime(uptimeNanoseconds: 0)
+    }
+
     /// Asks for the first block when the room opens, so its first add normally finds it durable.
     mutating func start(_ state: LayoutState) {
         if ids.ahead(nextID: state.simulation.nextID) != nil { save(state) }

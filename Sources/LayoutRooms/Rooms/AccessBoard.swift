@@ -11,10 +11,13 @@ package final class AccessBoard: Sendable {
 
     package var current: (access: RoomAccess, version: Int) { box.withLock { $0 } }
 
-    func publish(_ access: RoomAccess) {
+    /// Takes `access`; false when it is what the board holds already.
+    @discardableResult
+    package func publish(_ access: RoomAccess) -> Bool {
         box.withLock { board in
-            guard board.version == 0 || board.access != access else { return }
+            guard board.version == 0 || board.access != access else { return false }
             board = (access, board.version + 1)
+            return true
         }
     }
 }

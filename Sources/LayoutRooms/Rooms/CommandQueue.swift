@@ -4,7 +4,7 @@ import Synchronization
 /// A layout command on its way from a connection to its room, with the way back for a
 /// rejection (unknown ids and cell limits are only known when it is applied).
 package struct QueuedCommand: Sendable {
-    let command: LayoutCommand
+    package let command: LayoutCommand
     package let client: String
     package let ref: String?
     let reject: @Sendable (ProtocolError) -> Void

@@ -23,6 +23,9 @@ package final class Room: Sendable {
     package let status = StatusBoard()
     /// Who may come in and as what (`RoomAccess`), for handshakes and connections.
     package let access = AccessBoard()
+    /// In a cluster, the access this server made for the room's creator (its first joiner
+    /// here), for whichever server makes the room if nobody made it before (`NodeMessage.adopt`).
+    package let proposedAccess = Mutex<RoomAccess?>(nil)
     /// Its WebSocket clients on this server (the registry's count, for other threads).
     let localClients = Atomic<Int>(0)
     /// Its v1 clients on this server: while there are none, its frames' text forms are

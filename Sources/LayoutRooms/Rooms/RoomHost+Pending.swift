@@ -8,8 +8,10 @@ extension RoomHost {
     /// A cluster's room in memory with no layout yet, handed to `claim` once an unload or
     /// forgetting of it under way here ended (its last state written or deleted, its lease
     /// given back). Not waited for on this thread: that may wait on Redis.
-    package func openPending(_ name: RoomName, then claim: @escaping @Sendable (Room) -> Void) -> Room {
+    package func openPending(_ name: RoomName, proposing access: RoomAccess?,
+                             then claim: @escaping @Sendable (Room) -> Void) -> Room {
         let room = Room(pendingName: name, replay: limits.replay, changed: changed)
+        room.proposedAccess.withLock { $0 = access }
         rooms[name] = room
         if let closing = closing.removeValue(forKey: name) {
             closing.notify(queue: .global()) { claim(room) }

@@ -113,9 +113,12 @@ package final class RoomHost {
             return .room(room, creator: nil)
         case .create(let name) where cluster != nil, .load(let name) where cluster != nil:
             // Whether it is stepped here or relayed is for the cluster to find out (`won`,
-            // `RoomMirror`); the joiners wait for it.
+            // `RoomMirror`); the joiners wait for it. If nobody made the room before, whichever
+            // server steps it makes it with this access, and this joiner is its owner.
             let cluster = cluster
-            return .room(openPending(name) { cluster?.claim($0) }, creator: nil)
+            let owner = LinkSecret.random()
+            let proposal = RoomAccess(mode: defaultAccess, links: LinkDigests(ownerSecret: owner))
+            return .room(openPending(name, proposing: proposal) { cluster?.claim($0) }, creator: owner)
         case .create(let name):
             let owner = LinkSecret.random()
             return .room(open(name, access: RoomAccess(mode: defaultAccess, links: LinkDigests(ownerSecret: owner))), creator: owner)

@@ -124,8 +124,12 @@ package struct RoomLayout {
                     try keeper?.reserve(count, for: state)
                 }
                 if !events.isEmpty { keeper?.changed() }
-                // Handshakes and exports are judged by the new access before anyone hears of it.
-                if case .access = queued.command, !events.isEmpty { room.access.publish(state.access) }
+                // Handshakes and exports are judged by the new access before anyone hears of it,
+                // and it is written at once (a rotated link must stay rotated after a crash).
+                if case .access = queued.command, !events.isEmpty {
+                    publishAccess(to: room)
+                    keeper?.saveSoon()
+                }
                 for event in events { room.bus.publish(event) }
                 published = published || !events.isEmpty
             } catch {
@@ -181,6 +185,12 @@ package struct RoomLayout {
         return dataMessage?.message
     }
 
+    /// The room's access to its board (this server's handshakes and connections) and, when it
+    /// changed, to whoever listens (a cluster's relays).
+    private func publishAccess(to room: Room) {
+        if room.access.publish(state.access) { room.publish(.access(state.access)) }
+    }
+
     /// One step, timed; returns its seconds.
     private mutating func step(_ room: Room) -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -198,7 +208,7 @@ package struct RoomLayout {
     mutating func publishChanges(to room: Room) {
         let (changes, pinned) = state.takeChanges()
         guard !changes.isEmpty else { return }
-        if changes.contains(.access) { room.access.publish(state.access) }
+        if changes.contains(.access) { publishAccess(to: room) }
         if changes.needsFrame {
             let simulation = state.simulation
             let owners = changes.contains(.membership) ? state.ownership.compact(to: simulation.ids) : []

@@ -16,6 +16,8 @@ package enum RoomPublication {
     case dataAnswer([UInt8]?)
     /// What was published may be lost (Redis restarted empty): the next frame carries everything.
     case sendAgain
+    /// The room's access, when it changed (and first): before the `access` event on the bus.
+    case access(RoomAccess)
 }
 
 /// Hears what a room publishes (`RoomPublication`), on the thread that publishes it.

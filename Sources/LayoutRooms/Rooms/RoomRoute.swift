@@ -7,9 +7,10 @@ import LayoutCore
 /// mirrored here (`RelayRoute`, in Cluster/Rooms/); `RoomHost.route(of:linked:)` says which
 /// serves a room now. Service thread.
 package protocol RoomRoute {
-    /// A client's command (`message`: its bytes as they came); an error for the client when it
-    /// cannot be delivered, else nil.
-    func submit(_ command: QueuedCommand, message: [UInt8]) -> ProtocolError?
+    /// A client's command (`message`: its bytes as they came) from a client of `role` (which
+    /// may send it: the server checked); an error for the client when it cannot be delivered,
+    /// else nil.
+    func submit(_ command: QueuedCommand, message: [UInt8], role: Role) -> ProtocolError?
     /// The clients a joiner's `hello` counts, the joiner included.
     var clientsInHello: Int { get }
     /// A client here had its `hello`, which carried the room's events up to `through`.
@@ -24,7 +25,7 @@ package struct LocalRoute: RoomRoute {
     package let room: Room
     let host: RoomHost
 
-    package func submit(_ command: QueuedCommand, message: [UInt8]) -> ProtocolError? {
+    package func submit(_ command: QueuedCommand, message: [UInt8], role: Role) -> ProtocolError? {
         host.submit(command, to: room)
         return nil
     }

@@ -10,6 +10,7 @@ extension Server {
     func admitToRoom(_ session: Session) -> Standing? {
         let (access, version) = session.room.access.current
         session.accessVersion = version
+        adoptPendingOwner(session, access)
         switch access.admit(session.credential) {
         case .admitted(let role):
             let standing = standing(of: session, role: role, in: access)
@@ -30,10 +31,7 @@ extension Server {
             let (access, version) = session.room.access.current
             guard version != session.accessVersion else { continue }
             session.accessVersion = version
-            if let rotated = session.rotatedOwner, access.links?.owner.matches(rotated.digest) == true {
-                session.credential = .key(rotated)
-                session.rotatedOwner = nil
-            }
+            adoptPendingOwner(session, access)
             switch access.admit(session.credential) {
             case .admitted(let role):
                 let standing = standing(of: session, role: role, in: access)
@@ -47,6 +45,13 @@ extension Server {
                 refuse(session, refusal, rotated: true)
             }
         }
+    }
+
+    /// The owner's secret the connection was given, once the room's access holds it.
+    private func adoptPendingOwner(_ session: Session, _ access: RoomAccess) {
+        guard let owner = session.pendingOwner, access.links?.owner.matches(owner.digest) == true else { return }
+        session.credential = .key(owner)
+        session.pendingOwner = nil
     }
 
     /// The role `role` as this connection is told it: an owner holding the owner's secret is
@@ -85,7 +90,7 @@ extension Server {
         case .rotate(let kinds):
             let current = session.room.access.current.access.links
             let rotation = LinkDigests.rotating(kinds, of: current, ownerSecret: session.credential.secret)
-            if rotation.owner != session.credential.secret { session.rotatedOwner = rotation.owner }
+            if rotation.owner != session.credential.secret { session.pendingOwner = rotation.owner }
             change = .links(rotation.digests)
         default:
             return

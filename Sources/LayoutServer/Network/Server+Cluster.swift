@@ -25,8 +25,8 @@ extension Server {
                 } else {
                     closeMembers(of: name, Self.tryAgainLater, "room \(name) cannot be served (see the server log)")
                 }
-            case .adopt(let name):
-                cluster.adopt(name, in: host, now: Uptime.seconds())
+            case .adopt(let name, let access):
+                cluster.adopt(name, access: access, in: host, now: Uptime.seconds())
             case .reacquired(let name):
                 cluster.reacquired(name, in: host)
             case .lost(let name):

@@ -53,8 +53,9 @@ extension Server {
         switch host.admit(name, from: peerKey(wsi), now: Uptime.seconds()) {
         case .room(let room, let creator):
             // Whoever made the room is its owner, whatever they brought (a link to a room that
-            // was forgotten since makes a new one).
-            joining[wsi] = (room, creator.map { .key($0) } ?? credential)
+            // was forgotten since makes a new one). In a cluster, whether this joiner made it is
+            // known only once the room is: the owner's secret waits until then (`admitToRoom`).
+            joining[wsi] = (room, credential, creator)
             return nil
         case .refused(let status, let why):
             return .init(status, "WebSocket from \(peerAddress(wsi)) to \(why)")

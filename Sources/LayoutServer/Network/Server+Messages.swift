@@ -84,7 +84,7 @@ extension Server {
             mailbox.push(OutgoingMessage(ServerMessages.error(error)))
             room.announce()
         }
-        if let error = host.route(of: room, linked: clusterLinked).submit(queued, message: bytes) {
+        if let error = host.route(of: room, linked: clusterLinked).submit(queued, message: bytes, role: session.standing?.role ?? .viewer) {
             reject(session, error)
         }
     }

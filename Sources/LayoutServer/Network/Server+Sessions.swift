@@ -8,7 +8,7 @@ import LayoutRooms
 extension Server {
     func opened(_ wsi: OpaquePointer) -> Int32 {
         upgraded(wsi)
-        guard let (room, credential) = joining.removeValue(forKey: wsi) else { return -1 }
+        guard let (room, credential, creator) = joining.removeValue(forKey: wsi) else { return -1 }
         clientCounter += 1
         // In a cluster the server's name makes the id unique across servers.
         let client = cluster.map { "c\(clientCounter)@\($0.name)" } ?? "c\(clientCounter)"
@@ -21,6 +21,7 @@ extension Server {
                                                   burst: config.limits.messageBurst, now: Uptime.seconds()),
                               life: ConnectionLife(roomReady: room.isReady, now: Uptime.seconds()),
                               credential: credential)
+        session.pendingOwner = creator
         sessions.insert(session)
         if !binary { room.textReaders.add(1, ordering: .relaxed) }
         SocketQueue.reportWritableWhenSent(lws_get_socket_fd(wsi))

@@ -37,7 +37,7 @@ extension Server {
     func roomsJSON(for credential: Credential) -> [UInt8] {
         if let cluster {
             let mine = cluster.summary(of: host, clients: sessions.count, uptimeSeconds: uptimeSeconds)
-            return ServerMessages.rooms(cluster: cluster.view.replacing(mine))
+            return ServerMessages.rooms(cluster: cluster.view.replacing(mine)) { RoomAccess(mode: $0).isListed(to: credential) }
         }
         return ServerMessages.rooms(host.listing { $0.isListed(to: credential) }.map {
             ($0.room.name, $0.clients, $0.room.status.current, $0.room.access.current.access.mode)

@@ -53,8 +53,8 @@ public final class Server {
     /// The WebSocket sessions, by wsi, client id and room.
     var sessions = SessionDirectory<Session>()
     /// Handshakes admitted to a room (and counted in it) that are not WebSockets yet, with the
-    /// link each brought (or, for a room made for it, its owner's).
-    var joining: [OpaquePointer: (room: Room, credential: Credential)] = [:]
+    /// link each brought, and the owner's secret of a room made for it.
+    var joining: [OpaquePointer: (room: Room, credential: Credential, creator: LinkSecret?)] = [:]
     var connections: ConnectionTable
     /// Each admitted connection's id in `connections`, both ways.
     var connectionIDs = TwoWayMap<OpaquePointer, ConnectionTable.ID>()

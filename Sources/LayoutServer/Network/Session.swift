@@ -19,8 +19,10 @@ final class Session {
     var life: ConnectionLife
     /// The link it came with (checked again whenever the room's access changes).
     var credential: Credential
-    /// The owner's secret this connection's own `rotate` made, until the room has it.
-    var rotatedOwner: LinkSecret?
+    /// An owner's secret this connection was given that the room may not hold yet: the room was
+    /// made for it (in a cluster, if nobody made it first), or its own `rotate` made a new one.
+    /// It replaces `credential` once the room's access has it.
+    var pendingOwner: LinkSecret?
     /// Its role and the room's access as it was last told them (nil: before `hello`), and the
     /// version of the room's access they were judged by (`AccessBoard`).
     var standing: Standing?
