@@ -15,6 +15,8 @@ public final class ImportClient {
     }
 
     private let url: WebSocketURL
+    /// The room's link (or the admin token), offered as one more subprotocol name.
+    private let key: String?
     private var session: ImportSession
     private let progress: (ImportSession) -> Void
     private let allocations = CAllocations()
@@ -31,8 +33,9 @@ public final class ImportClient {
     /// When to open the next connection (nil: none wanted).
     private var reconnectAt: Double?
 
-    public init(url: WebSocketURL, graph: GraphFile, progress: @escaping (ImportSession) -> Void = { _ in }) {
+    public init(url: WebSocketURL, graph: GraphFile, key: String? = nil, progress: @escaping (ImportSession) -> Void = { _ in }) {
         self.url = url
+        self.key = key
         session = ImportSession(graph: graph)
         self.progress = progress
     }
@@ -73,7 +76,8 @@ public final class ImportClient {
         connect.port = Int32(url.port)
         connect.path = allocations.string(url.path)
         connect.host = connect.address
-        connect.protocol = allocations.string(WireProtocol.v2.subprotocol)
+        // The key rides in the handshake's headers, never in the address (`HandshakeKey`).
+        connect.protocol = allocations.string(WireProtocol.v2.subprotocol + (key.map { ", \(HandshakeKey.offerPrefix)\($0)" } ?? ""))
         connect.local_protocol_name = allocations.string("import")
         connect.ietf_version_or_minus_one = -1
         return lws_client_connect_via_info(&connect) != nil
@@ -102,6 +106,16 @@ public final class ImportClient {
                 outcome = .failure(Failure(description: "cannot connect to \(url): \(why)"))
             } else {
                 ended()
+            }
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            // The room's access turned this import away: no use trying again.
+            if let input, length >= 2, outcome == nil {
+                let bytes = UnsafeRawBufferPointer(start: input, count: length)
+                let status = UInt32(bytes[0]) << 8 | UInt32(bytes[1])
+                if [AccessClose.linkRotated, AccessClose.forbidden, AccessClose.notFound].contains(status) {
+                    let reason = String(decoding: bytes.dropFirst(2), as: UTF8.self)
+                    outcome = .failure(Failure(description: "\(url) closed the connection (\(status)): \(reason)"))
+                }
             }
         case LWS_CALLBACK_CLIENT_CLOSED:
             connection = nil

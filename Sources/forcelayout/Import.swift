@@ -27,6 +27,10 @@ struct Import: ParsableCommand {
     @Option(help: "The room's WebSocket address.")
     var url = "ws://127.0.0.1:8080/ws/main"
 
+    @Option(help: ArgumentHelp("File holding the room's edit link's secret (what follows #edit= in its address), or the owner's, or the server's admin token; or $FORCELAYOUT_KEY. Never an argument: ps would show it.",
+                               valueName: "path"))
+    var keyFile: String?
+
     func run() throws {
         let target: WebSocketURL
         do {
@@ -47,9 +51,10 @@ struct Import: ParsableCommand {
         } catch {
             fail("\(file): \(error)")
         }
+        let key = try self.key()
         let bar = ProgressBar(enabled: isatty(STDERR_FILENO) != 0)
         let started = Date()
-        let client = ImportClient(url: target, graph: graph) { bar.show($0.progress) }
+        let client = ImportClient(url: target, graph: graph, key: key) { bar.show($0.progress) }
         do {
             let summary = try client.run()
             bar.finish()
@@ -60,6 +65,32 @@ struct Import: ParsableCommand {
             bar.finish()
             fail("\(error)")
         }
+    }
+
+    static let keyVariable = "FORCELAYOUT_KEY"
+
+    /// The secret the import brings: from `--key-file` (one line) or `$FORCELAYOUT_KEY`; nil:
+    /// none. Never echoed.
+    private func key() throws -> String? {
+        let fromEnvironment = ProcessInfo.processInfo.environment[Self.keyVariable].flatMap { $0.isEmpty ? nil : $0 }
+        var text: String
+        if let keyFile {
+            guard fromEnvironment == nil else { throw ValidationError("the key is given twice: --key-file and \(Self.keyVariable); give one") }
+            guard let data = FileManager.default.contents(atPath: keyFile) else { throw ValidationError("--key-file \(keyFile): cannot read it") }
+            text = String(decoding: data, as: UTF8.self)
+            if text.hasSuffix("\n") { text.removeLast() }
+            if text.hasSuffix("\r") { text.removeLast() }
+        } else if let fromEnvironment {
+            text = fromEnvironment
+        } else {
+            return nil
+        }
+        // A link pasted whole: the secret after "#edit=" (or "#owner=", "#view=").
+        if let hash = text.lastIndex(of: "="), text.contains("#") { text = String(text[text.index(after: hash)...]) }
+        guard (1...256).contains(text.utf8.count), text.utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ",") }) else {
+            throw ValidationError("the key must be one line: a room link's secret (22 characters) or the admin token")
+        }
+        return text
     }
 
     /// Says why on standard error and exits with status 1.

@@ -37,20 +37,23 @@ final class RoomAccessTests: XCTestCase {
     func testEditAndViewLinksAreDerivedPerGeneration() {
         let owner = LinkSecret.random()
         XCTAssertEqual(owner.derived(.edit, generation: 1), owner.derived(.edit, generation: 1))
-        let all = [owner, owner.derived(.edit, generation: 1), owner.derived(.view, generation: 1),
+        let all = [owner, owner.derived(.edit, generation: 1), owner.derived(.edit, generation: 1).derived(.view, generation: 1),
                    owner.derived(.edit, generation: 2), LinkSecret.random().derived(.edit, generation: 1)]
         XCTAssertEqual(Set(all.map(\.text)).count, all.count, "each kind and generation its own secret")
-        // RFC 4231's first HMAC-SHA-256 case, cut to 16 bytes, checks the derivation's HMAC.
         let digests = LinkDigests(ownerSecret: owner)
         XCTAssertEqual(digests.secrets(from: owner), RoomLinks(owner: owner, edit: owner.derived(.edit, generation: 1),
-                                                               view: owner.derived(.view, generation: 1)))
-        XCTAssertNil(digests.secrets(from: owner.derived(.edit, generation: 1)), "only the owner's secret spells the links")
+                                                               view: owner.derived(.edit, generation: 1).derived(.view, generation: 1)))
+        // The edit secret spells the view link (editors hand it on), the view secret nothing more.
+        let edit = owner.derived(.edit, generation: 1)
+        XCTAssertEqual(digests.secrets(from: edit), RoomLinks(owner: nil, edit: edit, view: edit.derived(.view, generation: 1)))
+        XCTAssertNil(digests.secrets(from: edit.derived(.view, generation: 1)))
+        XCTAssertNil(digests.secrets(from: LinkSecret.random()))
     }
 
     func testWhoGetsInAndAsWhat() {
         let owner = LinkSecret.random()
         let links = LinkDigests(ownerSecret: owner)
-        let edit = Credential.key(owner.derived(.edit, generation: 1)), view = Credential.key(owner.derived(.view, generation: 1))
+        let edit = Credential.key(owner.derived(.edit, generation: 1)), view = Credential.key(owner.derived(.edit, generation: 1).derived(.view, generation: 1))
         let wrong = Credential.key(LinkSecret.random())
         let expected: [AccessMode: [RoomAccess.Entry]] = [
             // none, owner, edit, view, wrong, invalid, admin
@@ -74,7 +77,7 @@ final class RoomAccessTests: XCTestCase {
     func testExportsAndListingFollowTheAccess() {
         let owner = LinkSecret.random()
         let links = LinkDigests(ownerSecret: owner)
-        let view = Credential.key(owner.derived(.view, generation: 1))
+        let view = Credential.key(owner.derived(.edit, generation: 1).derived(.view, generation: 1))
         for (mode, stranger) in [(AccessMode.open, RoomAccess.ExportVerdict.allowed), (.view, .forbidden), (.private, .notFound)] {
             let access = RoomAccess(mode: mode, links: links)
             XCTAssertEqual(access.exportVerdict(.none), stranger, "\(mode)")
@@ -91,7 +94,10 @@ final class RoomAccessTests: XCTestCase {
         let links = LinkDigests(ownerSecret: owner)
         let edit = LinkDigests.rotating([.edit], of: links, ownerSecret: owner)
         XCTAssertEqual(edit.owner, owner)
-        XCTAssertEqual(edit.digests.rotated(since: links), [.edit])
+        XCTAssertEqual(edit.digests.rotated(since: links), [.edit, .view], "the view link is derived from the edit link")
+        let view = LinkDigests.rotating([.view], of: links, ownerSecret: owner)
+        XCTAssertEqual(view.digests.rotated(since: links), [.view])
+        XCTAssertEqual(view.digests.viewGeneration, 2)
         XCTAssertEqual(edit.digests.editGeneration, 2)
         XCTAssertEqual(edit.digests.secrets(from: owner)?.edit, owner.derived(.edit, generation: 2))
         let both = LinkDigests.rotating([.edit, .view], of: edit.digests, ownerSecret: owner)
@@ -167,7 +173,7 @@ final class RoomAccessTests: XCTestCase {
         XCTAssertTrue(text.contains(#""editGeneration":1,"mode":"private","owner":""#), text)
         XCTAssertTrue(text.contains(#""viewGeneration":2},"format""#), text)
         XCTAssertTrue(text.contains(#""version":5"#))
-        for secret in [owner, owner.derived(.edit, generation: 1), owner.derived(.view, generation: 2)] {
+        for secret in [owner, owner.derived(.edit, generation: 1), owner.derived(.edit, generation: 1).derived(.view, generation: 2)] {
             XCTAssertFalse(text.contains(secret.text))
         }
         XCTAssertEqual(try StateFile.decode(bytes, path: "test"), state)
@@ -199,7 +205,7 @@ final class RoomAccessTests: XCTestCase {
         let rotation = LinkDigests.rotating([.edit], of: state.access.links, ownerSecret: owner)
         let rotated = try state.apply(.access(.links(rotation.digests)), from: "c1")
         let tail = String(decoding: rotated[0].encodedTail, as: UTF8.self)
-        XCTAssertTrue(tail.hasSuffix(#""access":"view","rotated":["edit"]}"#), tail)
+        XCTAssertTrue(tail.hasSuffix(#""access":"view","rotated":["edit","view"]}"#), tail)
         XCTAssertFalse(tail.contains(rotation.digests.edit.hex), "no digest in an event")
         XCTAssertTrue(state.settled)
         XCTAssertEqual(state.saved(reservation: 4, settled: true).access, state.access)

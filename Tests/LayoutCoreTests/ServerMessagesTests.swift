@@ -51,7 +51,7 @@ final class ServerMessagesTests: XCTestCase {
         XCTAssertEqual(hello["access"], .string("view"))
         XCTAssertEqual(hello["links"]?["owner"], .string(owner.text))
         XCTAssertEqual(hello["links"]?["edit"], .string(owner.derived(.edit, generation: 1).text))
-        XCTAssertEqual(hello["links"]?["view"], .string(owner.derived(.view, generation: 1).text))
+        XCTAssertEqual(hello["links"]?["view"], .string(owner.derived(.edit, generation: 1).derived(.view, generation: 1).text))
         let role = try JSONParser.parse(ServerMessages.role(Standing(role: .viewer, access: .private)))
         XCTAssertEqual(role, .object([("type", .string("role")), ("role", .string("viewer")), ("access", .string("private"))]))
         XCTAssertEqual(hello["params"]?["tickRate"], .number(20))

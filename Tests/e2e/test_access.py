@@ -88,6 +88,12 @@ def test_the_creator_is_the_owner_and_gets_the_links():
                 async with Client(server.room("mine")) as other:
                     assert (other.hello["role"], other.hello["access"]) == ("editor", "open")
                     assert "links" not in other.hello, "only the owner is ever sent the links"
+                # The edit link opens it as an editor, who is given the view link to hand on.
+                async with Client(server.room("mine"), key=links["edit"]) as editor:
+                    assert editor.hello["role"] == "editor"
+                    assert editor.hello["links"] == {"edit": links["edit"], "view": links["view"]}
+                async with Client(server.room("mine"), key=links["view"]) as viewer:
+                    assert viewer.hello["role"] == "editor" and "links" not in viewer.hello
                 # The owner's link opens the room as its owner again, with the same links.
                 async with Client(server.room("mine"), key=links["owner"]) as again:
                     assert again.hello["role"] == "owner" and again.hello["links"] == links
@@ -202,21 +208,35 @@ def test_wrong_truncated_and_rotated_links():
                 assert export(server, "keys", key=key)[0] == 403
             editor = await Client(server.room("keys"), key=links["edit"]).__aenter__()
             viewer = await Client(server.room("keys"), key=links["view"]).__aenter__()
-            # Rotating the edit link ends it: its connection is closed, it opens nothing any more,
-            # and the owner is sent the new links. The view link is untouched.
+            await owner.next("role")  # the change to view
+            # Rotating the view link ends it: its connection is closed, it opens nothing any more,
+            # and the owner and the editor are sent the new one. The edit link is untouched.
+            await owner.send({"type": "rotate", "links": ["view"]})
+            event = await owner.event("access", by=owner.id)
+            assert event["rotated"] == ["view"] and event["access"] == "view", event
+            role = await owner.next("role")
+            assert role["links"]["view"] != links["view"], role
+            assert (role["links"]["owner"], role["links"]["edit"]) == (links["owner"], links["edit"])
+            assert (await editor.next("role"))["links"] == {"edit": links["edit"], "view": role["links"]["view"]}
+            await wait_until_closed(viewer)
+            assert viewer.closed == (4401, "link rotated")
+            assert await closed_before_hello(server.room("keys"), key=links["view"]) == (4403, "this link does not open room keys")
+            assert export(server, "keys", key=links["view"])[0] == 403
+            assert export(server, "keys", key=role["links"]["view"])[0] == 200
+            viewer = await Client(server.room("keys"), key=role["links"]["view"]).__aenter__()
+            # Rotating the edit link ends it, and the view link derived from it.
             await owner.send({"type": "rotate", "links": ["edit"]})
             event = await owner.event("access", by=owner.id)
-            assert event["rotated"] == ["edit"] and event["access"] == "view", event
+            assert event["rotated"] == ["edit", "view"], event
             role = await owner.next("role")
-            assert role["links"]["edit"] != links["edit"] and role["links"]["view"] == links["view"], role
-            assert role["links"]["owner"] == links["owner"]
-            await wait_until_closed(editor)
-            assert editor.closed == (4401, "link rotated")
+            assert role["links"]["edit"] != links["edit"] and role["links"]["owner"] == links["owner"]
+            for gone in (editor, viewer):
+                await wait_until_closed(gone)
+                assert gone.closed == (4401, "link rotated")
             assert await closed_before_hello(server.room("keys"), key=links["edit"]) == (4403, "this link does not open room keys")
-            assert export(server, "keys", key=links["edit"])[0] == 403
             async with Client(server.room("keys"), key=role["links"]["edit"]) as editor_again:
                 assert editor_again.hello["role"] == "editor"
-            assert viewer.closed is None
+            viewer = await Client(server.room("keys"), key=role["links"]["view"]).__aenter__()
             # Rotating the owner's link makes every link new: the rotating owner goes on with the
             # new ones, every other connection that came with an old link is closed.
             other_owner = await Client(server.room("keys"), key=links["owner"]).__aenter__()

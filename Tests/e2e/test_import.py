@@ -103,3 +103,42 @@ def test_a_csv_with_quoted_fields_goes_in_as_the_fixture_says():
         keys = expected["keys"]
         links = {frozenset((link["source"], link["target"])) for link in document["links"]}
         assert links == {frozenset((keys[source], keys[target])) for source, target, *_ in expected["links"]}
+
+
+def test_import_brings_a_key_from_a_file_or_the_environment(tmp_path):
+    """A view room takes an import only with its edit link's secret, from --key-file or
+    $FORCELAYOUT_KEY (never an argument); without it, or with a wrong one, the import fails
+    saying why, and nothing of the key reaches the output or the server's log."""
+    import asyncio
+    from client import Client
+
+    (tmp_path / "small.csv").write_text("source,target\na,b\nb,c\n")
+    with RunningServer() as server:
+        async def make_view_room():
+            async with Client(f"{server.ws}/guarded") as owner:
+                await owner.send({"type": "access", "access": "view"})
+                await owner.event("access", by=owner.id)
+                return owner.hello["links"]
+        links = asyncio.run(make_view_room())
+        url = f"ws://127.0.0.1:{server.port}/ws/guarded"
+
+        def run_import(*extra, env=None):
+            return subprocess.run([str(BINARY), "import", str(tmp_path / "small.csv"), "--url", url, *extra],
+                                  capture_output=True, text=True, timeout=60, env=env)
+
+        refused = run_import()
+        assert refused.returncode == 1 and "view only to this import" in refused.stderr, refused.stderr
+        (tmp_path / "wrong").write_text("A" * 22 + "\n")
+        wrong = run_import("--key-file", str(tmp_path / "wrong"))
+        assert wrong.returncode == 1 and "(4403): this link does not open room guarded" in wrong.stderr, wrong.stderr
+        (tmp_path / "edit").write_text(f"http://127.0.0.1:{server.port}/r/guarded#edit={links['edit']}\n")
+        done = run_import("--key-file", str(tmp_path / "edit"))
+        assert done.returncode == 0 and "imported 3 cells and 2 links" in done.stdout, done.stderr
+        import os
+        again = run_import(env={**os.environ, "FORCELAYOUT_KEY": links["owner"]})
+        assert again.returncode == 0, again.stderr
+        twice = run_import("--key-file", str(tmp_path / "edit"), env={**os.environ, "FORCELAYOUT_KEY": links["edit"]})
+        assert twice.returncode != 0 and "given twice" in twice.stderr
+        for result in (refused, wrong, done, again, twice):
+            assert not any(secret in result.stdout + result.stderr for secret in links.values())
+        assert not any(secret in server.log for secret in links.values())

@@ -107,6 +107,9 @@ public struct ImportSession: Sendable {
         switch (phase, type) {
         case (.connecting, "hello"):
             guard case .string(let id)? = message["client"] else { return .failed("the server's hello names no client") }
+            if case .string("viewer")? = message["role"] {
+                return .failed("the room is view only to this import: give it the room's edit link (--key-file FILE, or $FORCELAYOUT_KEY)")
+            }
             client = id
             limits = Self.limits(message["limits"])
             keepsAttrs = message["limits"]?["maxAttrBytes"] != nil

@@ -5,12 +5,14 @@ import CCrypto
 /// address's fragment as it is.
 ///
 /// An owner's secret comes from the OS's random source (`SystemRandomNumberGenerator`:
-/// `getrandom(2)` on Linux). The edit and view secrets are derived from it (`derived`), as
-/// Tahoe-LAFS derives a read capability from a write capability: HMAC-SHA-256 keyed with the
-/// owner's secret over the link's kind and generation, cut to 128 bits. So the server, which
-/// keeps only digests (`SecretDigest`), can give an owner the room's current links again
-/// whenever the owner comes back with the owner's secret, and rotating a link is a new
-/// generation. Knowing an edit or view secret tells nothing of the owner's or of the other.
+/// `getrandom(2)` on Linux). The edit secret is derived from it and the view secret from the
+/// edit secret (`derived`), as Tahoe-LAFS derives a read capability from a write capability:
+/// HMAC-SHA-256 keyed with the stronger secret over the link's kind and generation, cut to 128
+/// bits. So the server, which keeps only digests (`SecretDigest`), can spell out the room's
+/// current links again for whoever comes back with a stronger one (an owner gets the edit and
+/// view links, an editor the view link, to hand on), and rotating a link is a new generation
+/// (the edit link's rotation makes a new view link too). A secret tells nothing of a stronger
+/// one.
 package struct LinkSecret: Equatable, Sendable {
     package static let byteCount = 16
     package static let textCount = 22
@@ -27,7 +29,8 @@ package struct LinkSecret: Equatable, Sendable {
         return LinkSecret(bytes: (0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
-    /// The secret of `kind`'s link of `generation`, derived from this (an owner's) secret.
+    /// The secret of `kind`'s link of `generation`, derived from this one (an owner's secret
+    /// for the edit link, an edit secret for the view link).
     package func derived(_ kind: LinkKind, generation: Int) -> LinkSecret {
         let message = Array("forcelayout \(kind.rawValue) link \(generation)".utf8)
         var mac = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))

@@ -68,9 +68,8 @@ public struct LinkDigests: Equatable, Sendable {
 
     /// The digests of the links an owner's secret makes at these generations.
     package init(ownerSecret: LinkSecret, editGeneration: Int = 1, viewGeneration: Int = 1) {
-        self.init(owner: ownerSecret.digest,
-                  edit: ownerSecret.derived(.edit, generation: editGeneration).digest,
-                  view: ownerSecret.derived(.view, generation: viewGeneration).digest,
+        let edit = ownerSecret.derived(.edit, generation: editGeneration)
+        self.init(owner: ownerSecret.digest, edit: edit.digest, view: edit.derived(.view, generation: viewGeneration).digest,
                   editGeneration: editGeneration, viewGeneration: viewGeneration)
     }
 
@@ -81,12 +80,17 @@ public struct LinkDigests: Equatable, Sendable {
         return owner ? .owner : edit ? .edit : view ? .view : nil
     }
 
-    /// The room's current links, spelled out for the holder of its owner's secret; nil when
-    /// `ownerSecret` is not the owner's.
-    package func secrets(from ownerSecret: LinkSecret) -> RoomLinks? {
-        guard owner.matches(ownerSecret.digest) else { return nil }
-        return RoomLinks(owner: ownerSecret, edit: ownerSecret.derived(.edit, generation: editGeneration),
-                         view: ownerSecret.derived(.view, generation: viewGeneration))
+    /// The room's current links that `secret` spells out: all three for its owner's secret, the
+    /// edit and view links for its edit secret, nil for anything else (a view secret gives no
+    /// more than itself).
+    package func secrets(from secret: LinkSecret) -> RoomLinks? {
+        let digest = secret.digest
+        if owner.matches(digest) {
+            let edit = secret.derived(.edit, generation: editGeneration)
+            return RoomLinks(owner: secret, edit: edit, view: edit.derived(.view, generation: viewGeneration))
+        }
+        guard edit.matches(digest) else { return nil }
+        return RoomLinks(owner: nil, edit: secret, view: secret.derived(.view, generation: viewGeneration))
     }
 
     /// The links after rotating `kinds`, asked by the holder of `ownerSecret` (nil: the server's
@@ -118,9 +122,10 @@ public struct LinkDigests: Equatable, Sendable {
     }
 }
 
-/// A room's three links spelled out: only ever sent to its owner (`hello.links`, `links`).
+/// A room's links spelled out: all three for its owner, the edit and view links for an editor
+/// who came with the edit link (`hello.links`, `role`); never to anyone else.
 package struct RoomLinks: Equatable, Sendable {
-    package let owner: LinkSecret
+    package let owner: LinkSecret?
     package let edit: LinkSecret
     package let view: LinkSecret
 }

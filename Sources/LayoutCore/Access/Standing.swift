@@ -1,5 +1,6 @@
-/// A connection's place in its room: its role, the room's access, and, for an owner who came
-/// with the owner's secret, the room's links spelled out (`hello` and `role` messages).
+/// A connection's place in its room: its role, the room's access, and the room's links its own
+/// link spells out (`LinkDigests.secrets`: an owner's, or an editor's who came with the edit
+/// link), for `hello` and `role` messages.
 package struct Standing: Equatable, Sendable {
     package var role: Role
     package var access: AccessMode
@@ -13,15 +14,20 @@ package struct Standing: Equatable, Sendable {
 }
 
 extension ServerMessages {
-    /// `,"role":"owner","access":"open","links":{"owner":…,"edit":…,"view":…}` (links only for
-    /// an owner holding the owner's secret: nobody else is ever sent a secret).
+    /// `,"role":"owner","access":"open","links":{"owner":…,"edit":…,"view":…}` (the links only
+    /// as far as the connection's own link reaches: nobody is sent a stronger secret).
     static func writeStanding(_ standing: Standing, into writer: inout JSONWriter) {
         writer.member("role", standing.role.rawValue)
         writer.member("access", standing.access.rawValue)
         guard let links = standing.links else { return }
-        writer.raw(",\"links\":{\"owner\":")
-        writer.string(links.owner.text)
-        writer.member("edit", links.edit.text)
+        writer.raw(",\"links\":{")
+        if let owner = links.owner {
+            writer.key("owner")
+            writer.string(owner.text)
+            writer.raw(",")
+        }
+        writer.key("edit")
+        writer.string(links.edit.text)
         writer.member("view", links.view.text)
         writer.raw("}")
     }

@@ -54,10 +54,10 @@ extension Server {
         session.pendingOwner = nil
     }
 
-    /// The role `role` as this connection is told it: an owner holding the owner's secret is
-    /// given the room's links.
+    /// The role `role` as this connection is told it, with the links its own link spells out
+    /// (an owner's: all three; an edit link's: the edit and view links).
     private func standing(of session: Session, role: Role, in access: RoomAccess) -> Standing {
-        let links = role == .owner ? session.credential.secret.flatMap { access.links?.secrets(from: $0) } : nil
+        let links = session.credential.secret.flatMap { access.links?.secrets(from: $0) }
         return Standing(role: role, access: access.mode, links: links)
     }
 
