@@ -11,7 +11,7 @@ import { applyDataEvent, applyDataMessage, createCellData } from './celldata.js'
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isId = (v) => typeof v === 'number' && Number.isFinite(v);
 
-/** Any server message: hello, frame, event, data, stats, error (others, such as replay, are ignored). */
+/** Any server message: hello, frame, event, data, stats, error, role (others, such as replay, are ignored). */
 export function applyMessage(s, msg) {
   switch (msg.type) {
     case 'hello':
@@ -27,6 +27,11 @@ export function applyMessage(s, msg) {
       return applyStats(s, msg);
     case 'error':
       return applyError(s, msg);
+    case 'role': {
+      const changes = new Map();
+      applyStanding(s, msg, changes);
+      return emitChanges(s, changes);
+    }
     default:
   }
 }
@@ -59,6 +64,7 @@ export function applyHello(s, msg) {
     changes.set('specs', undefined);
   }
   if (Number.isFinite(msg.clients)) update(s, 'clients', msg.clients, changes);
+  applyStanding(s, msg, changes);
   if (typeof msg.settled === 'boolean') update(s, 'settled', msg.settled, changes);
   update(s, 'unsaved', msg.unsaved === true, changes);
   applyPhysics(s, msg, changes);
@@ -87,6 +93,30 @@ export function applyHello(s, msg) {
   const fresh = takeNewEvents(s, events);
   if (restarted || fresh.length > 0) changes.set('history', { events: fresh, restarted });
   emitChanges(s, changes);
+}
+
+const ROLES = ['owner', 'editor', 'viewer'];
+const ACCESS_MODES = ['open', 'view', 'private'];
+const SECRET = /^[A-Za-z0-9_-]{22}$/;
+
+/**
+ * The page's role, the room's access and the links the page may hand on (`hello`, `role`): an
+ * older server says none of them, and the page is an editor of an open room.
+ */
+export function applyStanding(s, msg, changes) {
+  const role = ROLES.includes(msg.role) ? msg.role : 'editor';
+  const access = ACCESS_MODES.includes(msg.access) ? msg.access : 'open';
+  let links = null;
+  if (isObject(msg.links) && SECRET.test(msg.links.edit) && SECRET.test(msg.links.view)) {
+    links = { edit: msg.links.edit, view: msg.links.view };
+    if (SECRET.test(msg.links.owner)) links.owner = msg.links.owner;
+  }
+  const same = s.role === role && s.access === access && JSON.stringify(s.links) === JSON.stringify(links);
+  if (same) return;
+  s.role = role;
+  s.access = access;
+  s.links = links;
+  changes.set('access', undefined);
 }
 
 // The events not shown yet (seq > lastSeq, or no seq), remembering the highest seq.

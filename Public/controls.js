@@ -9,7 +9,8 @@
 //   value there sets it too. An emptied or unsent box shows the server's value again on blur.
 // - select[name=<param>] (a choice's menu) lists its options; picking one sends it at once.
 // - button[data-action]: add / remove (input[name=count] cells), clear, pause (toggles paused).
-// They follow the state: its params and limits, enabled only while connected, and a
+// They follow the state: its params and limits, enabled only while connected and only for a
+// page that may change the room (a viewer's are disabled: links.js), and a
 // message the server rejected is no longer taken as sent (a toggle or a menu the user is not
 // holding shows the server's value again).
 import { controlModel } from './controlmodel.js';
@@ -163,6 +164,7 @@ export function createControls(root, state, { send }) {
     form.hidden = rows.length === 0;
     for (const [name, value] of Object.entries(params)) show(name, value);
     showPhysics();
+    setEnabled();
   }
 
   // A parameter of the other physics than the one moving the cells (stiffness under the
@@ -231,17 +233,23 @@ export function createControls(root, state, { send }) {
     maxAdd = Number.isFinite(m) && m >= 1 ? Math.min(1000, Math.floor(m)) : 1000;
     if (countInput) countInput.max = String(maxAdd);
   }
-  /** Enable the controls only while connected. */
-  function setEnabled(on) {
-    root.toggleAttribute('data-offline', !on);
-    for (const b of root.querySelectorAll('button[data-action]')) b.disabled = !on;
+  /** Enable the controls only while connected, and never for a viewer (who may only watch). */
+  function setEnabled() {
+    const connected = state.connection === 'connected';
+    const viewer = state.role === 'viewer';
+    root.toggleAttribute('data-offline', !connected);
+    root.toggleAttribute('data-view-only', viewer);
+    for (const b of root.querySelectorAll('button[data-action]')) b.disabled = !connected || viewer;
+    for (const input of form?.querySelectorAll('input, select') ?? []) input.disabled = viewer;
+    if (countInput) countInput.disabled = viewer;
   }
 
   state.on('specs', () => build(state.paramSpecs));
   state.on('params', () => setParams(state.params));
   state.on('limits', () => setLimits(state.limits));
   state.on('physics', showPhysics);
-  state.on('connection', () => setEnabled(state.connection === 'connected'));
+  state.on('connection', setEnabled);
+  state.on('access', setEnabled);
   // forget what was sent: the server does not hold it; a toggle or menu shows what it holds
   state.on('rejected', () => {
     lastSent.clear();
@@ -250,5 +258,4 @@ export function createControls(root, state, { send }) {
     }
   });
   build(state.paramSpecs ?? []);
-  setEnabled(state.connection === 'connected');
 }

@@ -40,13 +40,17 @@ export function createHands({ canvas, renderer, scene, state, tooltip, send, ask
     if (state.dragging !== null) tooltip.hide();
   });
 
+  // A viewer selects, hovers, zooms and pans; it moves and pins nothing (the server would refuse).
+  const mayChange = () => state.role !== 'viewer';
   const pointers = createPointers(canvas, renderer, {
     cellAt,
     select: (id) => selectId(state, id),
     dragStart(id) {
+      if (!mayChange()) return;
       setDrag(state, { id, wx: 0, wy: 0, wasPinned: state.pinned.has(id) });
     },
     dragMove(id, clientX, clientY) {
+      if (!state.dragging) return;
       const [wx, wy] = renderer.toWorld(clientX, clientY);
       const d = { ...state.dragging, id, wx: round1(wx), wy: round1(wy) };
       setDrag(state, d);
@@ -64,6 +68,7 @@ export function createHands({ canvas, renderer, scene, state, tooltip, send, ask
       }
     },
     doubleTap(id) {
+      if (!mayChange()) return;
       if (state.pinned.has(id)) {
         ask({ type: 'unpin', id });
         return;

@@ -3,11 +3,14 @@
 // paced under the server's rate limit, with a progress bar, then a line that says what came
 // in and what did not, and why. When the room moves to another server (a `failover`) or the
 // connection comes back after a loss, the import goes on from what the room holds (importer.js).
-// Export: a link that downloads the room as node-link JSON with positions (GET /export/ROOM.json).
+// Export: a link that downloads the room as node-link JSON with positions (GET /export/ROOM.json);
+// when the page holds one of the room's links (`key()`), the download is fetched with it
+// (`Authorization: Bearer`), as a room that is not open exports only to link holders. A viewer
+// imports nothing (the button is disabled).
 import { readGraph } from './graphfile.js';
 import { createImporter } from './importer.js';
 
-export function createImportPanel({ button, input, progress, status, exportLink, dropTarget }, state, { send }) {
+export function createImportPanel({ button, input, progress, status, exportLink, dropTarget }, state, { send, key = () => null }) {
   let job = null; // {importer, name, timer, lastSent, ticker, client}
 
   function say(text, kind = '') {
@@ -30,7 +33,7 @@ export function createImportPanel({ button, input, progress, status, exportLink,
     job = null;
     progress.hidden = true;
     document.body.dataset.importing = '';
-    button.disabled = false;
+    button.disabled = state.role === 'viewer';
     const notes = importer.notes.length ? ` Not imported: ${importer.notes.join('; ')}.` : '';
     if (importer.failed) return say(`Import of ${name} stopped: ${importer.failed}.${notes}`, 'error');
     const { cells, links } = importer.progress;
@@ -63,6 +66,7 @@ export function createImportPanel({ button, input, progress, status, exportLink,
   async function start(file) {
     if (job) return say('An import is under way: wait for it to end', 'error');
     if (state.connection !== 'connected') return say('Not connected: wait for the server, then import again', 'error');
+    if (state.role === 'viewer') return say('View only: importing would change the room (it needs the edit link)', 'error');
     let graph;
     try {
       graph = readGraph(await file.text());
@@ -140,6 +144,40 @@ export function createImportPanel({ button, input, progress, status, exportLink,
   }
   state.on('room', exportAddress);
   exportAddress();
+
+  // With a key, the document is fetched with it and handed to the browser as a file.
+  exportLink.addEventListener('click', async (e) => {
+    const secret = key();
+    if (!secret && state.access === 'open') return; // the plain link does it
+    e.preventDefault();
+    try {
+      const reply = await fetch(exportLink.href, { headers: secret ? { Authorization: `Bearer ${secret}` } : {} });
+      if (!reply.ok) {
+        say(reply.status === 403 || reply.status === 404
+          ? 'Export needs one of this room\u2019s links (ask its owner for the view link).'
+          : `Export failed (${reply.status}).`, 'error');
+        return;
+      }
+      const url = URL.createObjectURL(await reply.blob());
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = exportLink.download;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+    } catch (err) {
+      say(`Export failed: ${err.message}`, 'error');
+    }
+  });
+
+  function showRole() {
+    const viewer = state.role === 'viewer';
+    if (!job) button.disabled = viewer;
+    button.title = viewer ? 'View only: importing changes the room' : button.dataset.title ?? button.title;
+  }
+  button.dataset.title = button.title;
+  state.on('access', showRole);
 
   return { start };
 }

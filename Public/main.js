@@ -5,7 +5,7 @@
 // address and switcher, import and export. The room is the one the page's address names (room.js). Nothing here
 // redraws by hand: the renderer and the strip wake the frame loop when they have something
 // new to draw. The connection never calls back before this module has run to its end.
-import { connect, socketUrl } from './net.js';
+import { SUBPROTOCOLS, connect, socketUrl } from './net.js';
 import { createState, selectIndex, selectedIndex, setConnection, setScheme } from './state.js';
 import { createReceiver } from './receive.js';
 import { createPerf } from './perf.js';
@@ -26,6 +26,8 @@ import { createTooltip } from './tooltip.js';
 import { createPerfPanel } from './perfpanel.js';
 import { createRoomLabel } from './roomlabel.js';
 import { createShare } from './share.js';
+import { createShareLinks } from './sharelinks.js';
+import { accessClose, chooseKey, offer, storeOwner } from './links.js';
 import { createRoomSwitcher } from './rooms.js';
 import { createImportPanel } from './importpanel.js';
 import { roomFromPath } from './room.js';
@@ -42,15 +44,43 @@ const room = roomFromPath(location.pathname);
 const state = createState({ scheme: schemeNow(), room });
 const perf = createPerf();
 const receiver = createReceiver(state, perf);
+const notice = createNotice($('#notice'));
+// The room's key: the link the address names, else the owner's secret this browser keeps
+// (links.js). Offered in the handshake, never in a URL.
+const storage = (() => {
+  try {
+    return window.localStorage;
+  } catch {
+    return null; // refused (a sandboxed frame): owners are not remembered
+  }
+})();
+let key = chooseKey(location.hash, storage, room);
 const net = connect({
   url: socketUrl(location, room),
+  protocols: () => offer(SUBPROTOCOLS, key?.secret),
   onMessage: receiver.onMessage,
   onBinary: receiver.onBinary,
   onState: (connection) => setConnection(state, connection),
   onBytes: perf.received,
+  onClose({ code }) {
+    const closed = accessClose(code, room);
+    if (!closed) return undefined;
+    notice.show(closed.message, { sticky: !closed.retry, seconds: 10 });
+    if (!closed.retry || !key) return 'stop';
+    // The key no longer opens the room: forget it, and come back as whoever has none.
+    if (key.from === 'stored') storeOwner(storage, room, null);
+    else history.replaceState(null, '', location.pathname + location.search);
+    key = null;
+    return undefined;
+  },
 });
-
-const notice = createNotice($('#notice'));
+// The maker of a room keeps its owner's secret in this browser (never in the address bar).
+state.on('access', () => {
+  if (state.links?.owner) {
+    storeOwner(storage, room, state.links.owner);
+    if (key?.from !== 'address') key = { secret: state.links.owner, from: 'stored' };
+  }
+});
 state.on('rejected', () => notice.show(describeError(state.rejected)));
 
 /** Send what the user asked for; when it cannot go, say so. */
@@ -95,12 +125,16 @@ createStatus($('#status'), state);
 createLegend($('#legend'), state, scene.paintOf);
 createLog($('#log'), state, { max: 50 });
 createRoomLabel($('#room-name'), state);
-createShare({ link: $('#share-link'), button: $('#share-copy'), note: $('#share-note') }, state);
+const copier = createShare({ link: $('#share-link'), button: $('#share-copy'), note: $('#share-note') }, state);
+createShareLinks({
+  root: $('#access'), note: $('#role-note'), copies: [...document.querySelectorAll('#access [data-copy]')],
+  accessSelect: $('#access-mode'), rotate: $('#rotate-links'),
+}, state, { send: ask, copier, confirmRotate: () => window.confirm('Make new edit and view links? The old ones stop working, and whoever came with them is disconnected.') });
 createRoomSwitcher($('#rooms'), $('#rooms-toggle'), state, { onOpen: panel.open });
 createImportPanel({
   button: $('#import-button'), input: $('#import-file'), progress: $('#import-progress'), status: $('#import-status'),
   exportLink: $('#export-link'), dropTarget: document.body,
-}, state, { send: ask });
+}, state, { send: ask, key: () => key?.secret ?? null });
 
 // Enter in a number box commits it (change) instead of submitting the form
 $('#params').addEventListener('submit', (e) => {

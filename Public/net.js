@@ -7,7 +7,10 @@
 // from a timer, so the page's wiring is complete before it hears anything. Every message's
 // raw size goes to onBytes (for KB/s): a binary message's byteLength, or the length of the
 // text, which is its UTF-8 size for the ASCII JSON the server sends (measuring non-ASCII
-// exactly would cost an encode per message).
+// exactly would cost an encode per message). `protocols` (an array, or a function asked at each
+// attempt) is the offer: links.js adds the room's key to it. A close goes to onClose first,
+// which may say 'stop' (the room's access turned this page away: no more attempts, state
+// 'refused').
 import { roomFromPath, socketPath } from './room.js';
 
 /** What the page offers, the one it prefers first: v2 sends frames as binary messages. */
@@ -52,7 +55,9 @@ function handleBinary(buffer, onBinary) {
   }
 }
 
-export function connect({ url, onMessage, onBinary = () => {}, onState = () => {}, onBytes = () => {} }) {
+export function connect({
+  url, protocols = SUBPROTOCOLS, onMessage, onBinary = () => {}, onState = () => {}, onBytes = () => {}, onClose = () => undefined,
+}) {
   let ws = null;
   let attempt = 0;
   let timer = null;
@@ -60,7 +65,7 @@ export function connect({ url, onMessage, onBinary = () => {}, onState = () => {
   function open() {
     timer = null;
     try {
-      ws = new WebSocket(url, SUBPROTOCOLS);
+      ws = new WebSocket(url, typeof protocols === 'function' ? protocols() : protocols);
       ws.binaryType = 'arraybuffer';
     } catch (err) {
       console.debug('forcelayout: cannot open websocket', err);
@@ -86,8 +91,12 @@ export function connect({ url, onMessage, onBinary = () => {}, onState = () => {
         onBytes(data?.size ?? 0); // a Blob: binaryType was not honoured; nothing to read
       }
     });
-    ws.addEventListener('close', () => {
+    ws.addEventListener('close', (e) => {
       ws = null;
+      if (onClose({ code: e.code, reason: e.reason }) === 'stop') {
+        onState('refused');
+        return;
+      }
       retry();
     });
     // 'error' is always followed by 'close'; the browser already reports the failure

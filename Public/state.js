@@ -15,7 +15,8 @@ import { ownerOf } from './owners.js';
 import { createCellData } from './celldata.js';
 
 export const CHANGES = [
-  'connection', // connection ('connecting', 'reconnecting', 'connected' once hello came), client
+  'connection', // connection ('connecting', 'reconnecting', 'connected' once hello came, 'refused': the room's access turned this page away), client
+  'access', // role ('owner', 'editor', 'viewer'), access ('open', 'view', 'private'), links (the links this page may hand on, or null): hello, role
   'room', // room: the room's name, from the page's address until hello.room says it
   'limits', // limits, from hello
   'specs', // paramSpecs: the parameters' specs (params.js normalizeSpecs), from hello, when they differ
@@ -47,6 +48,9 @@ export function createState({ scheme = 'light', room = 'main' } = {}) {
     on: emitter.on,
     connection: 'connecting',
     client: null, // my client id, from hello
+    role: 'editor', // what this page may do in the room (links.js), from hello and role messages
+    access: 'open', // the room's access
+    links: null, // {owner?, edit, view}: the room's links this page's own link spells out, or null
     room, // the room's name (room.js)
     clients: 0,
     params: {},
