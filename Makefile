@@ -18,7 +18,7 @@ RELEASE_BUILD := swift build -c release --product forcelayout
 BUILD_PACKAGES := libwebsockets-dev libssl-dev libhiredis-dev pkg-config
 # what the browser test (and make bench-page, make screenshot) need
 BROWSER_PACKAGES := python3-websockets python3-selenium python3-pytest chromium chromium-driver
-TEST_PACKAGES := $(BUILD_PACKAGES) $(BROWSER_PACKAGES) node-d3-force python3-networkx python3-scipy redis-server
+TEST_PACKAGES := $(BUILD_PACKAGES) $(BROWSER_PACKAGES) node-d3-force python3-networkx python3-scipy redis-server openssl
 # what make bench's graph rows and make bench-graphs need (bench/graph_quality.py)
 GRAPH_BENCH_PACKAGES := python3-networkx python3-scipy python3-graph-tool python3-igraph python3-cairo python3-websockets
 

@@ -73,12 +73,16 @@ export function chooseKey(hash, storage, room) {
 export const ACCESS_CLOSES = { 4401: 'rotated', 4403: 'forbidden', 4404: 'private' };
 
 /**
- * What a close of the room's access means for the page: null for any other close (reconnect
- * as always). `retry`: reconnect without the key (the room may still let this page watch);
- * `message`: what to tell the user.
+ * What a close of the room's access means for the page (`hadKey`: it came with a link): null
+ * for any other close (reconnect as always). `retry`: reconnect without the key (the room may
+ * still let this page watch); `message`: what to tell the user.
  */
-export function accessClose(code, room) {
-  switch (ACCESS_CLOSES[code]) {
+export function accessClose(code, room, { hadKey = true } = {}) {
+  const kind = ACCESS_CLOSES[code];
+  if (kind === 'forbidden' && !hadKey) {
+    return { retry: false, message: `Room \u201c${room}\u201d was made private by its owner: only people with a link from its owner can open it now.` };
+  }
+  switch (kind) {
     case 'rotated':
       return { retry: true, message: `The link you opened room \u201c${room}\u201d with was changed by its owner: it no longer works. Ask for the new link.` };
     case 'forbidden':

@@ -63,7 +63,7 @@ const net = connect({
   onState: (connection) => setConnection(state, connection),
   onBytes: perf.received,
   onClose({ code }) {
-    const closed = accessClose(code, room);
+    const closed = accessClose(code, room, { hadKey: key !== null });
     if (!closed) return undefined;
     notice.show(closed.message, { sticky: !closed.retry, seconds: 10 });
     if (!closed.retry || !key) return 'stop';

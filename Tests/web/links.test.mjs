@@ -56,6 +56,9 @@ test('closes of the room\u2019s access say why, and whether to come back without
   assert.deepEqual(Object.keys(ACCESS_CLOSES).map(Number), [4401, 4403, 4404]);
   assert.equal(accessClose(4401, 'demo').retry, true);
   assert.equal(accessClose(4403, 'demo').retry, true);
+  const turned = accessClose(4403, 'demo', { hadKey: false });
+  assert.equal(turned.retry, false, 'without a link, a room made private is the end');
+  assert.match(turned.message, /made private/);
   const refused = accessClose(4404, 'demo');
   assert.equal(refused.retry, false);
   assert.match(refused.message, /private/);

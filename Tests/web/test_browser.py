@@ -72,10 +72,10 @@ def server():
 class Page:
     """One browser window on the page, with the console messages it logged so far."""
 
-    def __init__(self, url, size=(1200, 800), scale=None, viewport=None):
+    def __init__(self, url, size=(1200, 800), scale=None, viewport=None, extra_args=()):
         opts = webdriver.ChromeOptions()
         opts.binary_location = CHROMIUM
-        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={size[0]},{size[1]}"):
+        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={size[0]},{size[1]}", *extra_args):
             opts.add_argument(arg)
         if scale is not None:
             opts.add_argument(f"--force-device-scale-factor={scale}")

@@ -1,0 +1,159 @@
+"""Rooms that belong to someone (issue 25) in real headless Chromium against the real server.
+
+    /usr/bin/python3 -m pytest Tests/web/test_access.py
+
+The same launcher and browser windows as test_browser.py. The page that makes a room owns it
+and keeps its owner's secret in the browser; a stranger's page in a view room watches the
+layout live with every control that would change it disabled, and changes nothing; the edit
+link (in the address's fragment) makes an editor; the owner makes the room private and a
+stranger's page is refused with a notice that says why; the page works over https too
+(`serve --tls-cert/--tls-key`, a certificate made here with openssl).
+"""
+import shutil
+import subprocess
+import time
+
+import pytest
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+
+from test_browser import BIN, Page, add_cells, connected, start_server
+from server import RunningServer
+
+
+@pytest.fixture(scope="module")
+def server():
+    srv = start_server()
+    try:
+        yield srv
+    finally:
+        srv.close()
+
+
+@pytest.fixture
+def pages():
+    opened = []
+
+    def open_page(url, **options):
+        page = Page(url, **options)
+        opened.append(page)
+        return page
+
+    yield open_page
+    for page in opened:
+        page.quit()
+
+
+def role(page):
+    return page.js("return document.body.dataset.role")
+
+
+def choose_access(page, mode):
+    page.js("const el = document.querySelector('#access-mode'); el.value = arguments[0];"
+            "el.dispatchEvent(new Event('change', {bubbles: true}));", mode)
+    page.wait(lambda: page.js("return document.body.dataset.access") == mode, f"the room to be {mode}")
+
+
+def test_a_viewer_watches_live_and_cannot_change_the_room(server, pages):
+    url = f"{server.http}/r/b-viewing"
+    owner = pages(url)
+    connected(owner)
+    owner.wait(lambda: role(owner) == "owner", "the room's maker to own it")
+    assert owner.find("#access .owner-controls").is_displayed()
+    add_cells(owner, 10)
+    choose_access(owner, "view")
+
+    viewer = pages(url)
+    connected(viewer)
+    viewer.wait(lambda: role(viewer) == "viewer", "a stranger to watch only")
+    assert "View only" in viewer.find("#role-note").text
+    assert viewer.js("return document.querySelector('button[data-action=add]').disabled")
+    assert viewer.js("return [...document.querySelectorAll('#params input, #params select')].every((e) => e.disabled)")
+    assert viewer.js("return document.querySelector('#import-button').disabled")
+    assert not viewer.find("#access .owner-controls").is_displayed()
+    viewer.wait(lambda: viewer.cells() == 10, "the viewer to see the cells")
+
+    # Whatever the viewer tries changes nothing: a click, the keys, a drag of a cell.
+    viewer.js("document.querySelector('button[data-action=add]').click()")
+    viewer.find("body").send_keys("+")
+    cell = viewer.js("return window.forcelayout.state.ids[0]")
+    x, y = viewer.js("return window.forcelayout.cellClientPosition(arguments[0])", cell)
+    drag = ActionBuilder(viewer.driver, duration=40)
+    drag.pointer_action.move_to_location(int(x), int(y)).pointer_down()
+    for i in range(1, 6):
+        drag.pointer_action.move_to_location(int(x) + 12 * i, int(y) + 8 * i)
+    drag.pointer_action.pointer_up()
+    drag.perform()
+    time.sleep(1)
+    assert owner.cells() == 10 and viewer.cells() == 10
+    assert not owner.js("return window.forcelayout.state.pinned.size"), "the viewer's drag pinned nothing"
+    assert viewer.js("return window.forcelayout.state.rejected") is None, "the page sent nothing the server had to refuse"
+
+    # It still sees the room live: the owner's change reaches it.
+    add_cells(owner, 5)
+    viewer.wait(lambda: viewer.cells() == 15, "the owner's new cells on the viewer's page")
+    assert not viewer.severe(), viewer.severe()
+
+    # The edit link the owner copies makes an editor, who changes the room for everyone.
+    edit = owner.js("return window.forcelayout.state.links.edit")
+    editor = pages(f"{url}#edit={edit}")
+    connected(editor)
+    editor.wait(lambda: role(editor) == "editor", "the edit link to make an editor")
+    assert editor.find("[data-copy=view]").is_displayed(), "an editor hands on the view link"
+    add_cells(editor, 5)
+    owner.wait(lambda: owner.cells() == 20, "the editor's cells on the owner's page")
+    viewer.wait(lambda: viewer.cells() == 20, "the editor's cells on the viewer's page")
+
+
+def test_the_owner_makes_the_room_private_and_a_stranger_is_refused(server, pages):
+    url = f"{server.http}/r/b-private"
+    owner = pages(url)
+    connected(owner)
+    owner.wait(lambda: role(owner) == "owner", "the room's maker to own it")
+    add_cells(owner, 4)
+    stranger = pages(url)
+    connected(stranger)
+    choose_access(owner, "private")
+    stranger.wait(lambda: stranger.js("return document.body.dataset.connection") == "refused", "the stranger turned away")
+    assert "private" in stranger.find("#notice").text
+    late = pages(url)
+    late.wait(lambda: late.js("return document.body.dataset.connection") == "refused", "a late stranger refused")
+    assert "private" in late.find("#notice").text and late.cells() == 0
+    # The owner, reloading, is still the owner (its secret kept in this browser, never in
+    # the address), and the view link lets a guest in.
+    owner.driver.get(url)
+    connected(owner)
+    owner.wait(lambda: role(owner) == "owner", "the owner after a reload")
+    assert owner.js("return location.hash") == ""
+    view = owner.js("return window.forcelayout.state.links.view")
+    guest = pages(f"{url}#view={view}")
+    connected(guest)
+    guest.wait(lambda: role(guest) == "viewer" and guest.cells() == 4, "the view link to let a guest watch")
+    # Rotating ends that link: the guest is told, and (the room being private) stays out.
+    guest_before = guest.js("return document.body.dataset.connection")
+    owner.js("window.confirm = () => true; document.querySelector('#rotate-links').click()")
+    guest.wait(lambda: guest.js("return document.body.dataset.connection") == "refused", "the rotated link to stop working")
+    assert guest_before == "connected"
+    assert "private" in guest.find("#notice").text
+
+
+def certificate(folder):
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-days", "1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    return cert, key
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command")
+def test_the_page_over_https(tmp_path):
+    cert, key = certificate(tmp_path)
+    with RunningServer("--tls-cert", str(cert), "--tls-key", str(key), binary=BIN, workdir=True) as tls:
+        page = Page(f"https://127.0.0.1:{tls.port}/r/b-secure", extra_args=("--ignore-certificate-errors",))
+        try:
+            connected(page)
+            page.wait(lambda: role(page) == "owner", "the maker over https to own the room")
+            assert page.js("return window.forcelayout.protocol()") == "forcelayout.v2"
+            add_cells(page, 3)
+            assert page.js("return location.protocol") == "https:"
+            assert not page.severe(), page.severe()
+        finally:
+            page.quit()
