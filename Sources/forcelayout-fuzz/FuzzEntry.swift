@@ -6,6 +6,7 @@ import LayoutCore
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     MessagePathFuzzer.check(bytes)
+    HandshakeFuzzer.check(bytes)
     return 0
 }
 
@@ -42,6 +43,7 @@ enum Entry {
             for path in paths {
                 guard let data = FileManager.default.contents(atPath: path) else { continue }
                 MessagePathFuzzer.check(Array(data))
+                HandshakeFuzzer.check(Array(data))
                 inputs += 1
             }
         }
