@@ -185,7 +185,8 @@ screenshot:
 		$(PYTHON) -m pytest -q Tests/web/test_data.py -k test_lesmis_screenshot
 
 ## libFuzzer (with AddressSanitizer) over what a client message goes through before it changes
-## anything: JSON parser, MessageDecoder, error reply, the command on a small layout. Never part
+## anything: JSON parser, MessageDecoder, error reply, the command on a small layout; and the
+## handshake's keys (offer, Authorization) and a replicated access (HandshakeFuzzer). Never part
 ## of `make test`. Seeds: Tests/fuzz/corpus; new inputs go to .fuzz/corpus, crashes to .fuzz/.
 ## Replay without sanitizers: swift build && .build/debug/forcelayout-fuzz Tests/fuzz/corpus .fuzz/corpus
 FUZZ_SECONDS ?= 600

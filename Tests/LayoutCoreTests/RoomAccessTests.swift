@@ -74,6 +74,23 @@ final class RoomAccessTests: XCTestCase {
         XCTAssertEqual(RoomAccess.unowned.admit(.none), .admitted(.editor))
     }
 
+    func testRefusedConnectionsAreClosedWithAStatusThatSaysWhy() throws {
+        let room = try XCTUnwrap(RoomName("demo"))
+        let cases: [(RoomAccess.Refusal, Bool, Bool, UInt32, String)] = [
+            (.privateRoom, false, false, 4404, "room demo not found"),
+            (.privateRoom, true, false, 4404, "room demo not found"),
+            (.invalidLink, true, false, 4403, "this link does not open room demo"),
+            (.privateRoom, false, true, 4403, "room demo is private now"),
+            (.privateRoom, true, true, 4401, "link rotated"),
+            (.invalidLink, true, true, 4401, "link rotated"),
+        ]
+        for (refusal, key, wasIn, status, reason) in cases {
+            let closing = AccessClose.closing(refusal, room: room, broughtKey: key, wasIn: wasIn)
+            XCTAssertEqual(closing.status, status, "\(refusal) \(key) \(wasIn)")
+            XCTAssertEqual(closing.reason, reason)
+        }
+    }
+
     func testExportsAndListingFollowTheAccess() {
         let owner = LinkSecret.random()
         let links = LinkDigests(ownerSecret: owner)

@@ -9,4 +9,18 @@ package enum AccessClose {
     package static let forbidden: UInt32 = 4403
     /// A private room, and no link that opens it: to this connection, there is no such room.
     package static let notFound: UInt32 = 4404
+
+    /// The close status and reason for a connection its room does not let in: `refusal` as
+    /// the room's access says it, for a connection that came with a link (or the admin token:
+    /// `broughtKey`), refused when its room became ready or, `wasIn`, judged again after the
+    /// owner changed the room's access.
+    package static func closing(_ refusal: RoomAccess.Refusal, room: RoomName, broughtKey: Bool,
+                                wasIn: Bool) -> (status: UInt32, reason: String) {
+        switch (refusal, broughtKey, wasIn) {
+        case (_, true, true): (linkRotated, "link rotated")
+        case (.privateRoom, false, true): (forbidden, "room \(room) is private now")
+        case (.privateRoom, _, false): (notFound, "room \(room) not found")
+        case (.invalidLink, _, _): (forbidden, "this link does not open room \(room)")
+        }
+    }
 }

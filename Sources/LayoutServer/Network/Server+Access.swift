@@ -65,18 +65,8 @@ extension Server {
     /// still holds, until the owner changed the room's access.
     private func refuse(_ session: Session, _ refusal: RoomAccess.Refusal, rotated: Bool) {
         let room = session.room.name
-        let (status, reason): (UInt32, String)
-        switch (refusal, session.credential, rotated) {
-        case (_, .key, true), (_, .admin, true):
-            (status, reason) = (AccessClose.linkRotated, "link rotated")
-        case (.privateRoom, _, true):
-            (status, reason) = (AccessClose.forbidden, "room \(room) is private now")
-        case (.privateRoom, _, false):
-            (status, reason) = (AccessClose.notFound, "room \(room) not found")
-        case (.invalidLink, _, _):
-            (status, reason) = (AccessClose.forbidden, "this link does not open room \(room)")
-        }
-        logger.info("\(session.client) from \(session.peer) not let into room \(room): \(reason) (closing with \(status))")
+        let (status, reason) = AccessClose.closing(refusal, room: room, broughtKey: session.credential != .none, wasIn: rotated)
+        logger.info("\(session.client) from \(session.peer) \(rotated ? "no longer let into" : "not let into") room \(room): \(reason) (closing with \(status))")
         requestClose(session, lws_close_status(rawValue: status), reason, graceSeconds: 5)
     }
 
