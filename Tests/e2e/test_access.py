@@ -14,7 +14,7 @@ import pytest
 
 from client import Client, run
 from room_tools import add, set_params
-from server import RunningServer, wait_until
+from server import RunningServer
 
 # Every kind of message a client sends, and the least role that may send it (the protocol's
 # table, docs/protocol.md "Roles"). A role's refusal comes before the message is checked

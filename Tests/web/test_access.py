@@ -16,31 +16,8 @@ import time
 import pytest
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 
-from test_browser import BIN, Page, add_cells, connected, start_server
+from test_browser import BIN, Page, add_cells, connected
 from server import RunningServer
-
-
-@pytest.fixture(scope="module")
-def server():
-    srv = start_server()
-    try:
-        yield srv
-    finally:
-        srv.close()
-
-
-@pytest.fixture
-def pages():
-    opened = []
-
-    def open_page(url, **options):
-        page = Page(url, **options)
-        opened.append(page)
-        return page
-
-    yield open_page
-    for page in opened:
-        page.quit()
 
 
 def role(page):

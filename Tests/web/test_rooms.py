@@ -14,35 +14,10 @@ import re
 import time
 import urllib.request
 
-import pytest
-
 from control import Control
-from test_browser import Page, add_cells, connected, start_server
+from test_browser import add_cells, connected
 
 DOT = "\u00b7"
-
-
-@pytest.fixture(scope="module")
-def server():
-    srv = start_server()
-    try:
-        yield srv
-    finally:
-        srv.close()
-
-
-@pytest.fixture
-def pages():
-    opened = []
-
-    def open_page(url, **options):
-        page = Page(url, **options)
-        opened.append(page)
-        return page
-
-    yield open_page
-    for page in opened:
-        page.quit()
 
 
 def room_url(server, room):
