@@ -70,7 +70,7 @@ export function chooseKey(hash, storage, room) {
 }
 
 /** The close statuses of the room's access (docs/protocol.md, Closing). */
-export const ACCESS_CLOSES = { 4401: 'rotated', 4403: 'forbidden', 4404: 'private' };
+export const ACCESS_CLOSES = { 4401: 'rotated', 4403: 'forbidden', 4404: 'private', 4410: 'deleted' };
 
 /**
  * What a close of the room's access means for the page (`hadKey`: it came with a link): null
@@ -89,6 +89,8 @@ export function accessClose(code, room, { hadKey = true } = {}) {
       return { retry: true, message: `This link does not open room \u201c${room}\u201d (it may have been changed by its owner, or cut short when copied).` };
     case 'private':
       return { retry: false, message: `Room \u201c${room}\u201d is private: only people with a link from its owner can open it.` };
+    case 'deleted':
+      return { retry: false, message: `Room \u201c${room}\u201d was deleted by its owner. Reload the page to start a new room of that name.` };
     default:
       return null;
   }

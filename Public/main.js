@@ -128,8 +128,13 @@ createRoomLabel($('#room-name'), state);
 const copier = createShare({ link: $('#share-link'), button: $('#share-copy'), note: $('#share-note') }, state);
 createShareLinks({
   root: $('#access'), note: $('#role-note'), copies: [...document.querySelectorAll('#access [data-copy]')],
-  accessSelect: $('#access-mode'), rotate: $('#rotate-links'),
-}, state, { send: ask, copier, confirmRotate: () => window.confirm('Make new edit and view links? The old ones stop working, and whoever came with them is disconnected.') });
+  accessSelect: $('#access-mode'), rotate: $('#rotate-links'), remove: $('#delete-room'),
+}, state, {
+  send: ask,
+  copier,
+  confirmRotate: () => window.confirm('Make new edit and view links? The old ones stop working, and whoever came with them is disconnected.'),
+  confirmDelete: () => window.confirm(`Delete room \u201c${room}\u201d for everyone? Everyone is disconnected and its links stop working.`),
+});
 createRoomSwitcher($('#rooms'), $('#rooms-toggle'), state, { onOpen: panel.open });
 createImportPanel({
   button: $('#import-button'), input: $('#import-file'), progress: $('#import-progress'), status: $('#import-status'),

@@ -2,12 +2,14 @@
 // do here (its role, in one sentence), a Copy button for each link it may hand on (the view
 // link and the edit link for the owner and for editors who came with the edit link; the
 // owner's link, which gives the room away, for its owner), and for the owner the room's
-// access (open, view, private) and Rotate links, which ends the old edit and view links.
+// access (open, view, private), Rotate links, which ends the old edit and view links, and
+// Delete room.
 // Copied links put the secret in the fragment (`/r/NAME#view=SECRET`). It follows the state's
 // `access` change (hello, role messages).
 import { ACCESS_WORDS, describeRole, linkUrl } from './links.js';
 
-export function createShareLinks({ root, note, copies, accessSelect, rotate }, state, { send, copier, confirmRotate = () => true }) {
+export function createShareLinks({ root, note, copies, accessSelect, rotate, remove }, state,
+  { send, copier, confirmRotate = () => true, confirmDelete = () => true }) {
   const ownerControls = root.querySelector('[data-owner-only]');
 
   function render() {
@@ -43,6 +45,10 @@ export function createShareLinks({ root, note, copies, accessSelect, rotate }, s
   rotate.addEventListener('click', () => {
     if (!confirmRotate()) return;
     if (send({ type: 'rotate', links: ['edit', 'view'] })) copier.say('New edit and view links made: the old ones no longer work');
+  });
+
+  remove?.addEventListener('click', () => {
+    if (confirmDelete()) send({ type: 'delete' });
   });
 
   state.on('access', render);

@@ -150,7 +150,7 @@ enum MessagePathFuzzer {
             break
         case .replay(let count, _):
             require((1...limits.replayBuffer).contains(count), "replay count \(count)", bytes)
-        case .setAccess:
+        case .setAccess, .deleteRoom:
             break
         case .rotate(let kinds):
             require(!kinds.isEmpty, "rotate of no links", bytes)

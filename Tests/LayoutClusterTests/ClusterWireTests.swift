@@ -124,6 +124,7 @@ final class ClusterWireTests: XCTestCase {
         for request in [RelayRequest.command(node: "b", client: "c1@b", role: .viewer, message: Array(#"{"type":"clear"}"#.utf8)),
                         .access(node: "b", client: "c1@b", change: .mode(.private)),
                         .access(node: "b", client: "c1@b", change: .links(links)),
+                        .access(node: "b", client: "c1@b", change: .delete),
                         .joined(node: "b", client: "c1@b", readsText: false), .joined(node: "b", client: "c2@b", readsText: true), .left(node: "c", client: "c9@c"), .data(node: "b")] {
             XCTAssertEqual(try RelayRequest(decoding: request.encoded), request)
         }
@@ -132,7 +133,7 @@ final class ClusterWireTests: XCTestCase {
                         .adopt(room, access: RoomAccess(mode: .view, links: links))] {
             XCTAssertEqual(try NodeMessage(decoding: message.encoded), message)
         }
-        for access in [RoomAccess.unowned, RoomAccess(mode: .private, links: links)] {
+        for access in [RoomAccess.unowned, RoomAccess(mode: .private, links: links), RoomAccess(mode: .view, links: links, deleted: true)] {
             XCTAssertEqual(try RoomBroadcast(decoding: RoomBroadcast.access(access).encoded), .access(access))
             XCTAssertEqual(try RoomAccess(decoding: access.encoded), access)
         }

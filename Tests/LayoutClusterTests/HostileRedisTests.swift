@@ -103,11 +103,13 @@ final class HostileRedisTests: XCTestCase {
             if let message { writer.data(message) }
             return writer.bytes
         }
-        XCTAssertNoThrow(try RelayRequest(decoding: raw(1, ["b", "c1@b"], message: [1])))
-        for (bytes, why) in [(raw(1, ["B A D", "c1@b"], message: [1]), "node"), (raw(2, ["b", ""]), "empty client"),
+        XCTAssertNoThrow(try RelayRequest(decoding: raw(1, ["b", "c1@b", "viewer"], message: [1])))
+        for (bytes, why) in [(raw(1, ["B A D", "c1@b", "editor"], message: [1]), "node"), (raw(2, ["b", ""]), "empty client"),
+                             (raw(1, ["b", "c1@b", "king"], message: [1]), "unknown role"),
+                             (raw(5, ["b", "c1@b"], message: [9]), "unknown access change"),
                              (raw(2, ["b", String(repeating: "c", count: 65)]), "long client"),
                              (raw(4, [String(repeating: "n", count: 33)]), "long node"),
-                             (raw(1, ["b", "c1@b"], message: [UInt8](repeating: 0, count: WireBounds.messageBytes + 1)), "huge message")] {
+                             (raw(1, ["b", "c1@b", "owner"], message: [UInt8](repeating: 0, count: WireBounds.messageBytes + 1)), "huge message")] {
             XCTAssertThrowsError(try RelayRequest(decoding: bytes), why)
         }
         XCTAssertThrowsError(try NodeMessage(decoding: raw(1, ["c1@b"], message: [UInt8](repeating: 0, count: WireBounds.replyBytes + 1))))

@@ -69,6 +69,13 @@ final class RoomAccessTests: XCTestCase {
             let got = [Credential.none, .key(owner), edit, view, wrong, .invalid, .admin].map(access.admit)
             XCTAssertEqual(got, expected[mode], "\(mode)")
         }
+        // A deleted room lets nobody in, the admin and its owner included, and exports nothing.
+        let deleted = RoomAccess(mode: .open, links: links, deleted: true)
+        for credential in [Credential.none, .key(owner), edit, .admin] {
+            XCTAssertEqual(deleted.admit(credential), .refused(.deleted))
+            XCTAssertEqual(deleted.exportVerdict(credential), .notFound)
+            XCTAssertFalse(deleted.isListed(to: credential))
+        }
         // A room from before links: open to all, and no link opens it as anything more.
         XCTAssertEqual(RoomAccess.unowned.admit(.key(owner)), .refused(.invalidLink))
         XCTAssertEqual(RoomAccess.unowned.admit(.none), .admitted(.editor))
@@ -83,6 +90,8 @@ final class RoomAccessTests: XCTestCase {
             (.privateRoom, false, true, 4403, "room demo is private now"),
             (.privateRoom, true, true, 4401, "link rotated"),
             (.invalidLink, true, true, 4401, "link rotated"),
+            (.deleted, true, true, 4410, "room demo was deleted by its owner"),
+            (.deleted, false, false, 4410, "room demo was deleted by its owner"),
         ]
         for (refusal, key, wasIn, status, reason) in cases {
             let closing = AccessClose.closing(refusal, room: room, broughtKey: key, wasIn: wasIn)
@@ -226,6 +235,19 @@ final class RoomAccessTests: XCTestCase {
         XCTAssertFalse(tail.contains(rotation.digests.edit.hex), "no digest in an event")
         XCTAssertTrue(state.settled)
         XCTAssertEqual(state.saved(reservation: 4, settled: true).access, state.access)
+        // Deleting takes every cell and shuts the room; nothing applies to it after that.
+        let ids = state.simulation.ids
+        let deleted = try state.apply(.access(.delete), from: "c1")
+        XCTAssertEqual(deleted.map(\.kind), [.deleted])
+        XCTAssertEqual(deleted[0].detail, .cells(ids))
+        XCTAssertEqual(state.simulation.count, 0)
+        XCTAssertTrue(state.access.deleted)
+        XCTAssertThrowsError(try state.apply(.add(count: 1, spawn: .center), from: "c2")) { error in
+            XCTAssertEqual((error as? ProtocolError)?.code, .forbidden)
+        }
+        let saved = state.saved(reservation: 4, settled: true)
+        XCTAssertTrue(String(decoding: StateFile.bytes(of: saved), as: UTF8.self).contains(#""deleted":true"#))
+        XCTAssertEqual(try StateFile.decode(StateFile.bytes(of: saved), path: "test").access, state.access)
     }
 
     func testMessagesForTheOwnerAndTheLeastRoleOfEachKind() {
@@ -235,6 +257,7 @@ final class RoomAccessTests: XCTestCase {
         }
         XCTAssertEqual(try decoded(#"{"type":"access","access":"private"}"#).get(), .setAccess(.private))
         XCTAssertEqual(try decoded(#"{"type":"rotate"}"#).get(), .rotate([.edit, .view]))
+        XCTAssertEqual(try decoded(#"{"type":"delete"}"#).get(), .deleteRoom)
         XCTAssertEqual(try decoded(#"{"type":"rotate","links":["owner","view","view"]}"#).get(), .rotate([.owner, .view]))
         for bad in [#"{"type":"access"}"#, #"{"type":"access","access":"Private"}"#, #"{"type":"access","access":"view","x":1}"#,
                     #"{"type":"rotate","links":[]}"#, #"{"type":"rotate","links":"edit"}"#, #"{"type":"rotate","links":["read"]}"#] {
@@ -242,12 +265,13 @@ final class RoomAccessTests: XCTestCase {
             XCTAssertEqual(error.code, .badRequest, bad)
         }
         let roles: [(String, Role)] = [(#"{"type":"clear"}"#, .editor), (#"{"type":"replay","count":1}"#, .viewer),
-                                       (#"{"type":"subscribe","kinds":[]}"#, .viewer), (#"{"type":"rotate"}"#, .owner)]
+                                       (#"{"type":"subscribe","kinds":[]}"#, .viewer), (#"{"type":"rotate"}"#, .owner),
+                                       (#"{"type":"delete"}"#, .owner)]
         for (text, role) in roles {
             XCTAssertEqual(try decoded(text).get().requiredRole, role, text)
         }
         // Written back as a client writes them, they decode the same.
-        for message in [ClientMessage.setAccess(.view), .rotate([.edit])] {
+        for message in [ClientMessage.setAccess(.view), .rotate([.edit]), .deleteRoom] {
             XCTAssertEqual(try decoder.decode(ClientRequest(message).encoded).get().message, message)
         }
     }

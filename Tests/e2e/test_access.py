@@ -13,8 +13,8 @@ import urllib.request
 import pytest
 
 from client import Client, run
-from room_tools import add, set_params
-from server import RunningServer
+from room_tools import add, saved_cells, set_params
+from server import RunningServer, wait_until
 
 # Every kind of message a client sends, and the least role that may send it (the protocol's
 # table, docs/protocol.md "Roles"). A role's refusal comes before the message is checked
@@ -398,3 +398,37 @@ def test_bad_flags_are_refused_without_echoing_secrets(tmp_path):
             assert "s3cret-but-short" not in server.log
         finally:
             server.close()
+
+
+def test_the_owner_deletes_the_room(tmp_path):
+    """Only the owner deletes a room: everyone in it is closed with 4410, its cells are kept
+    aside as a clear keeps them, and once nobody is in it the next handshake makes a new room
+    with a new owner (the old links open nothing)."""
+    state = tmp_path / "state"
+    with RunningServer("--state-dir", str(state)) as server:
+        async def scenario():
+            owner = await Client(server.room("gone")).__aenter__()
+            links = owner.hello["links"]
+            await add(owner, 6)
+            editor = await Client(server.room("gone"), key=links["edit"]).__aenter__()
+            stranger = await Client(server.room("gone")).__aenter__()
+            await editor.send({"type": "delete", "ref": "no"})
+            assert (await editor.error("forbidden"))["ref"] == "no"
+            assert wait_until(lambda: saved_cells(state / "gone.json") == 6, 5), "the cells on disk"
+            await owner.send({"type": "delete"})
+            event = await stranger.event("deleted", by=owner.id)
+            assert len(event["ids"]) == 6
+            for client in (owner, editor, stranger):
+                await wait_until_closed(client)
+                assert client.closed == (4410, "room gone was deleted by its owner"), client.closed
+            # Kept aside with its cells, as a clear keeps them; gone from memory at once.
+            assert wait_until(lambda: any((state / ".forgotten").glob("gone.*.json")), 5)
+            kept = json.loads(next((state / ".forgotten").glob("gone.*.json")).read_text())
+            assert len(kept["layout"]["cells"]) == 6
+            assert wait_until(lambda: "gone" not in rooms(server), 5)
+            assert wait_until(lambda: "room gone forgotten: deleted by its owner" in server.log, 5)
+            async with Client(server.room("gone"), key=links["owner"]) as fresh:
+                assert fresh.hello["role"] == "owner" and fresh.hello["links"]["owner"] != links["owner"]
+                frame = await fresh.next("frame")
+                assert frame["ids"] == []
+        run(scenario())

@@ -127,3 +127,21 @@ def test_the_access_survives_a_failover(cluster, redis):
         await watcher.__aexit__(None, None, None)
 
     run(scenario())
+
+
+def test_a_room_deleted_through_a_relay_is_gone_everywhere(cluster, redis):
+    async def scenario():
+        owner = await Client(cluster[2].room("brief")).__aenter__()
+        await owner.send({"type": "add", "count": 3})
+        await owner.event("added", by=owner.id)
+        others = [await Client(server.room("brief")).__aenter__() for server in cluster[:2]]
+        await owner.send({"type": "delete"})
+        for client in [owner] + others:
+            await wait_until_closed(client, timeout=10)
+            assert client.closed == (4410, "room brief was deleted by its owner"), client.closed
+        # Redis forgets it; the next client anywhere makes a new room and owns it.
+        assert await wait_until_async(lambda: not redis.call("EXISTS", "fl:{brief}:state"), timeout=10)
+        async with Client(cluster[1].room("brief")) as fresh:
+            assert fresh.hello["role"] == "owner"
+            assert (await fresh.next("frame"))["ids"] == []
+    run(scenario())

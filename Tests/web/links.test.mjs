@@ -53,7 +53,9 @@ test('the address wins over the owner secret this browser keeps', () => {
 });
 
 test('closes of the room\u2019s access say why, and whether to come back without the key', () => {
-  assert.deepEqual(Object.keys(ACCESS_CLOSES).map(Number), [4401, 4403, 4404]);
+  assert.deepEqual(Object.keys(ACCESS_CLOSES).map(Number), [4401, 4403, 4404, 4410]);
+  assert.equal(accessClose(4410, 'demo').retry, false);
+  assert.match(accessClose(4410, 'demo').message, /deleted/);
   assert.equal(accessClose(4401, 'demo').retry, true);
   assert.equal(accessClose(4403, 'demo').retry, true);
   const turned = accessClose(4403, 'demo', { hadKey: false });

@@ -134,3 +134,18 @@ def test_the_page_over_https(tmp_path):
             assert not page.severe(), page.severe()
         finally:
             page.quit()
+
+
+def test_the_owner_deletes_the_room_for_everyone(server, pages):
+    url = f"{server.http}/r/b-deleting"
+    owner = pages(url)
+    connected(owner)
+    owner.wait(lambda: role(owner) == "owner", "the room's maker to own it")
+    add_cells(owner, 3)
+    other = pages(url)
+    connected(other)
+    assert not other.find("#delete-room").is_displayed(), "only the owner sees Delete room"
+    owner.js("window.confirm = () => true; document.querySelector('#delete-room').click()")
+    for page in (owner, other):
+        page.wait(lambda: page.js("return document.body.dataset.connection") == "refused", "the deleted room to close")
+        assert "deleted" in page.find("#notice").text

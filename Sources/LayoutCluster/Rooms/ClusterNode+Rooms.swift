@@ -24,7 +24,8 @@ extension ClusterNode {
         let saved: SavedState?
         switch claim.state ?? claim.decoded(name) {
         case .success(let state):
-            saved = state
+            // A room its owner deleted is no room: a new one is made in its place.
+            saved = state?.access.deleted == true ? nil : state
         case .failure(let error):
             logger.error("room \(name): its state in Redis is unusable (\(error)); the room is not served")
             drop(name)

@@ -9,6 +9,8 @@ package enum AccessClose {
     package static let forbidden: UInt32 = 4403
     /// A private room, and no link that opens it: to this connection, there is no such room.
     package static let notFound: UInt32 = 4404
+    /// The room's owner deleted it.
+    package static let deleted: UInt32 = 4410
 
     /// The close status and reason for a connection its room does not let in: `refusal` as
     /// the room's access says it, for a connection that came with a link (or the admin token:
@@ -17,6 +19,7 @@ package enum AccessClose {
     package static func closing(_ refusal: RoomAccess.Refusal, room: RoomName, broughtKey: Bool,
                                 wasIn: Bool) -> (status: UInt32, reason: String) {
         switch (refusal, broughtKey, wasIn) {
+        case (.deleted, _, _): (deleted, "room \(room) was deleted by its owner")
         case (_, true, true): (linkRotated, "link rotated")
         case (.privateRoom, false, true): (forbidden, "room \(room) is private now")
         case (.privateRoom, _, false): (notFound, "room \(room) not found")

@@ -12,6 +12,7 @@ extension RoomAccess {
     /// An open room is exported to anyone; a view or private one to the holder of one of its
     /// links (the view link or better) or of the admin token.
     package func exportVerdict(_ credential: Credential) -> ExportVerdict {
+        if deleted { return .notFound }
         if mode == .open { return .allowed }
         switch credential {
         case .admin: return .allowed
@@ -23,6 +24,6 @@ extension RoomAccess {
     /// Whether `GET /rooms` names the room: open and view rooms to anyone, private ones to the
     /// admin alone.
     package func isListed(to credential: Credential) -> Bool {
-        mode != .private || credential == .admin
+        !deleted && (mode != .private || credential == .admin)
     }
 }

@@ -6,10 +6,14 @@ public struct RoomAccess: Equatable, Sendable {
     /// The room's links; nil for a room from before links (a state file of version 4 or
     /// earlier): it has no owner until the server's admin rotates its links.
     package var links: LinkDigests?
+    /// Its owner deleted it: nobody is let in, and it leaves memory once its last connection
+    /// has gone (the next handshake makes a new room of that name).
+    package var deleted: Bool
 
-    package init(mode: AccessMode, links: LinkDigests? = nil) {
+    package init(mode: AccessMode, links: LinkDigests? = nil, deleted: Bool = false) {
         self.mode = mode
         self.links = links
+        self.deleted = deleted
     }
 
     /// A room from before access existed: open to all, with no links.
@@ -17,6 +21,7 @@ public struct RoomAccess: Equatable, Sendable {
 
     /// Whether a connection that came with `credential` gets in, and as what.
     package func admit(_ credential: Credential) -> Entry {
+        if deleted { return .refused(.deleted) }
         switch credential {
         case .none:
             switch mode {
@@ -46,6 +51,8 @@ public struct RoomAccess: Equatable, Sendable {
         case privateRoom
         /// A link that opens none of the room's doors (mistyped, cut short, or rotated since).
         case invalidLink
+        /// The room was deleted by its owner.
+        case deleted
     }
 }
 
@@ -135,6 +142,9 @@ package struct RoomLinks: Equatable, Sendable {
 public enum AccessChange: Equatable, Sendable {
     case mode(AccessMode)
     case links(LinkDigests)
+    /// The owner deletes the room: its cells go (kept aside as a `clear` keeps them), and
+    /// everyone in it is closed.
+    case delete
 }
 
 /// What a connection brought to its handshake: no link, one of a room's links, or the

@@ -40,11 +40,18 @@ extension LayoutState {
             try Self.checked { () throws(LayoutError) in try simulation.unpin(id) }
             dragPins[id] = nil
             return event(.unpinned, by: client, .unpinned(id: id), [.pins, .other])
+        case .access(.delete):
+            guard !access.deleted else { return nil }
+            let removed = simulation.clear()
+            forget(removed)
+            access.deleted = true
+            return event(.deleted, by: client, .cells(removed), [.membership, .pins, .access])
         case .access(let change):
             var next = access
             switch change {
             case .mode(let mode): next.mode = mode
             case .links(let links): next.links = links
+            case .delete: return nil
             }
             guard next != access else { return nil }
             let rotated = next.links == access.links ? [] : next.links?.rotated(since: access.links) ?? []

@@ -91,10 +91,13 @@ public struct LayoutState {
 
     public mutating func apply(_ command: LayoutCommand, from client: String,
                         reserveIDs: IDReserver = { _, _ throws(ProtocolError) in }) throws(ProtocolError) -> [LayoutEvent] {
+        // A command that was on its way when the owner deleted the room changes nothing.
+        guard !access.deleted else { throw ProtocolError(.forbidden, "the room was deleted by its owner") }
         guard let (event, changed) = try change(command, by: client, reserveIDs: reserveIDs) else { return [] }
         changes.formUnion(changed)
-        // A label, colour or group, or the room's access, moves nothing: a layout at rest stays at rest.
-        guard settled, !changed.isSubset(of: [.data, .access]) else { return [event] }
+        // A label, colour or group, or the room's access, moves nothing: a layout at rest stays
+        // at rest; a deleted room does not wake.
+        guard settled, !changed.isSubset(of: [.data, .access]), !access.deleted else { return [event] }
         settled = false
         return [event, LayoutEvent(kind: .woke, by: nil, tick: simulation.tick, detail: .none)]
     }

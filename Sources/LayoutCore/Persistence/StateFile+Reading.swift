@@ -135,7 +135,8 @@ extension StateFile {
         guard let mode = AccessMode(rawValue: modeName) else {
             throw Unreadable(why: "access.mode is not one of \(AccessMode.namesText)")
         }
-        guard value["owner"] != nil else { return RoomAccess(mode: mode) }
+        let deleted = try value["deleted"].map { value throws(Unreadable) in try bool(value, at: "access.deleted") } ?? false
+        guard value["owner"] != nil else { return RoomAccess(mode: mode, deleted: deleted) }
         func digest(_ name: String) throws(Unreadable) -> SecretDigest {
             guard let digest = SecretDigest(hex: try string(value[name], at: "access.\(name)")) else {
                 throw Unreadable(why: "access.\(name) is not 64 hexadecimal digits")
@@ -149,7 +150,8 @@ extension StateFile {
         }
         return RoomAccess(mode: mode, links: LinkDigests(
             owner: try digest("owner"), edit: try digest("edit"), view: try digest("view"),
-            editGeneration: try generation("editGeneration"), viewGeneration: try generation("viewGeneration")))
+            editGeneration: try generation("editGeneration"), viewGeneration: try generation("viewGeneration")),
+            deleted: deleted)
     }
 
     /// Attributes as `Attrs` bounds them, but for their size: a file written under a larger

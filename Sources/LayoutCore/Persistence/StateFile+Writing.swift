@@ -7,7 +7,7 @@ extension StateFile {
     package static func bytes(of state: SavedState) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 256 + state.layout.cells.count * 48)
         writer.raw("{")
-        if state.access != .unowned {
+        if state.access != .unowned {  // a room from before links, never deleted: no access written
             writer.raw("\"access\":")
             writer.access(state.access)
             writer.raw(",")
@@ -47,6 +47,7 @@ extension JSONWriter {
             member("editGeneration", links.editGeneration)
             raw(",")
         }
+        if access.deleted { raw("\"deleted\":true,") }
         key("mode"); string(access.mode.rawValue)
         if let links = access.links {
             member("owner", links.owner.hex)

@@ -87,6 +87,8 @@ public enum ClientMessage: Equatable, Sendable {
     case setAccess(AccessMode)
     /// The owner rotates the room's links (`LinkDigests.rotating`).
     case rotate(Set<LinkKind>)
+    /// The owner deletes the room.
+    case deleteRoom
 
     /// Its `type` on the wire.
     package var kindName: String {
@@ -102,6 +104,7 @@ public enum ClientMessage: Equatable, Sendable {
         case .layout(.unpin): "unpin"
         case .layout(.access(.mode)), .setAccess: "access"
         case .layout(.access(.links)), .rotate: "rotate"
+        case .layout(.access(.delete)), .deleteRoom: "delete"
         case .subscribe: "subscribe"
         case .replay: "replay"
         }
@@ -112,7 +115,7 @@ public enum ClientMessage: Equatable, Sendable {
         switch self {
         case .layout: .editor
         case .subscribe, .replay: .viewer
-        case .setAccess, .rotate: .owner
+        case .setAccess, .rotate, .deleteRoom: .owner
         }
     }
 }

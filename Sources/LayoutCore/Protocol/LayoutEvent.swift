@@ -12,6 +12,8 @@ public enum EventKind: String, CaseIterable, Sendable {
     case unsaved, saved
     /// The room's owner changed its access or rotated its links.
     case access
+    /// The room's owner deleted it (`ids`: the cells it held); everyone in it is closed next.
+    case deleted
 }
 
 /// Something that happened to the shared layout. Its wire form (all but the sequence number,

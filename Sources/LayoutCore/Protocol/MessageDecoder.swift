@@ -70,8 +70,9 @@ public struct MessageDecoder: Sendable {
             }
             return .setAccess(mode)
         case "rotate": return .rotate(try decodeRotate(&fields))
+        case "delete": return .deleteRoom
         default:
-            let known = "add, remove, clear, params, pin, unpin, update, link, unlink, subscribe, replay, access, rotate"
+            let known = "add, remove, clear, params, pin, unpin, update, link, unlink, subscribe, replay, access, rotate, delete"
             throw ProtocolError(.unknownType, "unknown type \(Excerpt.quoted(type, limit: 64)) (expected one of \(known))")
         }
     }

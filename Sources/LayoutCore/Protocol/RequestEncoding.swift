@@ -67,6 +67,8 @@ extension ClientRequest {
         case .rotate(let kinds):
             writer.raw("{\"type\":\"rotate\",\"links\":")
             writer.strings(LinkKind.allCases.filter(kinds.contains).map(\.rawValue))
+        case .deleteRoom, .layout(.access(.delete)):
+            writer.raw("{\"type\":\"delete\"")
         case .layout(.access(.links)):
             // The digests a rotation made are the server's, never a client's to send: the
             // message that asked for them is a rotate.

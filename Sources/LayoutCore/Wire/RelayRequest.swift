@@ -44,6 +44,8 @@ package enum RelayRequest: Equatable, Sendable {
             case .links(let links):
                 writer.u8(2)
                 links.write(into: &writer)
+            case .delete:
+                writer.u8(3)
             }
         case .joined(let node, let client, let readsText):
             writer.u8(Tag.joined.rawValue)
@@ -83,6 +85,8 @@ package enum RelayRequest: Equatable, Sendable {
                 self = .access(node: node, client: client, change: .mode(mode))
             case 2:
                 self = .access(node: node, client: client, change: .links(try LinkDigests(from: &reader)))
+            case 3:
+                self = .access(node: node, client: client, change: .delete)
             default:
                 throw WireMalformed("an unknown access change")
             }

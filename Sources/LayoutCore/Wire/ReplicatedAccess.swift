@@ -4,6 +4,7 @@
 extension RoomAccess {
     package func write(into writer: inout WireWriter) {
         writer.text(mode.rawValue)
+        writer.bool(deleted)
         writer.bool(links != nil)
         guard let links else { return }
         links.write(into: &writer)
@@ -12,7 +13,8 @@ extension RoomAccess {
     package init(from reader: inout WireReader) throws(WireMalformed) {
         let name = try reader.text()
         guard let mode = AccessMode(rawValue: name) else { throw WireMalformed("an access mode \(name.prefix(20).debugDescription)") }
-        self.init(mode: mode, links: try reader.bool() ? try LinkDigests(from: &reader) : nil)
+        let deleted = try reader.bool()
+        self.init(mode: mode, links: try reader.bool() ? try LinkDigests(from: &reader) : nil, deleted: deleted)
     }
 
     package var encoded: [UInt8] {

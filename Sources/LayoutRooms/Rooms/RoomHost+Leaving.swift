@@ -24,6 +24,8 @@ extension RoomHost {
         closing = closing.filter { $0.value.wait(timeout: .now()) == .timedOut }
         for action in registry.sweep(now: now) {
             switch action {
+            case .forget(let name) where rooms[name]?.access.current.access.deleted == true:
+                carryOut(action, because: "deleted by its owner")
             case .forget: carryOut(action, because: "empty since its last client left")
             case .unload, .evict: carryOut(action, because: "settled, no clients")
             }
@@ -44,18 +46,20 @@ extension RoomHost {
     func refreshRegistry(now: Double) {
         for (name, room) in rooms {
             let status = room.status.current
+            // A room its owner deleted leaves as soon as nobody is in it, here and on relays.
+            let deleted = room.access.current.access.deleted
             switch room.role {
             case .local:
                 // A room whose writes fail (`unsaved`) stays: unloaded, it would lose what its
                 // file lacks, and a later client would never be told.
                 registry.update(name, cells: status.cells, settled: status.settled,
-                                unloadable: files.path(for: name) != nil && status.unsaved != true)
+                                unloadable: files.path(for: name) != nil && status.unsaved != true, deleted: deleted)
             case .owner(let replicator):
-                registry.update(name, cells: status.cells, settled: status.settled)
+                registry.update(name, cells: status.cells, settled: status.settled, deleted: deleted)
                 registry.watched(name, elsewhere: replicator.remoteClients > 0, now: now)
             case .relay, .pending:
                 // Nothing to keep: a relay lets go of an idle room whatever its layout does.
-                registry.update(name, cells: status.cells, settled: true, budgeted: false)
+                registry.update(name, cells: status.cells, settled: true, budgeted: false, deleted: deleted)
             case .loading:
                 // Its file holds cells (never forgotten: that would delete the file), not yet
                 // counted in the total; left idle, it is unloaded (nothing to write) and stays on disk.

@@ -45,6 +45,10 @@ extension RoomHost {
             return .refused(status: 503, why: "room \(name): its file is unchanged since it was refused: \(why)")
         }
         let room = Room(loadingName: name, replay: limits.replay, changed: changed)
+        // The joiner that sets off the load makes the room if its file holds none after all (it
+        // vanished, or holds a room its owner deleted): it is then that room's owner.
+        let owner = LinkSecret.random()
+        room.proposedAccess.withLock { $0 = RoomAccess(mode: defaultAccess, links: LinkDigests(ownerSecret: owner)) }
         rooms[name] = room
         let limits = limits, done = loads
         reader.submit(after: closing.removeValue(forKey: name)) {
@@ -57,7 +61,7 @@ extension RoomHost {
             }
         }
         logger.info("room \(name): loading its file")
-        return .room(room, creator: nil)
+        return .room(room, creator: owner)
     }
 
     /// A load ended (service thread): the room goes into the pool, or out of memory.
@@ -65,8 +69,11 @@ extension RoomHost {
         switch outcome {
         case .abandoned:
             return .nothing
-        case .read(let room, let saved, let stamp):
+        case .read(let room, let read, let stamp):
             guard rooms[room.name] === room else { return .nothing }  // left meanwhile
+            // A room its owner deleted (a crash before it was forgotten, or a joiner in between)
+            // is no room: a new one is made in its place, over its file.
+            let saved = read?.access.deleted == true ? nil : read
             let cells = saved?.layout.cells.count ?? 0
             guard reserve(cells, for: room.name, now: Uptime.seconds()) else {
                 _ = takeOut(room.name)
@@ -75,7 +82,8 @@ extension RoomHost {
                 logger.error("\(why)")
                 return .tryLater(room.name, why: "room \(room.name) does not fit in memory now: try again later")
             }
-            let make = layoutMaker(room.name, path: files.path(for: room.name))(saved, stamp)
+            let proposal = room.proposedAccess.withLock { $0 } ?? RoomAccess(mode: defaultAccess)
+            let make = layoutMaker(room.name, path: files.path(for: room.name))(saved, stamp, proposal)
             let done = loads, budget = budget
             reader.submit(after: nil) {
                 // Taken out before its layout was made, the room gave back none of its cells.
@@ -101,23 +109,24 @@ extension RoomHost {
         }
     }
 
-    /// What builds a room's layout from its saved state (nil: an empty room) and the stamp of
-    /// the file it was read from, on whichever thread runs it: its keeper writes to `path` (nil:
-    /// a room without a file), and replaces only the file as read (none for a new room).
-    func layoutMaker(_ name: RoomName, path: String?) -> @Sendable (SavedState?, FileStamp?) -> @Sendable () -> RoomLayout {
+    /// What builds a room's layout from its saved state (nil: an empty room, with `access`) and
+    /// the stamp of the file it was read from, on whichever thread runs it: its keeper writes to
+    /// `path` (nil: a room without a file), and replaces only the file as read (none for a new
+    /// room, or a deleted room's).
+    func layoutMaker(_ name: RoomName, path: String?) -> @Sendable (SavedState?, FileStamp?, RoomAccess) -> @Sendable () -> RoomLayout {
         let limits = limits, budget = budget, empty = layoutParts(name, saved: nil), aside = files.asidePath(for: name)
-        return { saved, stamp in
+        return { saved, stamp, access in
             let parts = empty.restoring(saved)
             return {
                 let keeper = path.map { path in
-                    StateKeeper(saver: StateSaver(StateFileDestination(path: path, aside: aside, known: saved == nil ? nil : stamp,
+                    StateKeeper(saver: StateSaver(StateFileDestination(path: path, aside: aside, known: stamp,
                                                                        maxID: saved?.layout.cells.lazy.map(\.id).max(),
                                                                        logger: parts.logger)),
                                 ids: parts.ids, closed: saved.flatMap { $0.reservation == $0.layout.nextID ? $0.reservation : nil })
                 }
                 let state = LayoutState(simulation: parts.simulation(), limits: limits, budget: budget,
                                         settled: saved?.settled, catalog: saved?.catalog ?? CellCatalog(),
-                                        access: saved?.access ?? .unowned)
+                                        access: saved?.access ?? access)
                 return RoomLayout(state: state, keeper: keeper)
             }
         }

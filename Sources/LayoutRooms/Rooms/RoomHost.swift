@@ -199,8 +199,7 @@ package final class RoomHost {
 
     /// A new room's empty layout in memory and in the pool, with its access.
     private func open(_ name: RoomName, access: RoomAccess) -> Room {
-        var layout = layoutMaker(name, path: files.path(for: name))(nil, nil)()
-        layout.state.access = access
+        let layout = layoutMaker(name, path: files.path(for: name))(nil, nil, access)()
         budget.force(layout.state.simulation.count)
         let room = Room(name: name, layout: layout, replay: limits.replay, changed: changed)
         rooms[name] = room

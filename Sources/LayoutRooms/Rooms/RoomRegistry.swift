@@ -70,6 +70,8 @@ package struct RoomRegistry {
         var emptySince: Double?
         /// The address that created it (nil: loaded from its file, or placed by the cluster).
         var creator: PeerAddress?
+        /// Its owner deleted it: forgotten as soon as its last client has gone.
+        var deleted = false
     }
 
     let policy: Policy
@@ -190,8 +192,10 @@ package struct RoomRegistry {
     }
 
     /// What the room's layout says of itself now.
-    mutating func update(_ name: RoomName, cells: Int, settled: Bool, unloadable: Bool = true, budgeted: Bool = true) {
+    mutating func update(_ name: RoomName, cells: Int, settled: Bool, unloadable: Bool = true, budgeted: Bool = true,
+                         deleted: Bool = false) {
         guard var room = loaded[name] else { return }
+        room.deleted = deleted
         room.cells = cells
         room.settled = settled
         room.unloadable = unloadable
@@ -222,7 +226,7 @@ package struct RoomRegistry {
         var actions: [SweepAction] = []
         for (name, room) in loaded.sorted(by: { $0.key < $1.key }) {
             guard room.clients == 0, let since = room.emptySince else { continue }
-            if room.cells == 0, now - since >= policy.forgetAfter {
+            if room.deleted || (room.cells == 0 && now - since >= policy.forgetAfter) {
                 actions.append(.forget(name))
                 onDisk.remove(name)
             } else if room.cells > 0, room.settled, room.unloadable, now - since >= policy.unloadAfter {

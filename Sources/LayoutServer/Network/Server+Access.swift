@@ -67,7 +67,8 @@ extension Server {
         let room = session.room.name
         let (status, reason) = AccessClose.closing(refusal, room: room, broughtKey: session.credential != .none, wasIn: rotated)
         logger.info("\(session.client) from \(session.peer) \(rotated ? "no longer let into" : "not let into") room \(room): \(reason) (closing with \(status))")
-        requestClose(session, lws_close_status(rawValue: status), reason, graceSeconds: 5)
+        // What was queued for it first (the `access` or `deleted` event that says why).
+        requestClose(session, lws_close_status(rawValue: status), reason, graceSeconds: 5, afterQueued: true)
     }
 
     /// An owner's `access` or `rotate`: the change goes to the room's layout, which publishes
@@ -77,6 +78,8 @@ extension Server {
         switch message {
         case .setAccess(let mode):
             change = .mode(mode)
+        case .deleteRoom:
+            change = .delete
         case .rotate(let kinds):
             let current = session.room.access.current.access.links
             let rotation = LinkDigests.rotating(kinds, of: current, ownerSecret: session.credential.secret)

@@ -58,7 +58,7 @@ extension Server {
             switch request.message {
             case .layout(let command):
                 submit(session, command, ref: request.ref, bytes: session.received)
-            case .setAccess, .rotate:
+            case .setAccess, .rotate, .deleteRoom:
                 changeAccess(session, request.message, ref: request.ref, bytes: session.received)
             case .subscribe(let selection):
                 session.subscription?.setFilter(selection.filter)
