@@ -145,3 +145,29 @@ def test_a_room_deleted_through_a_relay_is_gone_everywhere(cluster, redis):
             assert fresh.hello["role"] == "owner"
             assert (await fresh.next("frame"))["ids"] == []
     run(scenario())
+
+
+def test_an_owner_refuses_a_relayed_change_its_role_may_not_send(cluster, redis):
+    """A request in the room's list that says a viewer sent `clear` (as a relay that let it
+    through would forward it): the owner refuses it, and the room keeps its cells."""
+    from test_cluster_hostile import wire_text
+
+    async def scenario():
+        owner = await Client(cluster[0].room("guarded")).__aenter__()
+        await owner.send({"type": "add", "count": 4})
+        await owner.event("added", by=owner.id)
+        holder = redis.call("GET", "fl:{guarded}:lease")
+        holder = holder.decode() if isinstance(holder, bytes) else holder
+        for role in ("viewer", "editor"):
+            request = b"\x01" + wire_text("b") + wire_text("c99@b") + wire_text(role) + wire_text('{"type":"clear"}')
+            redis.call("RPUSH", "fl:{guarded}:requests", request)
+            redis.call("PUBLISH", "fl:{guarded}:nudge", "")
+            if role == "viewer":
+                await asyncio.sleep(1.0)
+                assert not [m for m in owner.messages if m.get("type") == "event" and m.get("kind") == "cleared"], \
+                    f"{holder} applied a viewer's clear"
+        # The same request from an editor does clear it: the refusal was the role's.
+        await owner.event("cleared", by="c99@b")
+        await owner.__aexit__(None, None, None)
+
+    run(scenario())
