@@ -22,7 +22,6 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 
 from control import Control
 from test_browser import connected
-from test_rooms import pages, server  # noqa: F401 (fixtures: a server of this module's own, browser windows)
 
 
 def import_file(page, path):
