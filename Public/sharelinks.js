@@ -14,7 +14,8 @@ export function createShareLinks({ root, note, copies, accessSelect, rotate, rem
 
   function render() {
     const { role, access, links } = state;
-    note.textContent = describeRole(role, access);
+    // turned away (the notice says why): no role here any more
+    note.textContent = state.connection === 'refused' ? '' : describeRole(role, access);
     root.dataset.role = role;
     document.body.dataset.role = role;
     document.body.dataset.access = access;
@@ -52,5 +53,6 @@ export function createShareLinks({ root, note, copies, accessSelect, rotate, rem
   });
 
   state.on('access', render);
+  state.on('connection', render);
   render();
 }

@@ -92,6 +92,7 @@ def test_the_owner_makes_the_room_private_and_a_stranger_is_refused(server, page
     choose_access(owner, "private")
     stranger.wait(lambda: stranger.js("return document.body.dataset.connection") == "refused", "the stranger turned away")
     assert "private" in stranger.find("#notice").text
+    assert not stranger.find("#layout").is_displayed(), "the layout it saw is no longer shown"
     late = pages(url)
     late.wait(lambda: late.js("return document.body.dataset.connection") == "refused", "a late stranger refused")
     assert "private" in late.find("#notice").text and late.cells() == 0
