@@ -150,6 +150,11 @@ export function createImportPanel({ button, input, progress, status, exportLink,
     const secret = key();
     if (!secret && state.access === 'open') return; // the plain link does it
     e.preventDefault();
+    if (!secret) {
+      // a room that is not open exports only to link holders: no request that would be refused
+      say('Export needs one of this room\u2019s links (ask its owner for the view link).', 'error');
+      return;
+    }
     try {
       const reply = await fetch(exportLink.href, { headers: secret ? { Authorization: `Bearer ${secret}` } : {} });
       if (!reply.ok) {
@@ -175,8 +180,12 @@ export function createImportPanel({ button, input, progress, status, exportLink,
     const viewer = state.role === 'viewer';
     if (!job) button.disabled = viewer;
     button.title = viewer ? 'View only: importing changes the room' : button.dataset.title ?? button.title;
+    const exportable = state.access === 'open' || key() !== null;
+    exportLink.setAttribute('aria-disabled', String(!exportable));
+    exportLink.title = exportable ? exportLink.dataset.title : 'Export needs one of this room\u2019s links';
   }
   button.dataset.title = button.title;
+  exportLink.dataset.title = exportLink.title;
   state.on('access', showRole);
 
   return { start };

@@ -24,6 +24,16 @@ def role(page):
     return page.js("return document.body.dataset.role")
 
 
+def owned_room(server, pages, name, cells):
+    """A room made by a page of its own (its owner), holding `cells` cells: (its URL, the page)."""
+    url = f"{server.http}/r/{name}"
+    owner = pages(url)
+    connected(owner)
+    owner.wait(lambda: role(owner) == "owner", "the room's maker to own it")
+    add_cells(owner, cells)
+    return url, owner
+
+
 def choose_access(page, mode):
     page.js("const el = document.querySelector('#access-mode'); el.value = arguments[0];"
             "el.dispatchEvent(new Event('change', {bubbles: true}));", mode)
@@ -31,12 +41,8 @@ def choose_access(page, mode):
 
 
 def test_a_viewer_watches_live_and_cannot_change_the_room(server, pages):
-    url = f"{server.http}/r/b-viewing"
-    owner = pages(url)
-    connected(owner)
-    owner.wait(lambda: role(owner) == "owner", "the room's maker to own it")
+    url, owner = owned_room(server, pages, "b-viewing", 10)
     assert owner.find("#access .owner-controls").is_displayed()
-    add_cells(owner, 10)
     choose_access(owner, "view")
 
     viewer = pages(url)
@@ -65,6 +71,17 @@ def test_a_viewer_watches_live_and_cannot_change_the_room(server, pages):
     assert not owner.js("return window.forcelayout.state.pinned.size"), "the viewer's drag pinned nothing"
     assert viewer.js("return window.forcelayout.state.rejected") is None, "the page sent nothing the server had to refuse"
 
+    # Export: the owner's page fetches the document with its link; a viewer without one is
+    # told it needs one (a view room exports only to link holders).
+    capture = ("window.__exported = null; const real = URL.createObjectURL.bind(URL);"
+               "URL.createObjectURL = (blob) => { window.__exported = blob.size; return real(new Blob([''])); };"
+               "document.querySelector('#export-link').click()")
+    owner.js(capture)
+    owner.wait(lambda: (owner.js("return window.__exported") or 0) > 100, "the owner's export fetched with its link")
+    viewer.js(capture)
+    viewer.wait(lambda: "needs one of this room" in viewer.find("#import-status").text, "the viewer told why it cannot export")
+    assert viewer.js("return window.__exported") is None
+
     # It still sees the room live: the owner's change reaches it.
     add_cells(owner, 5)
     viewer.wait(lambda: viewer.cells() == 15, "the owner's new cells on the viewer's page")
@@ -82,11 +99,7 @@ def test_a_viewer_watches_live_and_cannot_change_the_room(server, pages):
 
 
 def test_the_owner_makes_the_room_private_and_a_stranger_is_refused(server, pages):
-    url = f"{server.http}/r/b-private"
-    owner = pages(url)
-    connected(owner)
-    owner.wait(lambda: role(owner) == "owner", "the room's maker to own it")
-    add_cells(owner, 4)
+    url, owner = owned_room(server, pages, "b-private", 4)
     stranger = pages(url)
     connected(stranger)
     choose_access(owner, "private")
@@ -138,11 +151,7 @@ def test_the_page_over_https(tmp_path):
 
 
 def test_the_owner_deletes_the_room_for_everyone(server, pages):
-    url = f"{server.http}/r/b-deleting"
-    owner = pages(url)
-    connected(owner)
-    owner.wait(lambda: role(owner) == "owner", "the room's maker to own it")
-    add_cells(owner, 3)
+    url, owner = owned_room(server, pages, "b-deleting", 3)
     other = pages(url)
     connected(other)
     assert not other.find("#delete-room").is_displayed(), "only the owner sees Delete room"
