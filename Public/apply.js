@@ -7,6 +7,7 @@ import { normalizeRuns, sameRuns } from './owners.js';
 import { normalizeSpecs, sameSpecs } from './params.js';
 import { isRoomName } from './room.js';
 import { applyDataEvent, applyDataMessage, createCellData } from './celldata.js';
+import { SECRET } from './links.js';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isId = (v) => typeof v === 'number' && Number.isFinite(v);
@@ -97,7 +98,6 @@ export function applyHello(s, msg) {
 
 const ROLES = ['owner', 'editor', 'viewer'];
 const ACCESS_MODES = ['open', 'view', 'private'];
-const SECRET = /^[A-Za-z0-9_-]{22}$/;
 
 /**
  * The page's role, the room's access and the links the page may hand on (`hello`, `role`): an

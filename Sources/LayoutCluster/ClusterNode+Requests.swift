@@ -55,7 +55,7 @@ extension ClusterNode {
                 // The relay refused what the role may not send; a request that says otherwise
                 // is refused here too.
                 guard role >= decoded.message.requiredRole else {
-                    return reply(ProtocolError(.forbidden, "this connection is a \(role.rawValue): it may not send \(decoded.message.kindName)", ref: decoded.ref))
+                    return reply(decoded.message.refusal(to: role, ref: decoded.ref))
                 }
                 let command: LayoutCommand
                 switch decoded.message {

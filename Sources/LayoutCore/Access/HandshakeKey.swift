@@ -22,14 +22,14 @@ package enum HandshakeKey {
         var presented: [Substring] = []
         if let offer {
             for name in offer.split(separator: ",") {
-                let trimmed = name.trimmingCharacters(in: " \t")
+                let trimmed = name.trimmingWhitespace()
                 if isKeyOffer(trimmed) { presented.append(trimmed.dropFirst(offerPrefix.count)) }
             }
         }
         if let authorization, !authorization.isEmpty {
-            let parts = Substring(authorization).trimmingCharacters(in: " \t").split(separator: " ", maxSplits: 1)
+            let parts = Substring(authorization).trimmingWhitespace().split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "bearer" else { return .invalid }
-            presented.append(parts[1].trimmingCharacters(in: " \t"))
+            presented.append(parts[1].trimmingWhitespace())
         }
         guard let first = presented.first else { return .none }
         guard presented.allSatisfy({ $0 == first }) else { return .invalid }
@@ -38,12 +38,3 @@ package enum HandshakeKey {
     }
 }
 
-extension Substring {
-    /// Without `characters` at either end.
-    fileprivate func trimmingCharacters(in characters: String) -> Substring {
-        let set = Set(characters)
-        guard let start = firstIndex(where: { !set.contains($0) }),
-              let end = lastIndex(where: { !set.contains($0) }) else { return "" }
-        return self[start...end]
-    }
-}

@@ -156,7 +156,7 @@ package enum Credential: Equatable, Sendable {
     /// Something that is no secret's spelling (cut short, mistyped): refused like a wrong one.
     case invalid
 
-    /// The owner's secret it holds, if it is one (checked against the room by the caller).
+    /// The link's secret it holds, if it brought one (what it opens is the room's to say).
     package var secret: LinkSecret? {
         if case .key(let secret) = self { return secret }
         return nil

@@ -110,6 +110,16 @@ public enum ClientMessage: Equatable, Sendable {
         }
     }
 
+    /// Its refusal (`forbidden`) to a connection of `role`, below `requiredRole`: one wording on
+    /// every server, the one a client is on and, in a cluster, the room's owner.
+    package func refusal(to role: Role, ref: String?) -> ProtocolError {
+        let text = switch requiredRole {
+        case .owner: "only the room's owner may send \(kindName) (this connection is \(role == .editor ? "an editor" : "a viewer"))"
+        default: "this connection is a viewer: it may watch the room, not change it (open it with the room's edit link to edit)"
+        }
+        return ProtocolError(.forbidden, text, ref: ref)
+    }
+
     /// The least role that may send it: viewers may only choose and replay their events.
     package var requiredRole: Role {
         switch self {

@@ -56,7 +56,7 @@ package enum SubprotocolOffer: Equatable {
 
 extension Substring {
     /// Without the spaces and tabs (HTTP's optional whitespace) at either end.
-    fileprivate func trimmingWhitespace() -> Substring {
+    func trimmingWhitespace() -> Substring {
         guard let start = firstIndex(where: { $0 != " " && $0 != "\t" }),
               let end = lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
         return self[start...end]

@@ -5,6 +5,13 @@ import LayoutRooms
 /// Who may be in a room and do what: a connection's role decided before its `hello`, judged
 /// again whenever the room's access changes, and the owner's `access` and `rotate` messages.
 extension Server {
+    /// The link a request brings in its headers (`HandshakeKey`): `Authorization`, and for a
+    /// WebSocket handshake its subprotocol offer too.
+    func credential(_ wsi: OpaquePointer, handshake: Bool) -> Credential {
+        HandshakeKey.credential(offer: handshake ? header(wsi, WSI_TOKEN_PROTOCOL) : nil,
+                                authorization: header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), admin: config.adminToken)
+    }
+
     /// The connection's standing in its room, now that the room is ready; nil when the room's
     /// access does not let it in (it is then being closed, with the status that says why).
     func admitToRoom(_ session: Session) -> Standing? {
@@ -22,14 +29,17 @@ extension Server {
         }
     }
 
-    /// The rooms whose access changed: each connection of theirs that had its `hello` is judged
-    /// again. One whose link was rotated, or who may no longer be in the room, is closed; one
-    /// whose role or links changed is told (`role`).
-    func recheckAccess(of name: RoomName) {
-        for session in sessions.members(of: name) {
-            guard let before = session.standing, !session.life.isClosing else { continue }
-            let (access, version) = session.room.access.current
-            guard version != session.accessVersion else { continue }
+    /// A room's connections (`members`) once its access changed: each that had its `hello` is
+    /// judged again. One whose link was rotated, or who may no longer be in the room, is closed;
+    /// one whose role or links changed is told (`role`). Called on every wake for each room that
+    /// published something (a frame, mostly): the room's board is read once, and a connection is
+    /// looked at only when the board's version moved past the one it was judged by.
+    func recheckAccess(of members: [Session]) {
+        guard let room = members.first?.room else { return }
+        let name = room.name
+        let (access, version) = room.access.current
+        for session in members {
+            guard let before = session.standing, !session.life.isClosing, version != session.accessVersion else { continue }
             session.accessVersion = version
             adoptPendingOwner(session, access)
             switch access.admit(session.credential) {

@@ -62,8 +62,9 @@ extension Server {
     private func woken(_ wsi: OpaquePointer) -> Int32 {
         if overflowAlarm.take() { closeSessionsTooFarBehind() }
         for name in host.changed.take() {
-            recheckAccess(of: name)
-            wakeMembers(of: name)
+            let members = sessions.members(of: name)
+            recheckAccess(of: members)
+            for session in members { lws_callback_on_writable(session.wsi) }
         }
         exportsReady()
         roomsLoaded()

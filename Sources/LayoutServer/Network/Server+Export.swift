@@ -40,8 +40,7 @@ extension Server {
     func serveExport(_ wsi: OpaquePointer, rest: String) -> Int32 {
         guard let (name, format) = Self.exportAddress(rest) else { return notFound(wsi) }
         let address = peerKey(wsi)
-        let credential = HandshakeKey.credential(offer: nil, authorization: header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
-                                                 admin: config.adminToken)
+        let credential = credential(wsi, handshake: false)
         // A room in memory is judged now, before any work; one read from its file or from
         // Redis once its access is read with it.
         if let room = host.rooms[name], room.role.hasLayout,

@@ -11,14 +11,14 @@ extension Server {
     func serveHTTP(_ wsi: OpaquePointer, rest: String) -> Int32 {
         let path = header(wsi, WSI_TOKEN_GET_URI) ?? header(wsi, WSI_TOKEN_HEAD_URI) ?? ""
         let exact = rest.isEmpty || rest == "/"
-        let credential = { HandshakeKey.credential(offer: nil, authorization: self.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
-                                                   admin: self.config.adminToken) }
         if path.hasPrefix(Server.statsPath), exact {
             // Room main's figures, unless it is private and the request has no link to it.
-            let hidden = host.rooms[.main].map { $0.access.current.access.exportVerdict(credential()) == .notFound } ?? false
+            let hidden = host.rooms[.main].map {
+                $0.access.current.access.exportVerdict(credential(wsi, handshake: false)) == .notFound
+            } ?? false
             return respondJSON(wsi, statsJSON(for: nil, hidingMain: hidden))
         }
-        if path.hasPrefix(Server.roomsPath), exact { return respondJSON(wsi, roomsJSON(for: credential())) }
+        if path.hasPrefix(Server.roomsPath), exact { return respondJSON(wsi, roomsJSON(for: credential(wsi, handshake: false))) }
         if path.hasPrefix(Server.exportPath + "/") { return serveExport(wsi, rest: rest) }
         if path.hasPrefix(RoomAddress.pagePath + "/") {
             switch RoomAddress.page(rest) {

@@ -47,9 +47,7 @@ extension Server {
         guard sessions.count + joining.count < config.limits.maxClients else {
             return .init(503, "WebSocket from \(peerAddress(wsi)): \(config.limits.maxClients) clients already (--max-clients)")
         }
-        let credential = HandshakeKey.credential(offer: header(wsi, WSI_TOKEN_PROTOCOL),
-                                                 authorization: header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
-                                                 admin: config.adminToken)
+        let credential = credential(wsi, handshake: true)
         switch host.admit(name, from: peerKey(wsi), now: Uptime.seconds()) {
         case .room(let room, let creator):
             // Whoever made the room is its owner, whatever they brought (a link to a room that

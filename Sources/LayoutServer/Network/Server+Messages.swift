@@ -52,7 +52,7 @@ extension Server {
                 return
             }
             if let role = session.standing?.role, role < required {
-                reject(session, ProtocolError(.forbidden, Self.forbiddenText(role: role, required: required), ref: request.ref))
+                reject(session, request.message.refusal(to: role, ref: request.ref))
                 return
             }
             switch request.message {
@@ -65,13 +65,6 @@ extension Server {
             case .replay(let count, let kinds):
                 send(session, OutgoingMessage(ServerMessages.replay(session.room.bus.replay(last: count, kinds.filter))))
             }
-        }
-    }
-
-    private static func forbiddenText(role: Role, required: Role) -> String {
-        switch required {
-        case .owner: "only the room's owner may change its access or links (this connection is \(role == .editor ? "an editor" : "a viewer"))"
-        default: "this connection is a viewer: it may watch the room, not change it (open it with the room's edit link to edit)"
         }
     }
 
