@@ -14,11 +14,11 @@ from raw_websocket import response_head, status_code, status_line, upgrade_reque
 ROOM_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
 
-def request(port, path, method="GET", source="127.0.0.1"):
+def request(port, path, method="GET", source="127.0.0.1", headers=None):
     """(status, {lower-case header: value}, body) of one request on a connection of its own."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
     try:
-        connection.request(method, path)
+        connection.request(method, path, headers=headers or {})
         response = connection.getresponse()
         body = response.read()
         return response.status, {key.lower(): value for key, value in response.getheaders()}, body

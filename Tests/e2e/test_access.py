@@ -7,13 +7,11 @@ import asyncio
 import base64
 import json
 import os
-import urllib.error
-import urllib.request
 
 import pytest
 
 from client import Client, run
-from room_tools import add, saved_cells, set_params
+from room_tools import add, request, saved_cells, set_params
 from server import RunningServer, wait_until
 
 # Every kind of message a client sends, and the least role that may send it (the protocol's
@@ -47,25 +45,21 @@ async def closed_before_hello(url, **options):
     return client.closed
 
 
+def bearer(key):
+    return {"Authorization": f"Bearer {key}"} if key is not None else None
+
+
 def export(server, name, key=None, fmt="json"):
     """(status, body) of GET /export/NAME.fmt, with `Authorization: Bearer KEY` when given."""
-    request = urllib.request.Request(f"{server.http}/export/{name}.{fmt}")
-    if key is not None:
-        request.add_header("Authorization", f"Bearer {key}")
-    try:
-        with urllib.request.urlopen(request, timeout=10) as reply:
-            return reply.status, reply.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read()
+    status, _, body = request(server.port, f"/export/{name}.{fmt}", headers=bearer(key))
+    return status, body
 
 
 def rooms(server, key=None):
     """GET /rooms as {name: entry}, with `Authorization: Bearer KEY` when given."""
-    request = urllib.request.Request(f"{server.http}/rooms")
-    if key is not None:
-        request.add_header("Authorization", f"Bearer {key}")
-    with urllib.request.urlopen(request, timeout=10) as reply:
-        return {room["name"]: room for room in json.load(reply)["rooms"]}
+    status, _, body = request(server.port, "/rooms", headers=bearer(key))
+    assert status == 200, status
+    return {room["name"]: room for room in json.loads(body)["rooms"]}
 
 
 async def set_access(owner, mode):
