@@ -15,10 +15,12 @@ export const KEY_PREFIX = 'forcelayout.key.';
 
 /** The link an address's fragment carries (`#edit=SECRET`): {kind, secret}, else null. */
 export function linkFromHash(hash) {
-  const m = /^#(owner|edit|view)=([^&]*)/.exec(typeof hash === 'string' ? hash : '');
-  if (!m) return null;
+  // The fragment may carry a view too (`#view=SECRET&at=…&select=…`: viewlink.js).
+  if (typeof hash !== 'string' || !hash.startsWith('#')) return null;
+  const params = new URLSearchParams(hash.slice(1));
+  const kind = LINK_KINDS.find((k) => params.has(k));
   // A secret cut short or mistyped is still offered: the server says it opens nothing.
-  return { kind: m[1], secret: m[2] };
+  return kind ? { kind, secret: params.get(kind) } : null;
 }
 
 /** A room's address with one of its links: `http://host/r/NAME#view=SECRET`. */
