@@ -12,7 +12,7 @@ import { SECRET } from './links.js';
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isId = (v) => typeof v === 'number' && Number.isFinite(v);
 
-/** Any server message: hello, frame, event, data, stats, error, role (others, such as replay, are ignored). */
+/** Any server message: hello, frame, event, data, stats, error, role, pointer (others, such as replay, are ignored). */
 export function applyMessage(s, msg) {
   switch (msg.type) {
     case 'hello':
@@ -28,6 +28,11 @@ export function applyMessage(s, msg) {
       return applyStats(s, msg);
     case 'error':
       return applyError(s, msg);
+    case 'pointer': {
+      const changes = new Map();
+      if (applyPointer(s, msg)) changes.set('pointers', undefined);
+      return emitChanges(s, changes);
+    }
     case 'role': {
       const changes = new Map();
       applyStanding(s, msg, changes);
@@ -69,6 +74,11 @@ export function applyHello(s, msg) {
   if (typeof msg.settled === 'boolean') update(s, 'settled', msg.settled, changes);
   update(s, 'unsaved', msg.unsaved === true, changes);
   applyPhysics(s, msg, changes);
+  // the room's pointers now (a reconnect forgets the old ones)
+  const pointers = s.pointers.size;
+  s.pointers = new Map();
+  for (const p of Array.isArray(msg.pointers) ? msg.pointers : []) applyPointer(s, p);
+  if (pointers > 0 || s.pointers.size > 0) changes.set('pointers', undefined);
   s.v = null; // the next frame carries ids; frames without them are meaningless until then
   // the room's data comes in its `data` message after hello (none when it has none)
   if (s.data.cells.size > 0 || s.data.links.size > 0) {
@@ -191,6 +201,22 @@ export function applyEvent(s, ev) {
   emitChanges(s, changes);
 }
 
+const NAME_MAX = 32;
+
+/**
+ * A `pointer` ({client, id, name}): `client` points at cell `id` (null: no longer points).
+ * Returns true when the pointers changed.
+ */
+export function applyPointer(s, msg) {
+  if (!isObject(msg) || typeof msg.client !== 'string' || msg.client === '') return false;
+  const before = s.pointers.get(msg.client);
+  if (!isId(msg.id)) return s.pointers.delete(msg.client);
+  const name = typeof msg.name === 'string' && msg.name.trim() !== '' ? msg.name.trim().slice(0, NAME_MAX) : null;
+  if (before && before.id === msg.id && before.name === name) return false;
+  s.pointers.set(msg.client, { id: msg.id, name });
+  return true;
+}
+
 /** A `stats` message. */
 export function applyStats(s, msg) {
   const changes = new Map([['stats', undefined]]);
@@ -294,6 +320,8 @@ function setMembership(s, ids, changes) {
   for (const id of s.pinned) if (!s.index.has(id)) s.pinned.delete(id);
   if (s.pinned.size !== pins) changes.set('pins', undefined);
   update(s, 'selectedId', followSelection(s, oldIds, oldIndex), changes, 'selection');
+  // the highlighted cell is gone: nothing is highlighted (the strip moves on to a neighbour)
+  if (s.focused && s.group === null && s.selectedId !== beforeId) update(s, 'focused', false, changes, 'selection');
   const kept = beforeId !== null && beforeId === s.selectedId && before >= 0;
   changes.set('membership', { shift: kept ? selectedIndex(s) - before : 0 });
   if (s.hoveredId !== null && !s.index.has(s.hoveredId)) update(s, 'hoveredId', null, changes, 'hover');

@@ -51,7 +51,8 @@ function buildControl(c, checks) {
   return { row: element('label', { class: 'param', title }, [name, element('span', { class: 'spacer' }), input]), input, box: null };
 }
 
-export function createControls(root, state, { send }) {
+// confirmClear(cells): asked before Clear removes a room's cells for everyone (true: go on)
+export function createControls(root, state, { send, confirmClear = () => true }) {
   let params = {};
   let maxAdd = 1000;
   const lastSent = new Map();
@@ -210,6 +211,7 @@ export function createControls(root, state, { send }) {
         send({ type: 'remove', count: count() });
         break;
       case 'clear':
+        if (state.ids.length > 0 && !confirmClear(state.ids.length)) break;
         send({ type: 'clear' });
         break;
       case 'pause':

@@ -2,10 +2,11 @@
 // a cell selects it; dragging it holds it at the pointer for everyone (`pin`, at most 30
 // a second, held by this connection: see dragpins.js) and the drop lets it go, or leaves it
 // pinned where it is dropped if it was pinned before; a double-click (double tap) pins or unpins a cell where it is; hovering
-// shows its id and owner in the tooltip. The canvas's cursor classes follow the hovered
+// shows its label, group, degree and owner in the tooltip; a touch held on a cell points at
+// it (pointing.js); a tap on the empty canvas clears the highlight. The canvas's cursor classes follow the hovered
 // and the dragged cell, and a lost connection lets go of everything.
 import { createPointers } from './pointers.js';
-import { ownerLookup, selectId, setDrag, setHover } from './state.js';
+import { clearFocus, ownerLookup, selectId, setDrag, setHover } from './state.js';
 import { describeOwner } from './owners.js';
 import { cellName } from './celldata.js';
 import { throttle } from './throttle.js';
@@ -14,7 +15,7 @@ import { dragPin, dropMessage } from './dragpins.js';
 const round1 = (v) => Math.round(v * 10) / 10;
 
 // send: quiet (false when not connected); ask: the same, telling the user when it cannot go
-export function createHands({ canvas, renderer, scene, state, tooltip, send, ask, onCamera }) {
+export function createHands({ canvas, renderer, scene, state, tooltip, send, ask, onCamera, neighbours, point }) {
   const sendPin = throttle((message) => send(message), 33);
   const drawn = scene.scene;
 
@@ -28,7 +29,13 @@ export function createHands({ canvas, renderer, scene, state, tooltip, send, ask
     if (id === null) return;
     const owner = ownerLookup(state)(id);
     const pinned = state.pinned.has(id) ? ' · pinned' : '';
-    tooltip.show(`${cellName(state.data, id)} · ${describeOwner(owner, state.client)}${pinned}`, clientX, clientY);
+    const group = state.data.cells.get(id)?.group;
+    const degree = neighbours.degree(id);
+    const parts = [cellName(state.data, id)];
+    if (group !== undefined) parts.push(`group ${group}`);
+    if (degree > 0) parts.push(degree === 1 ? '1 link' : `${degree.toLocaleString('en-US')} links`);
+    parts.push(describeOwner(owner, state.client));
+    tooltip.show(`${parts.join(' · ')}${pinned}`, clientX, clientY);
   }
 
   state.on('hover', () => {
@@ -78,6 +85,8 @@ export function createHands({ canvas, renderer, scene, state, tooltip, send, ask
       ask({ type: 'pin', id, x: round1(drawn.xy[2 * i]), y: round1(drawn.xy[2 * i + 1]) });
     },
     hover,
+    longPress: point,
+    tapEmpty: () => clearFocus(state),
     cameraMoved: onCamera,
   });
 

@@ -6,11 +6,15 @@
 // Export: a link that downloads the room as node-link JSON with positions (GET /export/ROOM.json);
 // when the page holds one of the room's links (`key()`), the download is fetched with it
 // (`Authorization: Bearer`), as a room that is not open exports only to link holders. A viewer
-// imports nothing (the button is disabled).
+// imports nothing (the button is disabled). Into a room that holds cells, the import asks first
+// whether the graph replaces them (a `clear` goes first) or joins them (`chooseMode`).
 import { readGraph } from './graphfile.js';
 import { createImporter } from './importer.js';
+import { saveBlob } from './download.js';
 
-export function createImportPanel({ button, input, progress, status, exportLink, dropTarget }, state, { send, key = () => null }) {
+// chooseMode({name, cells, roomCells}) -> a promise of 'replace', 'add' or null (cancelled)
+export function createImportPanel({ button, input, progress, status, exportLink, dropTarget }, state, { send, key = () => null, chooseMode = async () => 'add' }) {
+  let choosing = false;
   let job = null; // {importer, name, timer, lastSent, ticker, client}
 
   function say(text, kind = '') {
@@ -64,7 +68,7 @@ export function createImportPanel({ button, input, progress, status, exportLink,
   }
 
   async function start(file) {
-    if (job) return say('An import is under way: wait for it to end', 'error');
+    if (job || choosing) return say('An import is under way: wait for it to end', 'error');
     if (state.connection !== 'connected') return say('Not connected: wait for the server, then import again', 'error');
     if (state.role === 'viewer') return say('View only: importing would change the room (it needs the edit link)', 'error');
     let graph;
@@ -72,6 +76,19 @@ export function createImportPanel({ button, input, progress, status, exportLink,
       graph = readGraph(await file.text());
     } catch (e) {
       return say(`Cannot import ${file.name}: ${e.message}`, 'error');
+    }
+    if (state.ids.length > 0) {
+      choosing = true;
+      let mode;
+      try {
+        mode = await chooseMode({ name: file.name, cells: graph.nodes.length, roomCells: state.ids.length });
+      } finally {
+        choosing = false;
+      }
+      if (mode !== 'replace' && mode !== 'add') return say(`Import of ${file.name} cancelled.`);
+      if (state.connection !== 'connected') return say('Not connected: wait for the server, then import again', 'error');
+      // the room's cells go first; the server applies this page's messages in order
+      if (mode === 'replace' && !send({ type: 'clear' })) return say('Not connected: wait for the server, then import again', 'error');
     }
     job = { importer: createImporter(graph, state.limits), name: file.name, cells: graph.nodes.length, links: graph.edges.length,
       timer: 0, lastSent: -Infinity, client: state.client };
@@ -163,14 +180,7 @@ export function createImportPanel({ button, input, progress, status, exportLink,
           : `Export failed (${reply.status}).`, 'error');
         return;
       }
-      const url = URL.createObjectURL(await reply.blob());
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = exportLink.download;
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10000);
+      saveBlob(await reply.blob(), exportLink.download);
     } catch (err) {
       say(`Export failed: ${err.message}`, 'error');
     }
@@ -188,5 +198,5 @@ export function createImportPanel({ button, input, progress, status, exportLink,
   exportLink.dataset.title = exportLink.title;
   state.on('access', showRole);
 
-  return { start };
+  return { start, say };
 }

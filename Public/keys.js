@@ -1,21 +1,31 @@
 // Keyboard shortcuts of the page, as a pure mapping from a key to an action, so the rules
 // about where they apply are testable without a DOM:
-//   + / =   add cells (the Count box)        -   remove cells
-//   space   pause / resume                   f   fit the layout (auto camera)
-//   ← ↓     previous cell                    → ↑ next cell (as on the strip slider)
-// Nothing applies with Ctrl, Alt or Meta held (browser shortcuts), while typing in a text or
-// number field, or on the strip (it has its own keys); keys a focused control uses itself
-// (arrows on a slider, space on a button or checkbox) stay with it.
+//   + / =   zoom in                          -   zoom out
+//   a       add cells (the Count box)        space   pause / resume
+//   f       fit the layout (auto camera)     F   fit the selection
+//   / or Ctrl+K   find a cell                Esc   clear the highlight
+//   p       point at the selected cell       ← ↓ previous cell, → ↑ next (as the strip)
+// No key removes cells: a key pressed by mistake (people expect `-` to zoom out) must not take
+// cells away from everyone; Remove and Clear are buttons, and Clear asks first.
+// Nothing applies with Ctrl, Alt or Meta held (browser shortcuts) but Ctrl+K, while typing in a
+// text or number field, or on the strip (it has its own keys); keys a focused control uses
+// itself (arrows on a slider, space on a button or checkbox) stay with it.
 
 const ACTIONS = {
-  '+': 'add',
-  '=': 'add',
-  '-': 'remove',
-  _: 'remove',
+  '+': 'zoomIn',
+  '=': 'zoomIn',
+  '-': 'zoomOut',
+  _: 'zoomOut',
+  a: 'add',
+  A: 'add',
   ' ': 'pause',
   Spacebar: 'pause',
   f: 'fit',
-  F: 'fit',
+  F: 'fitSelection',
+  '/': 'find',
+  Escape: 'clearFocus',
+  p: 'point',
+  P: 'point',
   ArrowLeft: 'prev',
   ArrowDown: 'prev',
   ArrowRight: 'next',
@@ -28,7 +38,9 @@ const ACTIONS = {
  * radio), 'button', or anything else. Returns null when the page should not act.
  */
 export function keyAction(e, kind = 'other') {
-  if (!e || e.ctrlKey || e.altKey || e.metaKey) return null;
+  if (!e) return null;
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && (e.key === 'k' || e.key === 'K')) return 'find';
+  if (e.ctrlKey || e.altKey || e.metaKey) return null;
   const action = Object.hasOwn(ACTIONS, e.key) ? ACTIONS[e.key] : null;
   if (!action || kind === 'text' || kind === 'strip') return null;
   if (kind === 'control' && (action === 'prev' || action === 'next' || action === 'pause')) return null;

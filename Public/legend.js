@@ -3,7 +3,8 @@
 // cells first), a swatch of its colour, "you" for this page's own; cells of no known owner
 // (restored from a state file) as "restored". At most MAX lines, the rest summed up. It
 // follows the state's membership, owners, data, client id and colour scheme; `paintOf(ids)`
-// gives the legend of a membership (scene.js, shared with the canvas).
+// gives the legend of a membership (scene.js, shared with the canvas). A group's line is a
+// button that highlights the group's cells.
 const MAX = 12;
 
 export function createLegend(el, state, paintOf) {
@@ -13,7 +14,7 @@ export function createLegend(el, state, paintOf) {
     const { legend } = paintOf(state.ids);
     const me = state.client;
     const rows = legend.rows;
-    const key = JSON.stringify([legend.by, rows.map((r) => [r.name, r.count, r.css]), me]);
+    const key = JSON.stringify([legend.by, rows.map((r) => [r.name, r.count, r.css]), me, state.focused && state.group]);
     if (key === last) return;
     last = key;
     el.replaceChildren();
@@ -36,9 +37,19 @@ export function createLegend(el, state, paintOf) {
       const n = document.createElement('span');
       n.className = 'n';
       n.textContent = r.count.toLocaleString('en-US');
-      li.append(sw, name, n);
-      if (legend.by === 'group') li.dataset.group = r.name;
-      else li.dataset.client = r.client ?? '';
+      if (legend.by === 'group' && r.key !== 'other') {
+        // a group is a button: it highlights the group's cells (main.js), again: no longer
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.dataset.group = r.name;
+        b.title = `Highlight the cells of group ${r.name}`;
+        b.setAttribute('aria-pressed', String(state.focused && state.group === r.name));
+        b.append(sw, name, n);
+        li.append(b);
+      } else {
+        li.append(sw, name, n);
+        if (legend.by === 'owner') li.dataset.client = r.client ?? '';
+      }
       el.append(li);
     }
     if (shown.length < rows.length) {
@@ -50,6 +61,6 @@ export function createLegend(el, state, paintOf) {
     }
   }
 
-  for (const type of ['membership', 'owners', 'data', 'connection', 'theme']) state.on(type, render);
+  for (const type of ['membership', 'owners', 'data', 'connection', 'theme', 'selection']) state.on(type, render);
   render();
 }

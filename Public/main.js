@@ -6,7 +6,7 @@
 // redraws by hand: the renderer and the strip wake the frame loop when they have something
 // new to draw. The connection never calls back before this module has run to its end.
 import { SUBPROTOCOLS, connect, socketUrl } from './net.js';
-import { createState, selectIndex, selectedIndex, setConnection, setScheme } from './state.js';
+import { clearFocus, createState, selectGroup, selectId, selectIndex, selectedIndex, setConnection, setScheme } from './state.js';
 import { createReceiver } from './receive.js';
 import { createPerf } from './perf.js';
 import { createFrames } from './frames.js';
@@ -32,6 +32,16 @@ import { createRoomSwitcher } from './rooms.js';
 import { createImportPanel } from './importpanel.js';
 import { roomFromPath } from './room.js';
 import { keyAction, targetKind } from './keys.js';
+import { createNeighbours } from './neighbours.js';
+import { createFocus } from './focus.js';
+import { createPointing } from './pointing.js';
+import { createSearchBox } from './searchbox.js';
+import { createSelectionPanel } from './selectionpanel.js';
+import { createPictures } from './pictures.js';
+import { createEmptyRoom } from './emptyroom.js';
+import { viewFromHash, viewHash, viewLinkKey } from './viewlink.js';
+import { roomUrl } from './room.js';
+import { zoomAt } from './camera.js';
 import { describeError } from './wording.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -96,7 +106,10 @@ const canvas = $('#layout');
 const frames = createFrames();
 const interp = createInterpolator();
 const scene = createScene(state, interp);
-const renderer = createRenderer(canvas, state, { onChange: frames.wake });
+const neighbours = createNeighbours(() => state.data);
+const focus = createFocus({ state, neighbours });
+const renderer = createRenderer(canvas, state, { onChange: frames.wake, overlays: [focus.overlay] });
+for (const type of ['pointers', 'selection']) state.on(type, renderer.invalidate);
 const strip = createStrip($('#strip'), state, { label: $('#strip-label'), onChange: frames.wake });
 createPainter({ state, frames, interp, scene, renderer, strip, perf });
 state.on('selection', () => {
@@ -114,13 +127,102 @@ function fit() {
 }
 fitButton.addEventListener('click', fit);
 
-createHands({ canvas, renderer, scene, state, tooltip: createTooltip($('#tooltip')), send: net.send, ask, onCamera: showFit });
+// ---- finding, highlighting, pointing ----
+
+const pointing = createPointing({ state, send: ask, storage });
+
+/** World bounds of the cells `ids` as drawn now (null: none drawn). */
+function boundsOf(ids) {
+  const drawn = scene.scene;
+  let b = null;
+  for (const id of ids) {
+    const i = drawn.index.get(id);
+    if (i === undefined || i >= drawn.count) continue;
+    const x = drawn.xy[2 * i];
+    const y = drawn.xy[2 * i + 1];
+    if (!b) b = { minX: x, minY: y, maxX: x, maxY: y };
+    else {
+      b.minX = Math.min(b.minX, x);
+      b.minY = Math.min(b.minY, y);
+      b.maxX = Math.max(b.maxX, x);
+      b.maxY = Math.max(b.maxY, y);
+    }
+  }
+  return b;
+}
+
+/** Glide the camera to frame `ids`, showing at least `cells` cell sizes around them. */
+function frameCells(ids, cells = 8) {
+  const b = boundsOf(ids);
+  if (!b) return;
+  const size = Number(state.params.cellSize) || 20;
+  renderer.flyTo(renderer.framing({ minX: b.minX - size, minY: b.minY - size, maxX: b.maxX + size, maxY: b.maxY + size }, size * cells));
+  showFit();
+}
+
+/** Select cell `id`, fly there and pulse it: where the search and a shared view go. */
+function goTo(id) {
+  selectId(state, id);
+  frameCells([id], 14);
+  focus.pulse(id);
+  frames.wake();
+}
+
+function fitSelection() {
+  if (!state.focused) return;
+  if (state.group !== null) {
+    const members = [];
+    for (const id of state.ids) if (state.data.cells.get(id)?.group === state.group) members.push(id);
+    frameCells(members);
+  } else if (state.selectedId !== null) frameCells(neighbours.of(state.selectedId, state.hops).cells);
+}
+
+function point(id) {
+  if (id === null || id === undefined) return;
+  pointing.toggle(id);
+}
+
+const search = createSearchBox({ input: $('#find'), list: $('#find-results'), note: $('#find-note') }, state, { onGo: goTo });
+createSelectionPanel($('#selection'), state, { neighbours, pointing, onFit: fitSelection, onPoint: point });
+// a group in the legend: its cells are highlighted (again: no longer)
+$('#legend').addEventListener('click', (e) => {
+  const row = e.target.closest('[data-group]');
+  if (row) selectGroup(state, state.group === row.dataset.group ? null : row.dataset.group);
+});
+
+createHands({
+  canvas, renderer, scene, state, tooltip: createTooltip($('#tooltip')), send: net.send, ask, onCamera: showFit, neighbours,
+  point: (id) => {
+    pointing.point(id);
+    notice.show('Pointing here for everyone in the room', { seconds: 3 });
+  },
+});
+
+// ---- a view in the address: #at=X,Y,ZOOM&select=ID (viewlink.js) ----
+
+const openedView = viewFromHash(location.hash);
+if (openedView.at) renderer.setCamera(openedView.at);
+if (openedView.select !== null) {
+  // the cell is selected once it is in the layout; the camera stays where the view put it
+  const selectWhenThere = () => {
+    if (!state.index.has(openedView.select)) return;
+    selectId(state, openedView.select);
+    if (!openedView.at) goTo(openedView.select);
+    openedView.select = null;
+  };
+  state.on('membership', () => {
+    if (openedView.select !== null) selectWhenThere();
+  });
+}
 
 // ---- the panel and what follows the state there ----
 
 const panelEl = $('#panel');
 const panel = createPanel(panelEl, $('#panel-toggle'), { onInsets: renderer.setInsets });
-createControls(panelEl, state, { send: ask });
+createControls(panelEl, state, {
+  send: ask,
+  confirmClear: (n) => window.confirm(`Remove all ${n.toLocaleString('en-US')} cells of room \u201c${room}\u201d for everyone in it?`),
+});
 createStatus($('#status'), state);
 createLegend($('#legend'), state, scene.paintOf);
 createLog($('#log'), state, { max: 50 });
@@ -136,10 +238,37 @@ createShareLinks({
   confirmDelete: () => window.confirm(`Delete room \u201c${room}\u201d for everyone? Everyone is disconnected and its links stop working.`),
 });
 createRoomSwitcher($('#rooms'), $('#rooms-toggle'), state, { onOpen: panel.open });
-createImportPanel({
+const importChoice = $('#import-choice');
+const importPanel = createImportPanel({
   button: $('#import-button'), input: $('#import-file'), progress: $('#import-progress'), status: $('#import-status'),
   exportLink: $('#export-link'), dropTarget: document.body,
-}, state, { send: ask, key: () => key?.secret ?? null });
+}, state, {
+  send: ask,
+  key: () => key?.secret ?? null,
+  // the room has cells: replace them with the graph, or add it beside them?
+  chooseMode: ({ name, cells, roomCells }) => new Promise((resolve) => {
+    importChoice.querySelector('[data-part="text"]').textContent = `Room \u201c${room}\u201d has ${roomCells.toLocaleString('en-US')} cells. `
+      + `Replace them with the ${cells.toLocaleString('en-US')} nodes of ${name} (for everyone in the room), or add the graph beside them?`;
+    importChoice.addEventListener('close', () => resolve(importChoice.returnValue), { once: true });
+    importChoice.returnValue = 'cancel';
+    importChoice.showModal();
+  }),
+});
+createPictures({ png: $('#picture-png'), svg: $('#picture-svg'), scale: $('#picture-scale') }, state, {
+  renderer, scene, say: (text, kind) => importPanel.say(text, kind),
+});
+const copyView = $('#view-copy');
+copyView.addEventListener('click', async () => {
+  const { link, needsLink } = viewLinkKey(state.access, state.links, location.hash);
+  const url = roomUrl(location, room) + viewHash(renderer.camera, state.focused && state.group === null ? state.selectedId : null, link);
+  const result = await copier.copy(url, { button: copyView, what: 'Link to this view' });
+  if (result === 'copied' && needsLink) copier.say('Link to this view copied: this room is private, so whoever opens it needs a link from its owner too');
+});
+createEmptyRoom($('#empty'), state, {
+  add: () => ask({ type: 'add', count: 10 }),
+  importFile: () => $('#import-button').click(),
+  share: (button) => copier.copy($('#share-link').href, { button, selectable: $('#share-link') }),
+});
 
 // Enter in a number box commits it (change) instead of submitting the form
 $('#params').addEventListener('submit', (e) => {
@@ -157,9 +286,28 @@ document.addEventListener('keydown', (e) => {
   if (e.repeat && action !== 'prev' && action !== 'next') return; // a held key adds once
   switch (action) {
     case 'add':
-    case 'remove':
     case 'pause':
       panelEl.querySelector(`button[data-action="${action}"]`)?.click();
+      break;
+    case 'zoomIn':
+    case 'zoomOut': {
+      const v = renderer.view();
+      renderer.setCamera(zoomAt(renderer.camera, v, v.x + v.w / 2, v.y + v.h / 2, action === 'zoomIn' ? 1.25 : 0.8));
+      showFit();
+      break;
+    }
+    case 'find':
+      panel.open?.();
+      search.focus();
+      break;
+    case 'clearFocus':
+      clearFocus(state);
+      break;
+    case 'point':
+      if (state.focused && state.group === null) point(state.selectedId);
+      break;
+    case 'fitSelection':
+      fitSelection();
       break;
     case 'prev':
     case 'next': {
@@ -211,6 +359,12 @@ window.forcelayout = {
     return { mode: renderer.mode, ...renderer.camera };
   },
   perf: () => perf.read(state),
+  /** The cell ids highlighted now (the selection and its neighbours, or a group), [] when none. */
+  highlighted() {
+    if (!state.focused) return [];
+    if (state.group !== null) return state.ids.filter((id) => state.data.cells.get(id)?.group === state.group);
+    return [...neighbours.of(state.selectedId, state.hops).cells];
+  },
   /** The subprotocol the server chose: 'forcelayout.v2' (binary frames), 'forcelayout.v1', '' when not connected. */
   protocol: () => net.protocol,
 };

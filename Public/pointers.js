@@ -4,11 +4,14 @@
 // - press the empty canvas and move: pan; two pointers: pinch zoom; wheel: zoom about the
 //   pointer. These move the camera through the renderer (which then stays manual).
 // - a mouse moving with no button down: hover (the cell under it, or null).
+// - touch or pen held still on a cell for LONG_PRESS_MS: longPress (point at it); a tap on the
+//   empty canvas: tapEmpty (nothing highlighted any more).
 import { panBy, pinch, wheelFactor, zoomAt } from './camera.js';
 
 const DRAG_PX = 4;
 const PAN_PX = 3;
 const DOUBLE_TAP_MS = 400;
+const LONG_PRESS_MS = 550;
 
 export function createPointers(canvas, renderer, h) {
   const down = new Map(); // pointerId -> [x, y] on the canvas, CSS px
@@ -16,10 +19,17 @@ export function createPointers(canvas, renderer, h) {
   let pan = null; // {pointerId, x, y, moved}
   let pinching = null; // {a, b (pointer ids), start camera, a0, b0}
   let lastTap = null; // {id, t}
+  let longPress = null; // the timer of a touch held on a cell
+
+  function stopLongPress() {
+    clearTimeout(longPress);
+    longPress = null;
+  }
 
   const at = (e) => renderer.toCanvas(e.clientX, e.clientY);
 
   function startPinch() {
+    stopLongPress();
     const [a, b] = [...down.keys()];
     pinching = { a, b, start: renderer.camera, a0: down.get(a), b0: down.get(b) };
     press = null;
@@ -49,6 +59,15 @@ export function createPointers(canvas, renderer, h) {
     if (id !== null) {
       press = { pointerId: e.pointerId, id, x, y, dragging: false };
       h.select(id);
+      if (e.pointerType !== 'mouse') {
+        stopLongPress();
+        longPress = setTimeout(() => {
+          longPress = null;
+          if (press?.id !== id || press.dragging) return;
+          press.held = true; // its release is no tap
+          h.longPress(id);
+        }, LONG_PRESS_MS);
+      }
     } else {
       pan = { pointerId: e.pointerId, x, y, moved: false };
     }
@@ -74,6 +93,7 @@ export function createPointers(canvas, renderer, h) {
       if (!press.dragging) {
         if (Math.hypot(p[0] - press.x, p[1] - press.y) < DRAG_PX) return;
         press.dragging = true;
+        stopLongPress();
         lastTap = null;
         h.dragStart(press.id);
       }
@@ -92,6 +112,7 @@ export function createPointers(canvas, renderer, h) {
 
   function up(e) {
     if (!down.delete(e.pointerId)) return;
+    stopLongPress();
     if (pinching) {
       if (e.pointerId === pinching.a || e.pointerId === pinching.b) {
         pinching = null;
@@ -104,7 +125,7 @@ export function createPointers(canvas, renderer, h) {
     if (press && press.pointerId === e.pointerId) {
       if (press.dragging) {
         endDrag(e.type === 'pointercancel');
-      } else if (e.type === 'pointerup') {
+      } else if (e.type === 'pointerup' && !press.held) {
         const now = e.timeStamp || performance.now();
         if (lastTap && lastTap.id === press.id && now - lastTap.t < DOUBLE_TAP_MS) {
           lastTap = null;
@@ -115,7 +136,10 @@ export function createPointers(canvas, renderer, h) {
       }
       press = null;
     }
-    if (pan && pan.pointerId === e.pointerId) pan = null;
+    if (pan && pan.pointerId === e.pointerId) {
+      if (!pan.moved && e.type === 'pointerup') h.tapEmpty();
+      pan = null;
+    }
   }
   canvas.addEventListener('pointerup', up);
   canvas.addEventListener('pointercancel', up);
@@ -136,6 +160,7 @@ export function createPointers(canvas, renderer, h) {
   return {
     /** Let go of everything (connection lost): a drag in progress ends as cancelled. */
     cancel() {
+      stopLongPress();
       endDrag(true);
       pan = null;
       pinching = null;

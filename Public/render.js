@@ -42,8 +42,10 @@ function parseColor(ctx, css, fallback) {
   return m ? m.slice(0, 3).map(Number) : [255, 255, 255];
 }
 
-export function createRenderer(canvas, state, { onChange = () => {} } = {}) {
-  const ctx = canvas.getContext('2d', { alpha: false });
+// overlays: functions (frame, scene, ox, oy, k, r) -> true while they animate, drawn last
+// (the highlight of the selection and the people's pointers: focus.js)
+export function createRenderer(canvas, state, { onChange = () => {}, overlays = [] } = {}) {
+  let ctx = canvas.getContext('2d', { alpha: false });
   const masks = createMaskCache();
   const radiusGroups = createRadiusGroups();
   const linkPairs = createLinkIndex();
@@ -60,6 +62,7 @@ export function createRenderer(canvas, state, { onChange = () => {} } = {}) {
   let colors = readColors();
   let lastDraw = { ms: 0, visible: 0 };
   let insets = { top: 0, right: 0, bottom: 0, left: 0 };
+  let animating = false; // an overlay asked for another frame
 
   function touch() {
     dirty = true;
@@ -174,7 +177,31 @@ export function createRenderer(canvas, state, { onChange = () => {} } = {}) {
     const visible = r * dpr > ARC_RADIUS ? drawArcs(frame, scene, ox, oy, k, r) : drawStamped(scene, ox, oy, k, r);
     drawLabels(frame, scene, ox, oy, k, r);
     drawMarks(frame, scene, ox, oy, k, r);
+    animating = false;
+    for (const overlay of overlays) animating = overlay(frame, scene, ox, oy, k, r) || animating;
     lastDraw = { ms: performance.now() - t0, visible };
+  }
+
+  /**
+   * The view as drawn now, at `ratio` device pixels per CSS pixel (the screen's, or 2 or 4
+   * for print), on a canvas of its own: the picture the panel saves as PNG.
+   */
+  function picture(scene, ratio) {
+    const out = document.createElement('canvas');
+    out.width = Math.max(1, Math.round(cssW * ratio));
+    out.height = Math.max(1, Math.round(cssH * ratio));
+    const saved = { ctx, img, buf, dpr };
+    ctx = out.getContext('2d', { alpha: false });
+    dpr = ratio;
+    img = ctx.createImageData(out.width, out.height);
+    buf = new Int32Array(img.data.buffer);
+    try {
+      draw(scene);
+    } finally {
+      ({ ctx, img, buf, dpr } = saved);
+      touch();
+    }
+    return out;
   }
 
   return {
@@ -221,6 +248,30 @@ export function createRenderer(canvas, state, { onChange = () => {} } = {}) {
       mode = 'auto';
       retarget();
     },
+    /** Glide the camera to `cam` ({cx, cy, scale}) and stay there: manual mode. */
+    flyTo(cam) {
+      if (!(cam && Number.isFinite(cam.cx) && Number.isFinite(cam.cy) && cam.scale > 0)) return;
+      mode = 'manual';
+      camera ??= { ...target };
+      target = { cx: cam.cx, cy: cam.cy, scale: cam.scale };
+      touch();
+    },
+    /**
+     * The camera that frames world `bounds` ({minX, minY, maxX, maxY}) in the free part of the
+     * canvas, showing at least `minSpan` world units.
+     */
+    framing(bounds, minSpan) {
+      return fitCamera(bounds, view(), { margin: 48, minSpan });
+    },
+    picture,
+    /** The canvas's size in CSS px. */
+    get size() {
+      return { cssW, cssH };
+    },
+    /** The colours the canvas draws with now (the colour scheme's). */
+    get colors() {
+      return colors;
+    },
     /**
      * One animation frame: ease the camera, draw `scene` if needed. Returns true while the
      * camera moves. scene: {ids, index, xy, count, cellSize, slots, palette, pinned,
@@ -231,10 +282,10 @@ export function createRenderer(canvas, state, { onChange = () => {} } = {}) {
       const moved = eased.moving || camera === null || eased.camera.scale !== camera.scale
         || eased.camera.cx !== camera.cx || eased.camera.cy !== camera.cy;
       camera = eased.camera;
-      if (moved || dirty || force) {
+      if (moved || dirty || force || animating) {
         dirty = false;
         draw(scene);
-        return { moving: eased.moving, drawn: true };
+        return { moving: eased.moving || animating, drawn: true };
       }
       return { moving: eased.moving, drawn: false };
     },

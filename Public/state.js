@@ -25,7 +25,7 @@ export const CHANGES = [
   'owners', // owners: who added which cells
   'pins', // pinned
   'data', // data: the cells' labels, radii, colours, groups, keys and the links (celldata.js); payload {replaced} for a `data` message
-  'selection', // selectedId
+  'selection', // selectedId; focused (the user picked it: highlight and neighbours), hops (1 or 2), group (a legend group picked, or null)
   'positions', // xy: a frame came
   'clients', // clients
   'settled', // settled
@@ -33,6 +33,7 @@ export const CHANGES = [
   'physics', // physics: what moves the cells now, 'cells' or 'graph' (hello, stats), or null; unfolding: a multilevel layout unfolds
   'stats', // stats: the server's figures, once a second
   'history', // payload {events, restarted}: server events not shown before (a new server process: restarted)
+  'pointers', // pointers: who points at which cell (Map client -> {id, name}), from hello and `pointer` messages
   'hover', // hoveredId: the cell under the mouse
   'drag', // dragging: the cell dragged here, {id, wx, wy, wasPinned}, or null
   'theme', // scheme: 'light' or 'dark'
@@ -69,6 +70,10 @@ export function createState({ scheme = 'light', room = 'main' } = {}) {
     pinned: new Set(),
     data: createCellData(),
     selectedId: null,
+    focused: false, // the selection was picked by the user (not the first cell by default): it is highlighted
+    hops: 1, // neighbours highlighted: 1 or 2 links away
+    group: null, // the group picked in the legend: its cells are highlighted
+    pointers: new Map(), // client -> {id, name}: the cells people point at
     lastSeq: 0, // highest event seq shown in the log
     hoveredId: null,
     dragging: null,
@@ -100,11 +105,36 @@ export function setConnection(s, connection) {
   if (connection !== 'open') change(s, 'connection', connection, 'connection');
 }
 
-/** Select the cell at index i (clamped). */
+/** Select the cell at index i (clamped): the user picked it, so it is highlighted (focused). */
 export function selectIndex(s, i) {
   if (s.ids.length === 0) return;
   const j = Math.min(Math.max(Math.round(Number(i) || 0), 0), s.ids.length - 1);
-  change(s, 'selectedId', s.ids[j], 'selection');
+  if (s.selectedId === s.ids[j] && s.focused && s.group === null) return;
+  s.selectedId = s.ids[j];
+  s.focused = true;
+  s.group = null;
+  emitChanges(s, new Map([['selection', undefined]]));
+}
+
+/** Esc: nothing highlighted (the strip keeps its current cell). */
+export function clearFocus(s) {
+  if (!s.focused && s.group === null) return;
+  s.focused = false;
+  s.group = null;
+  emitChanges(s, new Map([['selection', undefined]]));
+}
+
+/** Highlight the cells of `group` (a legend row), or none (null). */
+export function selectGroup(s, group) {
+  if (s.group === group && s.focused === (group !== null)) return;
+  s.group = group;
+  s.focused = group !== null;
+  emitChanges(s, new Map([['selection', undefined]]));
+}
+
+/** How far the highlighted neighbours reach: 1 or 2 links. */
+export function setHops(s, hops) {
+  change(s, 'hops', hops === 2 ? 2 : 1, 'selection');
 }
 
 /** Select cell `id`, if it is in the layout. */

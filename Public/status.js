@@ -37,12 +37,13 @@ export function createStatus(root, state) {
     set('cells', String(cells));
     unit('cells', cells, 'cell');
     set('tickMs', Number.isFinite(tickMs) ? formatNumber(Math.round(tickMs * 100) / 100) : '–', tickMs ?? '');
-    const motion = settled ? 'settled' : state.unfolding ? 'unfolding' : 'moving';
+    // paused first: a paused layout neither moves nor settles until it is resumed
+    const motion = state.params.paused === true ? 'paused' : settled ? 'settled' : state.unfolding ? 'unfolding' : 'moving';
     set('motion', motion);
     root.dataset.motion = motion;
     set('saving', state.unsaved ? 'not saved' : '', state.unsaved);
   }
 
-  for (const type of ['connection', 'clients', 'membership', 'settled', 'unsaved', 'stats', 'physics']) state.on(type, render);
+  for (const type of ['connection', 'clients', 'membership', 'settled', 'unsaved', 'stats', 'physics', 'params']) state.on(type, render);
   render();
 }

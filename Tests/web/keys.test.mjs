@@ -6,12 +6,19 @@ import { keyAction, targetKind } from '../../Public/keys.js';
 const k = (key, mods = {}) => ({ key, ...mods });
 
 test('keys map to actions on the page', () => {
-  assert.equal(keyAction(k('+')), 'add');
-  assert.equal(keyAction(k('=')), 'add');
-  assert.equal(keyAction(k('-')), 'remove');
+  assert.equal(keyAction(k('+')), 'zoomIn');
+  assert.equal(keyAction(k('=')), 'zoomIn');
+  assert.equal(keyAction(k('-')), 'zoomOut', 'people expect - to zoom out');
+  assert.equal(keyAction(k('a')), 'add');
   assert.equal(keyAction(k(' ')), 'pause');
   assert.equal(keyAction(k('f')), 'fit');
-  assert.equal(keyAction(k('F')), 'fit');
+  assert.equal(keyAction(k('F')), 'fitSelection');
+  assert.equal(keyAction(k('/')), 'find');
+  assert.equal(keyAction(k('k', { ctrlKey: true })), 'find');
+  assert.equal(keyAction(k('k', { metaKey: true })), 'find');
+  assert.equal(keyAction(k('k', { ctrlKey: true }), 'text'), 'find', 'Ctrl+K finds from a field too');
+  assert.equal(keyAction(k('Escape')), 'clearFocus');
+  assert.equal(keyAction(k('p')), 'point');
   assert.equal(keyAction(k('ArrowLeft')), 'prev');
   assert.equal(keyAction(k('ArrowDown')), 'prev');
   assert.equal(keyAction(k('ArrowRight')), 'next');
@@ -19,6 +26,12 @@ test('keys map to actions on the page', () => {
   assert.equal(keyAction(k('x')), null);
   assert.equal(keyAction(k('toString')), null);
   assert.equal(keyAction(null), null);
+});
+
+test('no key removes cells', () => {
+  for (const key of ['-', '_', 'Delete', 'Backspace', 'r', 'c', 'x']) {
+    assert.ok(!['remove', 'clear'].includes(keyAction(k(key))), key);
+  }
 });
 
 test('not with modifiers, not while typing, not on the strip', () => {
@@ -34,7 +47,7 @@ test('not with modifiers, not while typing, not on the strip', () => {
 test('keys a focused control uses stay with it', () => {
   assert.equal(keyAction(k('ArrowLeft'), 'control'), null);
   assert.equal(keyAction(k(' '), 'control'), null);
-  assert.equal(keyAction(k('+'), 'control'), 'add');
+  assert.equal(keyAction(k('+'), 'control'), 'zoomIn');
   assert.equal(keyAction(k(' '), 'button'), null);
   assert.equal(keyAction(k('ArrowRight'), 'button'), 'next');
   assert.equal(keyAction(k('f'), 'button'), 'fit');
