@@ -22,7 +22,8 @@ export function createEmptyRoom(el, state, { add, importFile, share }) {
     else if (b.dataset.empty === 'import') importFile();
     else share(b);
   });
-  for (const type of ['connection', 'membership', 'access']) state.on(type, render);
+  // an empty room's first frame changes no membership: its positions say the room is known
+  for (const type of ['connection', 'membership', 'access', 'positions']) state.on(type, render);
   render();
   return { render };
 }

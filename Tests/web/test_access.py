@@ -57,7 +57,7 @@ def test_a_viewer_watches_live_and_cannot_change_the_room(server, pages):
 
     # Whatever the viewer tries changes nothing: a click, the keys, a drag of a cell.
     viewer.js("document.querySelector('button[data-action=add]').click()")
-    viewer.find("body").send_keys("+")
+    viewer.find("body").send_keys("a")
     cell = viewer.js("return window.forcelayout.state.ids[0]")
     x, y = viewer.js("return window.forcelayout.cellClientPosition(arguments[0])", cell)
     drag = ActionBuilder(viewer.driver, duration=40)
