@@ -87,14 +87,19 @@ export function createSearchIndex(ids, cells) {
 export function createSearch(source) {
   let key = null;
   let index = null;
+  function current() {
+    const { ids, cells, version } = source();
+    if (!key || key.ids !== ids || key.cells !== cells || key.version !== version) {
+      index = createSearchIndex(ids, cells);
+      key = { ids, cells, version };
+    }
+    return index;
+  }
   return {
-    query(text, limit) {
-      const { ids, cells, version } = source();
-      if (!key || key.ids !== ids || key.cells !== cells || key.version !== version) {
-        index = createSearchIndex(ids, cells);
-        key = { ids, cells, version };
-      }
-      return index.query(text, limit);
+    query: (text, limit) => current().query(text, limit),
+    /** Build the index now if it is stale (the field got the focus: the first key will not wait). */
+    warm() {
+      current();
     },
   };
 }

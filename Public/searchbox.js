@@ -2,7 +2,7 @@
 // (search.js), best first, each with its group. Arrow keys move through the list, Enter (or a
 // click) goes to the cell, Esc closes the list, then empties the field. `/` and Ctrl+K come
 // here from anywhere (main.js). A query runs once per animation frame at most, however fast
-// the keys come.
+// the keys come, and the index is built when the field gets the focus.
 import { createSearch } from './search.js';
 
 const SHOWN = 8;
@@ -76,7 +76,9 @@ export function createSearchBox({ input, list, note }, state, { onGo }) {
     requestAnimationFrame(run);
   });
   input.addEventListener('focus', () => {
+    // 100k labels take a frame or more to fold: do it before the first key, not on it
     if (input.value.trim() !== '') run();
+    else setTimeout(search.warm, 0);
   });
   input.addEventListener('keydown', (e) => {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
