@@ -33,14 +33,23 @@ export function createFocus({ state, neighbours, now = () => performance.now() }
     if (!state.focused) return null;
     const key = { sel: state.selectedId, hops: state.hops, group: state.group, ids: scene.ids, data: state.data, version: state.data.version };
     if (cached && Object.keys(key).every((k) => cached.key[k] === key[k])) return cached.set;
+    // the highlighted cells and the links among them (pairs of ids), found once per change:
+    // a frame draws them without going through every link of the room
     let set = null;
     if (state.group !== null) {
       const cells = new Set();
       for (const [id, d] of state.data.cells) if (d.group === state.group) cells.add(id);
-      set = { cells, center: null, order: [...cells] };
+      const pairs = [];
+      for (const l of state.data.links.values()) if (cells.has(l.source) && cells.has(l.target)) pairs.push(l.source, l.target);
+      set = { cells, center: null, order: [...cells], pairs };
     } else if (state.selectedId !== null) {
-      const n = neighbours.of(state.selectedId, state.hops);
-      set = { cells: n.cells, center: state.selectedId, order: [state.selectedId, ...n.ring1, ...n.ring2] };
+      const center = state.selectedId;
+      const n = neighbours.of(center, state.hops);
+      const pairs = [];
+      for (const b of n.ring1) pairs.push(center, b);
+      const ring1 = new Set(n.ring1);
+      for (const b of n.ring2) for (const a of neighbours.linked(b)) if (ring1.has(a)) pairs.push(a, b);
+      set = { cells: n.cells, center, order: [center, ...n.ring1, ...n.ring2], pairs };
     }
     cached = { key, set };
     return set;
@@ -57,15 +66,13 @@ export function createFocus({ state, neighbours, now = () => performance.now() }
       const i = index.get(id);
       return i === undefined || i >= scene.count ? null : [ox + xy[2 * i] * k, oy + xy[2 * i + 1] * k, i];
     };
-    // the links among the highlighted cells (a group: all of its inner links)
+    // the cell's links (and its neighbours' to the second ring), or a group's inner links
     ctx.strokeStyle = colors.link;
     ctx.lineWidth = 1.25;
     ctx.beginPath();
-    for (const l of scene.data.links.values()) {
-      if (!set.cells.has(l.source) || !set.cells.has(l.target)) continue;
-      if (set.center !== null && l.source !== set.center && l.target !== set.center && state.hops === 1) continue;
-      const a = pos(l.source);
-      const b = pos(l.target);
+    for (let p = 0; p < set.pairs.length; p += 2) {
+      const a = pos(set.pairs[p]);
+      const b = pos(set.pairs[p + 1]);
       if (!a || !b) continue;
       ctx.moveTo(a[0], a[1]);
       ctx.lineTo(b[0], b[1]);

@@ -55,6 +55,8 @@ export function createNeighbours(data) {
     return adj;
   }
   return {
+    /** The cells `id` is linked to. */
+    linked: (id) => current().get(id) ?? [],
     /** How many cells `id` is linked to. */
     degree: (id) => current().get(id)?.length ?? 0,
     of: (id, hops) => neighbourhood(current(), id, hops),

@@ -89,6 +89,8 @@ test('neighbours: one hop, two hops, degree, the adjacency kept per data version
   const n = createNeighbours(() => data);
   assert.equal(n.degree(1), 2);
   assert.equal(n.degree(4), 2);
+  assert.deepEqual(n.linked(3), [1, 4]);
+  assert.deepEqual(n.linked(99), []);
   data.links.set(linkKey(1, 5), { source: 1, target: 5 });
   assert.equal(n.degree(1), 2, 'not rebuilt before the version moves');
   data.version++;
