@@ -146,6 +146,12 @@ enum MessagePathFuzzer {
             require(id >= 1 && isCoordinate(x) && isCoordinate(y), "pin \(id) at (\(x), \(y))", bytes)
         case .layout(.unpin(let id)):
             require(id >= 1, "unpin \(id)", bytes)
+        case .layout(.point(let id, let name)):
+            require(id.map { $0 >= 1 } ?? true, "point at \(id ?? 0)", bytes)
+            if let name {
+                // A name is one a client may give, trimmed already (`Pointer.name` takes it as it is).
+                require(Pointer.name(name) == .success(name), "point name \(name.debugDescription)", bytes)
+            }
         case .subscribe:
             break
         case .replay(let count, _):

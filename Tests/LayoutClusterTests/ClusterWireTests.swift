@@ -171,3 +171,31 @@ final class ClusterWireTests: XCTestCase {
         XCTAssertNil(ClusterKeys.room(ofChannel: ClusterKeys.node("a")))
     }
 }
+
+/// Pointers between servers: what the owner broadcasts decodes to what it encoded, and what no
+/// server writes (a name a client could not give, a client id out of form, a cell beyond 2^53)
+/// is refused.
+final class PointerWireTests: XCTestCase {
+    func testPointerBroadcastsRoundTrip() throws {
+        for broadcast in [
+            RoomBroadcast.pointers([Pointer(client: "c1@a", name: "Ana", id: 5), Pointer(client: "c2@b", id: nil)], whole: false),
+            .pointers([], whole: true),
+            .pointers([Pointer(client: "c7@c", name: "é", id: 1 << 53)], whole: true),
+        ] {
+            XCTAssertEqual(try RoomBroadcast(decoding: broadcast.encoded), broadcast)
+        }
+    }
+
+    func testHostilePointerBroadcastsAreRefused() {
+        for pointer in [Pointer(client: "c1 a", id: 1), Pointer(client: "c1", name: " padded ", id: 1),
+                        Pointer(client: "c1", name: String(repeating: "x", count: 33), id: 1),
+                        Pointer(client: "c1", id: (1 << 53) + 1)] {
+            XCTAssertThrowsError(try RoomBroadcast(decoding: RoomBroadcast.pointers([pointer], whole: false).encoded), "\(pointer)")
+        }
+        var writer = WireWriter()
+        writer.u8(6)
+        writer.bool(false)
+        writer.int(2_000_000)
+        XCTAssertThrowsError(try RoomBroadcast(decoding: writer.bytes))
+    }
+}

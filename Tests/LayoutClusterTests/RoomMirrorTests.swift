@@ -193,3 +193,35 @@ final class RoomMirrorTests: XCTestCase {
         XCTAssertEqual(calls.gaps.load(ordering: .relaxed), 0)
     }
 }
+
+/// A relay's pointers: the set Redis keeps comes with the catch-up, the owner's messages after
+/// it, a whole set replaces the relay's; the room's connections here hear each change.
+final class RoomMirrorPointerTests: XCTestCase {
+    func testARelayTakesTheStoredSetThenTheOwnersChanges() throws {
+        let room = Room(pendingName: try XCTUnwrap(RoomName("p")), replay: ReplayBounds(events: 16), changed: ChangedRooms())
+        let reads = Mutex<[RedisCommands.Completion]>([])
+        let mirror = RoomMirror(room: room, owner: "a", link: .init(
+            read: { _, completion in reads.withLock { $0.append(completion) } }, askForData: {}, live: {}, gap: {}, refused: { _ in }))
+        room.relay(mirror)
+        mirror.subscribed()
+        // Arrives while the read is under way: applied after what Redis held.
+        mirror.received(RoomBroadcast.pointers([Pointer(client: "c2@a", id: 9)], whole: false).encoded)
+        let stored = RoomBroadcast.pointers([Pointer(client: "c1@a", name: "A", id: 4), Pointer(client: "c2@a", id: 8)], whole: true)
+        reads.withLock { $0.first }?(.success([.status("OK"), .status("QUEUED"), .status("QUEUED"), .array([
+            .array([.string(Array("pointers".utf8)), .string(stored.encoded)]), .array([]),
+        ])]))
+        XCTAssertEqual(room.pointers.current, [Pointer(client: "c1@a", name: "A", id: 4), Pointer(client: "c2@a", id: 9)])
+        let mailbox = Mailbox(maxEventBacklog: 16)
+        XCTAssertEqual(room.pointers.join(mailbox).count, 2)
+        mirror.received(RoomBroadcast.pointers([Pointer(client: "c1@a", id: nil)], whole: false).encoded)
+        XCTAssertEqual(mailbox.pop()?.text, #"{"type":"pointer","client":"c1@a","id":null}"#)
+        mirror.received(RoomBroadcast.pointers([Pointer(client: "c3@b", id: 1)], whole: true).encoded)
+        XCTAssertEqual(mailbox.pop()?.text, #"{"type":"pointer","client":"c2@a","id":null}"#)
+        XCTAssertEqual(mailbox.pop()?.text, #"{"type":"pointer","client":"c3@b","id":1}"#)
+        XCTAssertNil(mailbox.pop())
+        room.pointers.leave(mailbox)
+        mirror.received(RoomBroadcast.pointers([Pointer(client: "c3@b", id: 2)], whole: false).encoded)
+        XCTAssertNil(mailbox.pop())
+        XCTAssertEqual(room.pointers.current, [Pointer(client: "c3@b", id: 2)])
+    }
+}

@@ -148,3 +148,64 @@ final class MessageDecoderTests: XCTestCase {
         XCTAssertEqual(request.ref, "b2")
     }
 }
+
+/// `point`: any role, a cell id or null, an optional display name.
+final class PointMessageTests: XCTestCase {
+    private let decoder = MessageDecoder(limits: Limits())
+
+    private func decode(_ text: String) -> Result<ClientRequest, ProtocolError> { decoder.decode(Array(text.utf8)) }
+
+    func testPointsDecodeAndWriteBack() throws {
+        let cases: [(String, ClientMessage)] = [
+            (#"{"type":"point","id":5}"#, .layout(.point(id: 5, name: nil))),
+            (#"{"type":"point","id":5.0,"name":"  Ana "}"#, .layout(.point(id: 5, name: "Ana"))),
+            (#"{"type":"point","id":null}"#, .layout(.point(id: nil, name: nil))),
+            (#"{"type":"point","id":null,"name":null}"#, .layout(.point(id: nil, name: nil))),
+        ]
+        for (text, expected) in cases {
+            let request = try decode(text).get()
+            XCTAssertEqual(request.message, expected, text)
+            XCTAssertEqual(try decode(String(decoding: request.encoded, as: UTF8.self)).get(), request, text)
+        }
+        XCTAssertEqual(String(decoding: ClientRequest(.layout(.point(id: 5, name: "Ana")), ref: "p").encoded, as: UTF8.self),
+                       #"{"type":"point","id":5,"name":"Ana","ref":"p"}"#)
+        XCTAssertEqual(ClientMessage.layout(.point(id: 5, name: nil)).requiredRole, .viewer)
+        XCTAssertTrue(ClientMessage.layout(.point(id: nil, name: nil)).needsRoom)
+        XCTAssertFalse(ClientMessage.subscribe(.all).needsRoom)
+        XCTAssertEqual(ClientMessage.layout(.point(id: nil, name: nil)).kindName, "point")
+    }
+
+    func testBadPointsAreRefused() {
+        for (text, fragment) in [
+            (#"{"type":"point"}"#, "needs id"),
+            (#"{"type":"point","id":0}"#, "point.id"),
+            (#"{"type":"point","id":-1}"#, "point.id"),
+            (#"{"type":"point","id":2.5}"#, "point.id"),
+            (#"{"type":"point","id":"3"}"#, "point.id"),
+            (#"{"type":"point","id":3,"name":""}"#, "blank"),
+            (#"{"type":"point","id":3,"name":"123456789012345678901234567890123"}"#, "32"),
+            (#"{"type":"point","id":3,"name":"a\u0000"}"#, "control"),
+            (#"{"type":"point","id":3,"name":["Ana"]}"#, "string"),
+            (#"{"type":"point","id":3,"at":1}"#, "unknown field"),
+        ] {
+            guard case .failure(let error) = decode(text) else { XCTFail("\(text) accepted"); continue }
+            XCTAssertEqual(error.code, .badRequest, text)
+            XCTAssertTrue(error.message.contains(fragment), "\(error.message) lacks \(fragment)")
+        }
+    }
+
+    /// A `point` is checked against the layout (a cell that is not there is refused as other
+    /// commands refuse it) and changes nothing of it.
+    func testAPointIsCheckedAgainstTheLayoutAndChangesIt() throws {
+        let simulation = Simulation(seed: 1)
+        simulation.add(count: 2, spawn: .random)
+        var state = LayoutState(simulation: simulation, limits: Limits())
+        XCTAssertEqual(try state.pointer(for: .point(id: 2, name: "A"), from: "c1"), Pointer(client: "c1", name: "A", id: 2))
+        XCTAssertEqual(try state.pointer(for: .point(id: nil, name: nil), from: "c1"), Pointer(client: "c1", id: nil))
+        XCTAssertNil(try state.pointer(for: .clear, from: "c1"))
+        XCTAssertThrowsError(try state.pointer(for: .point(id: 3, name: nil), from: "c1")) { error in
+            XCTAssertEqual((error as? ProtocolError)?.code, .badRequest)
+        }
+        XCTAssertEqual(try state.apply(.point(id: 2, name: nil), from: "c1"), [])
+    }
+}

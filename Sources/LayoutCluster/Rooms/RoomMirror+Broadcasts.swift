@@ -22,6 +22,10 @@ extension RoomMirror {
         case .access(let access):
             // The service thread judges the room's connections here again (`room.announce`).
             room.access.publish(access)
+        case .pointers(let pointers, let whole):
+            room.changePointers { board in
+                whole ? board.replace(with: pointers) : pointers.flatMap { board.mirror($0) }
+            }
         }
         room.announce()
     }

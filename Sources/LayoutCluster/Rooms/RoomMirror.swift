@@ -8,7 +8,8 @@ import Synchronization
 /// numbers, same bytes) and the same frames as the owner's own.
 ///
 /// Catching up: once the subscription to the room's channel starts, it reads what Redis keeps
-/// of the room (`ClusterKeys.mirror`: status, membership, a recent frame; `events`), then
+/// of the room (`ClusterKeys.mirror`: status, membership, a recent frame, access, pointers;
+/// `events`), then
 /// applies what arrived meanwhile (an event or frame already in the read is dropped by its
 /// sequence number or serial). It is live once it has a frame. Used on the subscriber thread
 /// (broadcasts), the command thread (the read) and the service thread (joiners).
@@ -154,6 +155,11 @@ package final class RoomMirror: RoomRelayLink {
         }
         if let bytes = fields["status"], let status = decoded({ () throws(WireMalformed) in try ReplicatedStatus(decoding: bytes) }) {
             stored.append(.status(status))
+        }
+        // Who points where, for the joiners' `hello` (an owner of an older build keeps none).
+        if let bytes = fields["pointers"], let pointers = decoded({ () throws(WireMalformed) in try RoomBroadcast(decoding: bytes) }),
+           case .pointers(_, whole: true) = pointers {
+            stored.append(pointers)
         }
         // Who may come in: read before the room's joiners here are greeted (a room of an older
         // owner has none: open, without links).

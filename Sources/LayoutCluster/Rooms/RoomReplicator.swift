@@ -140,6 +140,13 @@ package final class RoomReplicator: RoomOwnerLink {
             room.bus.withPublishingHeld { through in answerData(through: through, message: message, everyone: false) }
         case .sendAgain:
             forgetSent()
+        case .pointers(let sent, let all):
+            // The set is kept for a relay's joiners, as the room's frame and status are.
+            let broadcast = sent.map { RoomBroadcast.pointers($0, whole: false) } ?? .pointers(all, whole: true)
+            submitFenced([
+                RedisCommand.words("PUBLISH", keys.broadcast) + [broadcast.encoded],
+                RedisCommand.words("HSET", keys.mirror, "pointers") + [RoomBroadcast.pointers(all, whole: true).encoded],
+            ])
         case .access(let access):
             // Relays judge their handshakes and connections by it, and a joiner's relay reads it
             // with the room's copy; before the `access` event, which the bus publishes next.

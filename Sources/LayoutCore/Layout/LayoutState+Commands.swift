@@ -3,6 +3,16 @@ import ForceLayout
 /// Each command's validation and effect: the event it causes and what it changed, or nil
 /// when it changes nothing.
 extension LayoutState {
+    /// The pointer a `point` command from `client` sets, checked against the layout (a cell
+    /// that does not exist is refused as other commands refuse it); nil for any other command.
+    /// It changes nothing here: pointers are the room's (`Pointers`).
+    public func pointer(for command: LayoutCommand, from client: String) throws(ProtocolError) -> Pointer? {
+        guard case .point(let id, let name) = command else { return nil }
+        guard !access.deleted else { throw ProtocolError(.forbidden, "the room was deleted by its owner") }
+        if let id, !simulation.contains(id) { throw ProtocolError(.badRequest, Self.describe(.unknownCell(id))) }
+        return Pointer(client: client, name: name, id: id)
+    }
+
     mutating func change(_ command: LayoutCommand, by client: String,
                          reserveIDs: IDReserver) throws(ProtocolError) -> (LayoutEvent, Changes)? {
         switch command {
@@ -46,6 +56,9 @@ extension LayoutState {
             forget(removed)
             access.deleted = true
             return event(.deleted, by: client, .cells(removed), [.membership, .pins, .access])
+        case .point:
+            // Not the layout's: the room's pointers change (`RoomLayout`, `pointer(for:)`).
+            return nil
         case .access(let change):
             var next = access
             switch change {

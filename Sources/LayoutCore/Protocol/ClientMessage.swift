@@ -76,6 +76,10 @@ public enum LayoutCommand: Equatable, Sendable {
     case unpin(id: CellID)
     /// The room's owner changes its access or its links (`access` and `rotate` messages).
     case access(AccessChange)
+    /// The client points at cell `id` (nil: stops pointing), under a display `name`: the
+    /// room's `Pointers`, not the layout, change (no event; the room's owner applies it, so a
+    /// relay forwards it as it forwards the others).
+    case point(id: CellID?, name: String?)
 }
 
 /// A validated message from a client.
@@ -102,6 +106,7 @@ public enum ClientMessage: Equatable, Sendable {
         case .layout(.params): "params"
         case .layout(.pin): "pin"
         case .layout(.unpin): "unpin"
+        case .layout(.point): "point"
         case .layout(.access(.mode)), .setAccess: "access"
         case .layout(.access(.links)), .rotate: "rotate"
         case .layout(.access(.delete)), .deleteRoom: "delete"
@@ -120,9 +125,22 @@ public enum ClientMessage: Equatable, Sendable {
         return ProtocolError(.forbidden, text, ref: ref)
     }
 
-    /// The least role that may send it: viewers may only choose and replay their events.
+    /// Whether it needs the connection's room ready (its `hello` had): everything but
+    /// `subscribe` and `replay`. A change waits for who may make it to be known; a `point`, for
+    /// the connection to be in the room (one never greeted never leaves it, and its pointer
+    /// would be left behind).
+    package var needsRoom: Bool {
+        switch self {
+        case .subscribe, .replay: false
+        default: true
+        }
+    }
+
+    /// The least role that may send it: viewers may only choose and replay their events, and
+    /// point (it changes nothing of the room's).
     package var requiredRole: Role {
         switch self {
+        case .layout(.point): .viewer
         case .layout: .editor
         case .subscribe, .replay: .viewer
         case .setAccess, .rotate, .deleteRoom: .owner

@@ -55,6 +55,7 @@ public struct MessageDecoder: Sendable {
             let x = try fields.coordinate("x"), y = try fields.coordinate("y")
             return .layout(.pin(id: id, x: x, y: y, drag: try fields.boolean("drag") ?? false))
         case "unpin": return .layout(.unpin(id: try fields.cellID("id")))
+        case "point": return .layout(try decodePoint(&fields))
         case "update": return .layout(try decodeUpdate(&fields))
         case "link": return .layout(try decodeLink(&fields))
         case "unlink": return .layout(try decodeUnlink(&fields))
@@ -72,7 +73,7 @@ public struct MessageDecoder: Sendable {
         case "rotate": return .rotate(try decodeRotate(&fields))
         case "delete": return .deleteRoom
         default:
-            let known = "add, remove, clear, params, pin, unpin, update, link, unlink, subscribe, replay, access, rotate, delete"
+            let known = "add, remove, clear, params, pin, unpin, update, link, unlink, subscribe, replay, access, rotate, delete, point"
             throw ProtocolError(.unknownType, "unknown type \(Excerpt.quoted(type, limit: 64)) (expected one of \(known))")
         }
     }
@@ -106,6 +107,32 @@ public struct MessageDecoder: Sendable {
         }
         if let cells { return .addCells(cells, spawn: spawn) }
         return .add(count: count, spawn: spawn)
+    }
+
+    /// `id`: a cell id, or null to stop pointing (required: a `point` without one is more
+    /// likely a mistake than a stop); `name`: the person's display name (`Pointer.name`),
+    /// null or absent for none.
+    private func decodePoint(_ fields: inout Fields) throws(ProtocolError) -> LayoutCommand {
+        let id: CellID?
+        switch fields.take("id") {
+        case nil: throw ProtocolError(.badRequest, "point needs id: a cell id, or null to stop pointing")
+        case .null?: id = nil
+        case let value?:
+            guard let cell = Fields.positiveInteger(value) else {
+                throw ProtocolError(.badRequest, "point.id must be a positive integer cell id or null, not \(describe(value))")
+            }
+            id = cell
+        }
+        switch fields.take("name") {
+        case nil, .null?: return .point(id: id, name: nil)
+        case .string(let text)?:
+            switch Pointer.name(text) {
+            case .success(let name): return .point(id: id, name: name)
+            case .failure(let problem): throw ProtocolError(.badRequest, "point.name must be \(problem.why)")
+            }
+        case let other?:
+            throw ProtocolError(.badRequest, "point.name must be a string, not \(other.typeName)")
+        }
     }
 
     /// `links`: the links to rotate, by kind (default: edit and view).

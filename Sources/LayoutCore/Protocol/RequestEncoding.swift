@@ -53,6 +53,10 @@ extension ClientRequest {
         case .layout(.unpin(let id)):
             writer.raw("{\"type\":\"unpin\",\"id\":")
             writer.integer(id)
+        case .layout(.point(let id, let name)):
+            writer.raw("{\"type\":\"point\",\"id\":")
+            if let id { writer.integer(id) } else { writer.raw("null") }
+            if let name { writer.member("name", name) }
         case .subscribe(let selection):
             writer.raw("{\"type\":\"subscribe\",\"kinds\":")
             writeKinds(selection, into: &writer)

@@ -87,7 +87,7 @@ public enum ServerMessages {
 
     /// `clients`: of `room`; `standing`: the connection's role and the room's access.
     package static func hello(client: String, room: RoomName, clients: Int, standing: Standing, status: LayoutStatus,
-                              limits: Limits, events: [Envelope<LayoutEvent>]) -> [UInt8] {
+                              limits: Limits, events: [Envelope<LayoutEvent>], pointers: [Pointer] = []) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 1024 + paramSpecs.count)
         writer.raw("{\"type\":\"hello\",\"protocol\":")
         writer.integer(protocolVersion)
@@ -111,8 +111,29 @@ public enum ServerMessages {
         writer.integers(status.pinned)
         writer.raw(",\"events\":")
         writeEvents(events, into: &writer)
+        if !pointers.isEmpty {
+            writer.raw(",\"pointers\":")
+            writer.array(pointers) { writePointer($1, into: &$0) }
+        }
         writer.raw("}")
         return writer.bytes
+    }
+
+    /// `{"type":"pointer","client":"c3","name":"Ana","id":5}`: where a client of the room
+    /// points (`id` null: nowhere now; `name` only when it gave one).
+    public static func pointer(_ pointer: Pointer) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 96)
+        writePointer(pointer, into: &writer)
+        return writer.bytes
+    }
+
+    private static func writePointer(_ pointer: Pointer, into writer: inout JSONWriter) {
+        writer.raw("{\"type\":\"pointer\",\"client\":")
+        writer.string(pointer.client)
+        if let name = pointer.name { writer.member("name", name) }
+        writer.raw(",\"id\":")
+        if let id = pointer.id { writer.integer(id) } else { writer.raw("null") }
+        writer.raw("}")
     }
 
     public static func replay(_ envelopes: [Envelope<LayoutEvent>]) -> [UInt8] {

@@ -17,8 +17,12 @@ package enum RoomBroadcast: Equatable, Sendable {
     /// their handshakes and connections by it. Sent before the `access` event that tells
     /// clients of it.
     case access(RoomAccess)
+    /// `pointer` messages as the owner's clients got them (`whole`: the room's whole set, which
+    /// replaces a relay's: kept for joiners in `ClusterKeys.mirror`, and sent by a server that
+    /// took the room over). Ephemeral, like the frames: no sequence number.
+    case pointers([Pointer], whole: Bool)
 
-    private enum Tag: UInt8 { case frame = 1, events, status, data, access }
+    private enum Tag: UInt8 { case frame = 1, events, status, data, access, pointers }
 
     package var encoded: [UInt8] {
         var writer = WireWriter(capacity: 256)
@@ -42,6 +46,15 @@ package enum RoomBroadcast: Equatable, Sendable {
         case .access(let access):
             writer.u8(Tag.access.rawValue)
             access.write(into: &writer)
+        case .pointers(let pointers, let whole):
+            writer.u8(Tag.pointers.rawValue)
+            writer.bool(whole)
+            writer.int(pointers.count)
+            for pointer in pointers {
+                writer.text(pointer.client)
+                writer.optionalData(pointer.name.map { Array($0.utf8) })
+                writer.u64(UInt64(pointer.id ?? 0))
+            }
         }
         return writer.bytes
     }
@@ -66,6 +79,19 @@ package enum RoomBroadcast: Equatable, Sendable {
                          message: try reader.optionalData(), everyone: try reader.bool())
         case .access:
             self = .access(try RoomAccess(from: &reader))
+        case .pointers:
+            let whole = try reader.bool()
+            let count = try reader.int()
+            try WireBounds.check(count, in: 0...WireBounds.clients.upperBound, "a pointer list's length")
+            var pointers: [Pointer] = []
+            for _ in 0..<count {
+                let client = try WireBounds.client(try reader.text())
+                let name = try reader.optionalData().map { bytes throws(WireMalformed) in try WireBounds.pointerName(bytes) }
+                let id = try reader.u64()
+                guard id <= UInt64(WireBounds.largestCellID) else { throw WireMalformed("a pointer at cell \(id)") }
+                pointers.append(Pointer(client: client, name: name, id: id == 0 ? nil : CellID(id)))
+            }
+            self = .pointers(pointers, whole: whole)
         }
         try reader.finish()
     }

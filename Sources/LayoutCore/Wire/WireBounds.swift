@@ -65,6 +65,17 @@ package enum WireBounds {
         return id
     }
 
+    /// Cell ids (the state file's bound: exact in a browser's number).
+    static let largestCellID = 1 << 53
+
+    /// A pointer's display name, as a client may give it (`Pointer.name`, already trimmed).
+    static func pointerName(_ bytes: [UInt8]) throws(WireMalformed) -> String {
+        guard let text = String(validating: bytes, as: UTF8.self), case .success(let name) = Pointer.name(text), name == text else {
+            throw WireMalformed("not a pointer's name")
+        }
+        return name
+    }
+
     /// `a + b`, or the largest Int when that overflows (sums of what servers report).
     static func sum<S: Sequence>(_ values: S) -> Int where S.Element == Int {
         values.reduce(0) { total, value in

@@ -23,6 +23,8 @@ package final class Room: Sendable {
     package let status = StatusBoard()
     /// Who may come in and as what (`RoomAccess`), for handshakes and connections.
     package let access = AccessBoard()
+    /// Who points where (`PointerBoard`): changed by the room's turn here, or mirrored.
+    package let pointers = PointerBoard()
     /// In a cluster, the access this server made for the room's creator (its first joiner
     /// here), for whichever server makes the room if nobody made it before (`NodeMessage.adopt`).
     package let proposedAccess = Mutex<RoomAccess?>(nil)
@@ -94,7 +96,11 @@ package final class Room: Sendable {
         layout.withLock { layout in
             layout = make()
             layout?.publishChanges(to: self)
+            // Taken over (a failover): what was mirrored of the pointers holds, but for cells
+            // the state lacks; the relays take this server's set as the room's.
+            if let simulation = layout?.state.simulation { changePointers { $0.keep(cells: simulation.contains) } }
         }
+        republishPointers()
     }
 
     /// Another server steps the room; `mirror` fills it from what that server broadcasts
@@ -216,7 +222,24 @@ package final class Room: Sendable {
         bus.publish(LayoutEvent(kind: kind, by: client, tick: status.current.tick,
                                 detail: .membership(client: client, clients: clients)))
         publish(.status)
+        // A client that left points nowhere: everyone hears it after its `left`.
+        if kind == .left { changePointers { $0.leave(client) } }
         announce()
+    }
+
+    /// The room's pointers change by `transition` (`Pointers`): its connections here hear
+    /// what it returns, and so, in a cluster, do the other servers' (through the listener).
+    package func changePointers(_ transition: (inout Pointers) -> [Pointer]) {
+        let (sent, all) = pointers.change(transition)
+        guard !sent.isEmpty else { return }
+        publish(.pointers(sent: sent, all: all))
+        announce()
+    }
+
+    /// The whole set of pointers again, to whoever listens (a server that took the room over:
+    /// relays replace what they mirrored from the previous owner with it).
+    package func republishPointers() {
+        publish(.pointers(sent: nil, all: pointers.current))
     }
 
     /// Who hears what the room publishes from outside this server (in a cluster, the owner's

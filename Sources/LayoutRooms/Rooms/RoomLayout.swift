@@ -120,6 +120,11 @@ package struct RoomLayout {
                 continue
             }
             do throws(ProtocolError) {
+                // A `point` changes the room's pointers, checked against the layout here.
+                if let pointer = try state.pointer(for: queued.command, from: queued.client) {
+                    room.changePointers { $0.point(pointer) }
+                    continue
+                }
                 let events = try state.apply(queued.command, from: queued.client) { count, state throws(ProtocolError) in
                     try keeper?.reserve(count, for: state)
                 }
@@ -131,6 +136,11 @@ package struct RoomLayout {
                     keeper?.saveSoon()
                 }
                 for event in events { room.bus.publish(event) }
+                // Pointers at cells it removed end, after the event that removed them.
+                if state.membershipChanged, !room.pointers.isEmpty {
+                    let simulation = state.simulation
+                    room.changePointers { $0.keep(cells: simulation.contains) }
+                }
                 published = published || !events.isEmpty
             } catch {
                 var error = error

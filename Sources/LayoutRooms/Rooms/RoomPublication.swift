@@ -18,6 +18,9 @@ package enum RoomPublication {
     case sendAgain
     /// The room's access, when it changed (and first): before the `access` event on the bus.
     case access(RoomAccess)
+    /// The room's pointers changed: `sent`, the `pointer` messages its clients here got (nil:
+    /// none, the whole set `all` goes out instead), and `all`, every pointer now.
+    case pointers(sent: [Pointer]?, all: [Pointer])
 }
 
 /// Hears what a room publishes (`RoomPublication`), on the thread that publishes it.

@@ -46,7 +46,7 @@ extension Server {
             reject(session, error)
         case .success(let request):
             let required = request.message.requiredRole
-            if required > .viewer, session.standing == nil {
+            if request.message.needsRoom, session.standing == nil {
                 // A room still being loaded, claimed or mirrored: who may change it is not known yet.
                 reject(session, ProtocolError(.unavailable, "room \(session.room.name) is not ready yet: wait for hello", ref: request.ref))
                 return

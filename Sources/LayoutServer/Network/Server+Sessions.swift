@@ -50,6 +50,8 @@ extension Server {
         let openedThrough = room.bus.nextSeq - 1
         mailbox.skipEvents(through: replayed.last?.seq ?? 0)
         session.subscription = subscription
+        // Who points where: in hello, every change after it as a `pointer` message.
+        let pointers = room.pointers.join(mailbox)
         let current = room.reportedStatus
         let route = host.route(of: room, linked: clusterLinked)
         let clients = route.clientsInHello
@@ -62,7 +64,7 @@ extension Server {
         }
         mailbox.pushFront(OutgoingMessage(ServerMessages.hello(
             client: client, room: room.name, clients: clients, standing: standing, status: current, limits: config.limits,
-            events: replayed)))
+            events: replayed, pointers: pointers)))
         logger.info("\(client) connected from \(session.peer) to room \(room.name) as \(standing.role.rawValue) (\(Self.clientCount(clients)) there, \(sessions.count) in all)")
         route.joined(client, mailbox: mailbox, through: openedThrough, readsText: !session.binaryFrames)
         wakeMembers(of: room.name)
@@ -75,6 +77,7 @@ extension Server {
         if !session.binaryFrames { room.textReaders.subtract(1, ordering: .relaxed) }
         session.subscription?.cancel()
         session.subscription = nil
+        room.pointers.leave(session.mailbox)
         host.left(room, now: Uptime.seconds())
         let clients = host.clients(of: room.name)
         logger.info("\(session.client) disconnected from room \(room.name) (\(Self.clientCount(clients)) there, \(sessions.count) in all)")
