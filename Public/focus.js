@@ -145,11 +145,16 @@ export function createFocus({ state, neighbours, now = () => performance.now() }
       const radius = Math.max(3, (scene.radii && scene.radii[i] > 0 ? scene.radii[i] * k : r)) + 7;
       const inside = x > 0 && y > 0 && x < cssW && y < cssH;
       if (inside) {
+        // a halo of the background under a dashed ring in the person's colour: it reads over
+        // cells of that very colour too
+        ctx.strokeStyle = colors.bg;
+        ctx.lineWidth = 7;
+        ctx.beginPath();
+        ctx.arc(x, y, radius, 0, Math.PI * 2);
+        ctx.stroke();
         ctx.strokeStyle = color;
         ctx.lineWidth = 3;
         ctx.setLineDash([5, 4]);
-        ctx.beginPath();
-        ctx.arc(x, y, radius, 0, Math.PI * 2);
         ctx.stroke();
         ctx.setLineDash([]);
       }
@@ -158,9 +163,12 @@ export function createFocus({ state, neighbours, now = () => performance.now() }
       const tx = Math.min(Math.max(inside ? x + radius * 0.7 : x, 4), cssW - w - 4);
       const ty = Math.min(Math.max(inside ? y - radius - 12 : y, 12), cssH - 12);
       ctx.fillStyle = color;
+      ctx.strokeStyle = colors.hover; // the text colour: a border that parts the tag from the cells
+      ctx.lineWidth = 1.5;
       ctx.beginPath();
       ctx.roundRect(tx, ty - 10, w, 20, 6);
       ctx.fill();
+      ctx.stroke();
       ctx.fillStyle = '#ffffff';
       ctx.fillText(inside ? name : `${name} ${arrowToward(x, y, cssW, cssH)}`, tx + 6, ty + 0.5);
     }

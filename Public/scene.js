@@ -71,7 +71,8 @@ export function createScene(state, interp) {
     scene.data = state.data;
     scene.cellSize = Number(state.params.cellSize) || 20;
     scene.pinned = state.pinned;
-    scene.selectedId = state.selectedId;
+    // the halo marks a cell the user picked, not the strip's first cell by default
+    scene.selectedId = state.focused && state.group === null ? state.selectedId : null;
     scene.hoveredId = hoveredId;
     scene.draggingId = dragging ? dragging.id : null;
     if (dragging) {

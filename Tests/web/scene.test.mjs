@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createScene } from '../../Public/scene.js';
-import { createState, setDrag, setHover, setScheme } from '../../Public/state.js';
+import { createState, selectId, setDrag, setHover, setScheme } from '../../Public/state.js';
 import { applyFrame, applyMessage } from '../../Public/apply.js';
 
 function setup() {
@@ -21,7 +21,10 @@ test('the scene shows the sampled positions, with colour slots by owner', () => 
   assert.deepEqual([...scene.scene.xy], [1, 2, 3, 4]);
   assert.equal(scene.scene.index.get(7), 1);
   assert.equal(scene.scene.hoveredId, 7);
-  assert.equal(scene.scene.selectedId, 4);
+  assert.equal(scene.scene.selectedId, null, 'the first cell, selected by default, has no halo');
+  selectId(state, 4);
+  scene.update(0);
+  assert.equal(scene.scene.selectedId, 4, 'a cell the user picked has');
   assert.notEqual(scene.scene.slots[0], scene.scene.slots[1], 'two owners, two colours');
 });
 

@@ -170,6 +170,20 @@ def test_pointing_shows_in_the_other_window_and_a_view_link_opens_there(server, 
     a.find("#selection [data-part=point]").click()
     b.wait(lambda: b.js("return window.forcelayout.state.pointers.size") == 0, "the pointer gone")
 
+    # on touch: a finger held on a cell points at it
+    javert = cell_named(b, "Javert")
+    b.js("window.forcelayout.state.selectedId = null")
+    b.find("#find").send_keys("Javert", Keys.ENTER)
+    b.wait(lambda: in_view(b, javert), "Javert in b's view")
+    time.sleep(1)
+    x, y = b.js("return window.forcelayout.cellClientPosition(arguments[0])", javert)
+    b.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    time.sleep(0.9)
+    b.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    other = b.field("client")
+    a.wait(lambda: a.js("return [...window.forcelayout.state.pointers]") == [[other, {"id": javert, "name": None}]],
+           "a long press in b to point at Javert for a")
+
 
 def test_pictures_png_at_the_canvas_size_and_svg_with_every_cell_and_link(server, pages, tmp_path):
     url = f"{server.http}/r/find-pictures"
