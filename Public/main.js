@@ -129,6 +129,10 @@ fitButton.addEventListener('click', fit);
 
 // ---- finding, highlighting, pointing ----
 
+// the panel first: the search opens it, and closes it on a phone to show the cell it went to
+const panelEl = $('#panel');
+const panel = createPanel(panelEl, $('#panel-toggle'), { onInsets: renderer.setInsets });
+
 const pointing = createPointing({ state, send: ask, storage });
 
 /** World bounds of the cells `ids` as drawn now (null: none drawn). */
@@ -182,7 +186,12 @@ function point(id) {
   pointing.toggle(id);
 }
 
-const search = createSearchBox({ input: $('#find'), list: $('#find-results'), note: $('#find-note') }, state, { onGo: goTo });
+const search = createSearchBox({ input: $('#find'), list: $('#find-results'), note: $('#find-note') }, state, {
+  onGo(id) {
+    panel.reveal(); // a phone: the panel covers the layout, and the cell is what was asked for
+    goTo(id);
+  },
+});
 createSelectionPanel($('#selection'), state, { neighbours, pointing, onFit: fitSelection, onPoint: point });
 // a group in the legend: its cells are highlighted (again: no longer)
 $('#legend').addEventListener('click', (e) => {
@@ -217,8 +226,6 @@ if (openedView.select !== null) {
 
 // ---- the panel and what follows the state there ----
 
-const panelEl = $('#panel');
-const panel = createPanel(panelEl, $('#panel-toggle'), { onInsets: renderer.setInsets });
 createControls(panelEl, state, {
   send: ask,
   confirmClear: (n) => window.confirm(`Remove all ${n.toLocaleString('en-US')} cells of room \u201c${room}\u201d for everyone in it?`),

@@ -2,7 +2,8 @@
 // the layout first), and the part of the canvas it leaves free: beside it in wide windows,
 // below its header in narrow ones (opened there, it overlays). That part is measured when
 // sizes change, never per draw, and handed to onInsets ({top, right, bottom, left}, CSS px)
-// when it changed. open() opens it (the room switcher in its header does).
+// when it changed. open() opens it (the room switcher in its header does); reveal() closes it
+// where it overlays the layout (a phone), so a cell the search went to is seen.
 const NARROW = 640; // px: a phone
 
 export function createPanel(panel, toggle, { onInsets }) {
@@ -34,5 +35,11 @@ export function createPanel(panel, toggle, { onInsets }) {
   toggle.addEventListener('click', () => setOpen(panel.classList.contains('collapsed')));
   if (window.innerWidth <= NARROW) setOpen(false);
   new ResizeObserver(measure).observe(panel);
-  return { measure, open: () => setOpen(true) };
+  return {
+    measure,
+    open: () => setOpen(true),
+    reveal() {
+      if (window.innerWidth <= NARROW) setOpen(false);
+    },
+  };
 }
