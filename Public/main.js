@@ -209,20 +209,26 @@ createHands({
 
 // ---- a view in the address: #at=X,Y,ZOOM&select=ID (viewlink.js) ----
 
-const openedView = viewFromHash(location.hash);
-if (openedView.at) renderer.setCamera(openedView.at);
-if (openedView.select !== null) {
-  // the cell is selected once it is in the layout; the camera stays where the view put it
-  const selectWhenThere = () => {
-    if (!state.index.has(openedView.select)) return;
-    selectId(state, openedView.select);
-    if (!openedView.at) goTo(openedView.select);
-    openedView.select = null;
-  };
-  state.on('membership', () => {
-    if (openedView.select !== null) selectWhenThere();
-  });
+// The view the address names now: its camera at once, its cell once it is in the layout (the
+// camera stays where the view put it). Again when the address's fragment changes (a view link
+// pasted into this window).
+let wanted = null; // the cell a view selects, until it is in the layout
+function openView() {
+  const view = viewFromHash(location.hash);
+  if (view.at) renderer.setCamera(view.at);
+  showFit();
+  wanted = view.select === null ? null : { id: view.select, fly: !view.at };
+  selectWanted();
 }
+function selectWanted() {
+  if (wanted === null || !state.index.has(wanted.id)) return;
+  if (wanted.fly) goTo(wanted.id);
+  else selectId(state, wanted.id);
+  wanted = null;
+}
+state.on('membership', selectWanted);
+window.addEventListener('hashchange', openView);
+openView();
 
 // ---- the panel and what follows the state there ----
 
