@@ -36,6 +36,10 @@ struct ClusterKeys: Sendable {
     /// A server's summary (`NodeSummary`), expiring with the lease period.
     static func nodeSummary(_ name: String) -> String { "\(prefix)node:\(name):summary" }
 
+    /// A server's client numbers' reservation (`ClientNumbering`): every `c<N>@NAME` below it
+    /// may have been handed out, across the server's restarts.
+    static func nodeClients(_ name: String) -> String { "\(prefix)node:\(name):clients" }
+
     /// Channel: messages for one server (`NodeMessage`).
     static func node(_ name: String) -> String { "\(prefix)node:\(name)" }
 

@@ -75,7 +75,13 @@ extension ClusterNode {
             // Its frame needs the text form, which the frames so far may lack: one is published again.
             if readsText { requestTurn(.frameAgain, of: room) }
         case .left(_, let client):
-            if replicator.left(client, local: false) { room.presence(.left, of: client) }
+            if replicator.left(client, local: false) {
+                room.presence(.left, of: client)
+            } else {
+                // Not on the roster (it joined before a failover the roster did not record):
+                // nobody is told it left, but it points no more.
+                room.changePointers { $0.leave(client) }
+            }
             // The cells it held by dragging are let go, as for a client of this server.
             requestTurn(.releaseDrags(client: client), of: room)
         case .data:

@@ -89,6 +89,7 @@ def test_bad_points_are_refused_and_change_nothing():
         async def scenario():
             async with Client(server.room("bad")) as ana, Client(server.room("bad")) as bo:
                 ids = await add(ana, 2)
+                await bo.event("added", by=ana.id)
                 start = len(bo.messages)
                 for message, why in [
                     ({"type": "point", "id": 999, "ref": "r1"}, "999"),

@@ -112,6 +112,7 @@ def test_a_state_file_is_room_main(tmp_path):
     old = json.loads((folder / "main.json").read_text())
     old.pop("settled", None)
     old.pop("access", None)
+    assert old.pop("owners")[0][1:] == [1, 3]  # who added the cells (issue 26)
     assert old["layout"]["parameters"].pop("model") == "auto"
     assert old["layout"]["parameters"].pop("edgeLength") == 30
     assert set(old) == {"format", "version", "layout", "reservation"}, sorted(old)

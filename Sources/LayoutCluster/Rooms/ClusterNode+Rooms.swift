@@ -72,7 +72,7 @@ extension ClusterNode {
             simulation.resume(tick: seen.tick, after: seen.version)
             let state = LayoutState(simulation: simulation, limits: limits, budget: budget,
                                     settled: parts.saved?.settled, catalog: parts.saved?.catalog ?? CellCatalog(),
-                                    access: access)
+                                    access: access, ownership: Ownership(runs: parts.saved?.owners ?? []))
             var layout = RoomLayout(state: state, keeper: keeper)
             layout.continueFrames(after: lastSerial)
             return layout

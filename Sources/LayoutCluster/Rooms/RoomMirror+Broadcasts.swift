@@ -23,6 +23,11 @@ extension RoomMirror {
             // The service thread judges the room's connections here again (`room.announce`).
             room.access.publish(access)
         case .pointers(let pointers, let whole):
+            // Only while the room is relayed through this mirror: a server that just took the
+            // room over hears its own broadcasts come back for a moment before its route changes,
+            // and unlike events and frames (dropped by sequence number and serial) a pointer set
+            // taken again would bring back a pointer that ended since.
+            guard room.mirror === self else { return }
             room.changePointers { board in
                 whole ? board.replace(with: pointers) : pointers.flatMap { board.mirror($0) }
             }

@@ -57,8 +57,9 @@ public struct LayoutState {
     /// `budget` must already count the cells `simulation` holds. `settled`: what a state file
     /// says of a restored layout (nil: what the engine reports).
     public init(simulation: Simulation, limits: Limits, budget: CellBudget? = nil, settled: Bool? = nil,
-                catalog: CellCatalog = CellCatalog(), access: RoomAccess = .unowned) {
+                catalog: CellCatalog = CellCatalog(), access: RoomAccess = .unowned, ownership: Ownership = Ownership()) {
         self.simulation = simulation
+        self.ownership = ownership
         self.access = access
         self.catalog = catalog
         self.limits = limits

@@ -1,10 +1,11 @@
 import ForceLayout
 
-/// Who added which cells during this server run, as runs of consecutive ids (an `add`
-/// makes consecutive ids, and ids are never reused, so runs arrive in ascending order).
-/// Kept beside the engine, which knows nothing of clients. Cells restored from a state file
-/// have no owner: client ids start over with every run.
-public struct Ownership {
+/// Who added which cells, as runs of consecutive ids (an `add` makes consecutive ids, and ids
+/// are never reused, so runs arrive in ascending order). Kept beside the engine, which knows
+/// nothing of clients, and saved with the layout (`SavedState.owners`): cells restored from a
+/// state file, or taken over in a cluster, keep their owners, whose client ids are never
+/// handed out again (`ClientNumbering`).
+public struct Ownership: Equatable, Sendable {
     public struct Run: Equatable, Sendable {
         public var client: String
         public var first: CellID
@@ -18,6 +19,9 @@ public struct Ownership {
     }
 
     public init() {}
+
+    /// Runs restored from a state file (`SavedState.owners`: ascending, not overlapping).
+    public init(runs: [Run]) { self.runs = runs }
 
     public private(set) var runs: [Run] = []
 
@@ -36,6 +40,12 @@ public struct Ownership {
     /// largest live id, runs without live cells are dropped for good, and neighbours of the
     /// same client merge once no live cell lies between them. O(cells + runs).
     public mutating func compact(to ids: [CellID]) -> [Run] {
+        runs = narrowed(to: ids)
+        return runs
+    }
+
+    /// The runs `compact` keeps, leaving these as they are (what a state file saves).
+    public func narrowed(to ids: [CellID]) -> [Run] {
         var kept: [Run] = []
         var cursor = 0
         for run in runs {
@@ -53,7 +63,21 @@ public struct Ownership {
                 kept.append(Run(client: run.client, first: first, last: last))
             }
         }
-        runs = kept
         return kept
+    }
+
+    /// Why `runs` cannot be a room's owners (a state file's, read back), or nil: each run names
+    /// a client id as the server makes them, its first id at most its last, within
+    /// `1...largestID`, and every run above the one before.
+    static func problem(_ runs: [Run], largestID: CellID) -> String? {
+        var previous: CellID = 0
+        for (index, run) in runs.enumerated() {
+            guard WireBounds.validClientID(run.client) else { return "owners.\(index) names no client id" }
+            guard previous < run.first, run.first <= run.last, run.last <= largestID else {
+                return "owners.\(index) [\(run.first), \(run.last)] is not above the run before it, in order, within [1, \(largestID)]"
+            }
+            previous = run.last
+        }
+        return nil
     }
 }

@@ -13,10 +13,13 @@ public struct SavedState: Equatable, Sendable {
     public var catalog: CellCatalog
     /// Who may come in, and as what (files before version 5: `open`, no links).
     public var access: RoomAccess
+    /// Who added which cells (`Ownership.Run`s of live cells; none in files before them).
+    public var owners: [Ownership.Run]
 
     public init(layout: LayoutSnapshot, reservation: CellID, settled: Bool = false, catalog: CellCatalog = CellCatalog(),
-                access: RoomAccess = .unowned) {
+                access: RoomAccess = .unowned, owners: [Ownership.Run] = []) {
         self.layout = layout
+        self.owners = owners
         self.access = access
         self.reservation = reservation
         self.settled = settled
@@ -27,6 +30,7 @@ public struct SavedState: Equatable, Sendable {
 extension LayoutState {
     /// What the state file is to hold now, with this reservation.
     package func saved(reservation: CellID, settled: Bool) -> SavedState {
-        SavedState(layout: simulation.snapshot(), reservation: reservation, settled: settled, catalog: catalog, access: access)
+        SavedState(layout: simulation.snapshot(), reservation: reservation, settled: settled, catalog: catalog, access: access,
+                   owners: ownership.narrowed(to: simulation.ids))
     }
 }

@@ -41,7 +41,8 @@ extension StateFile {
             let settled = try root["settled"].map { value throws(Unreadable) in try bool(value, at: "settled") }
             return SavedState(layout: layout, reservation: try integer(reservation, at: "reservation"),
                               settled: settled ?? false, catalog: catalog,
-                              access: try root["access"].map { value throws(Unreadable) in try access(value) } ?? .unowned)
+                              access: try root["access"].map { value throws(Unreadable) in try access(value) } ?? .unowned,
+                              owners: try root["owners"].map { value throws(Unreadable) in try owners(value) } ?? [])
         } catch {
             throw notOurs(error.why)
         }
@@ -152,6 +153,20 @@ extension StateFile {
             owner: try digest("owner"), edit: try digest("edit"), view: try digest("view"),
             editGeneration: try generation("editGeneration"), viewGeneration: try generation("viewGeneration")),
             deleted: deleted)
+    }
+
+    /// Who added which cells: `[client, firstId, lastId]` runs (checked by `validate`).
+    private static func owners(_ value: JSONValue) throws(Unreadable) -> [Ownership.Run] {
+        guard case .array(let items) = value else { throw Unreadable(why: "wrong type at owners") }
+        var runs: [Ownership.Run] = []
+        runs.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            let path = "owners.\(index)"
+            guard case .array(let parts) = item, parts.count == 3 else { throw Unreadable(why: "wrong type at \(path)") }
+            runs.append(Ownership.Run(client: try string(parts[0], at: path + ".0"), first: try integer(parts[1], at: path + ".1"),
+                                      last: try integer(parts[2], at: path + ".2")))
+        }
+        return runs
     }
 
     /// Attributes as `Attrs` bounds them, but for their size: a file written under a larger

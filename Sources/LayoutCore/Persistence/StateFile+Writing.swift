@@ -27,6 +27,18 @@ extension StateFile {
             writer.parameterValue(spec.value(in: state.layout.parameters))
         }
         writer.raw("}}")
+        if !state.owners.isEmpty {
+            writer.raw(",\"owners\":")
+            writer.array(state.owners) { writer, run in
+                writer.raw("[")
+                writer.string(run.client)
+                writer.raw(",")
+                writer.integer(run.first)
+                writer.raw(",")
+                writer.integer(run.last)
+                writer.raw("]")
+            }
+        }
         writer.member("reservation", state.reservation)
         writer.member("settled", state.settled)
         writer.member("version", version)

@@ -15,7 +15,10 @@ import ForceLayout
 /// (issue 23) needed no new version; a server from before them ignores them. Version 5 adds
 /// the room's `access` (its mode and its links' digests, `RoomAccess`): a server of version 4
 /// refuses such a file rather than open a private room to everyone; a file without it (every
-/// earlier one) loads as an `open` room with no links.
+/// earlier one) loads as an `open` room with no links. `owners` (issue 26) says who added which
+/// cells, as the frames' runs `[client, firstId, lastId]`, only when some cell has an owner:
+/// optional, and harmless to lose (a server before it ignores it, and its cells show as
+/// restored), so it needed no new version either; files without it load with no owners.
 public enum StateFile {
     public static let format = "forcelayout-state"
     public static let version = 5
@@ -64,6 +67,7 @@ public enum StateFile {
                 return "cell \(id)'s key must be \(problem.why)"
             }
         }
+        if let problem = Ownership.problem(state.owners, largestID: largestID) { return problem }
         return validate(state.layout.parameters)
     }
 

@@ -15,18 +15,25 @@ extension StateFile {
     }
 
     public static func save(_ state: SavedState, to path: String) throws {
-        let data = bytes(of: state)
+        try AtomicFile.write(bytes(of: state), to: path)
+    }
+}
+
+/// A small file written so that a crash leaves either the old or the new one: a temporary
+/// file beside it (`TemporaryName`), fsync, rename, fsync of the folder.
+package enum AtomicFile {
+    package static func write(_ data: [UInt8], to path: String) throws {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let temporary = "\(directory)/\(TemporaryName.make(for: url.lastPathComponent, pid: getpid()))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw Failure(description: "cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw StateFile.Failure(description: "cannot write \(temporary): \(String(cString: strerror(errno)))") }
         var failed = false
         data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written <= 0 { failed = true; return }
                 offset += written
             }
@@ -35,7 +42,7 @@ extension StateFile {
         close(descriptor)
         guard !failed, rename(temporary, path) == 0 else {
             unlink(temporary)
-            throw Failure(description: "cannot write state file \(path): \(String(cString: strerror(errno)))")
+            throw StateFile.Failure(description: "cannot write state file \(path): \(String(cString: strerror(errno)))")
         }
         // Make the rename itself durable.
         let directoryDescriptor = open(directory, O_RDONLY)

@@ -126,7 +126,7 @@ extension RoomHost {
                 }
                 let state = LayoutState(simulation: parts.simulation(), limits: limits, budget: budget,
                                         settled: saved?.settled, catalog: saved?.catalog ?? CellCatalog(),
-                                        access: saved?.access ?? access)
+                                        access: saved?.access ?? access, ownership: Ownership(runs: saved?.owners ?? []))
                 return RoomLayout(state: state, keeper: keeper)
             }
         }

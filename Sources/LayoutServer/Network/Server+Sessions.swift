@@ -9,9 +9,9 @@ extension Server {
     func opened(_ wsi: OpaquePointer) -> Int32 {
         upgraded(wsi)
         guard let (room, credential, creator) = joining.removeValue(forKey: wsi) else { return -1 }
-        clientCounter += 1
+        let number = clientNumbers.take()
         // In a cluster the server's name makes the id unique across servers.
-        let client = cluster.map { "c\(clientCounter)@\($0.name)" } ?? "c\(clientCounter)"
+        let client = cluster.map { "c\(number)@\($0.name)" } ?? "c\(number)"
         let mailbox = Mailbox(maxEventBacklog: config.limits.maxEventBacklog, maxBytes: config.limits.maxQueuedBytes,
                               encoder: room.eventMessages, alarm: overflowAlarm)
         let binary = Subprotocol(wsi: wsi) == .v2

@@ -82,7 +82,9 @@ public final class Server {
     let fileExports = FileExports()
     /// The mount of `Public/`, whose MIME table `/r/FILE` uses too.
     var filesMount: UnsafePointer<lws_http_mount>?
-    var clientCounter = 0
+    /// The numbers of client ids, never repeated across restarts where rooms (and so the
+    /// owners of their cells) are kept (`ClientNumbers`).
+    let clientNumbers: ClientNumbers
     /// In a cluster: whether Redis was reachable when last heard of.
     var clusterLinked = true
     var shutdownDeadline: DispatchTime?
@@ -102,8 +104,28 @@ public final class Server {
         decoder = MessageDecoder(limits: config.limits)
         publicFiles = PublicFiles(root: config.publicDirectory)
         cluster = config.cluster.map { ClusterNode(config: $0, limits: config.limits, logger: logger) }
+        clientNumbers = try Self.clientNumbers(config, logger: logger)
         host = RoomHost(config: config, cluster: cluster, logger: logger)
         try host.loadMain()
+    }
+
+    /// Client numbers reserved where this server keeps its rooms: in a cluster's Redis, in the
+    /// state directory (or beside `--state`'s file); without either nothing is restored, and
+    /// numbers start at 1.
+    private static func clientNumbers(_ config: ServerConfig, logger: Logger) throws(StartFailure) -> ClientNumbers {
+        let store: any ClientReservationStore
+        if let cluster = config.cluster {
+            store = ClientReservationKey(address: cluster.redis, node: cluster.node)
+        } else if let path = ClientReservationFile.path(directory: config.stateDirectory, statePath: config.statePath) {
+            store = ClientReservationFile(path: path)
+        } else {
+            return ClientNumbers(logger: logger)
+        }
+        do throws(StoreFailure) {
+            return try ClientNumbers(store: store, logger: logger)
+        } catch {
+            throw StartFailure(description: "cannot reserve client ids: \(error)")
+        }
     }
 
     /// `config` with its connection limits lowered to what the open-file limit (raised to the
