@@ -67,7 +67,7 @@ enum GEXF {
             out.raw(" weight=\"\(JSONText.number(weight))\"")
         }
         out.raw("><attvalues>")
-        out.raw("<attvalue for=\"distance\" value=\"\(JSONText.number(link.distance))\"/>")
+        if let distance = link.distance { out.raw("<attvalue for=\"distance\" value=\"\(JSONText.number(distance))\"/>") }
         if let strength = link.strength { out.raw("<attvalue for=\"strength\" value=\"\(JSONText.number(strength))\"/>") }
         attributes.values(of: index, into: &out)
         out.raw("</attvalues></edge>\n")

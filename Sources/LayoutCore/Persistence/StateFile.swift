@@ -15,11 +15,14 @@ import ForceLayout
 /// (issue 23) needed no new version; a server from before them ignores them. Version 5 adds
 /// the room's `access` (its mode and its links' digests, `RoomAccess`): a server of version 4
 /// refuses such a file rather than open a private room to everyone; a file without it (every
-/// earlier one) loads as an `open` room with no links.
+/// earlier one) loads as an `open` room with no links. Version 6 stores a link's `distance`
+/// only when its client gave one (a link without follows the room's `edgeLength`): a server
+/// of version 5 refuses such a file rather than miss the distances; in earlier files every
+/// link has one, and a distance of 30 (the default then) is read as none.
 public enum StateFile {
     public static let format = "forcelayout-state"
-    public static let version = 5
-    static let readableVersions = 1...5
+    public static let version = 6
+    static let readableVersions = 1...6
     /// No id or reservation beyond it: ids must stay exact in JavaScript numbers (2^53).
     static let largestID: CellID = 1 << 53
 
