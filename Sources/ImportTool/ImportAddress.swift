@@ -16,11 +16,9 @@ public enum ImportAddress {
         }
         let raw = String(bare.dropFirst("/ws/".count))
         let name = raw.removingPercentEncoding ?? raw
-        switch RoomNameCheck(name) {
-        case .valid(let room) where room.description == name:
-            return .success(room)
+        switch RoomNameCheck(address: name) {
         case .valid(let room):
-            return .failure(Refusal(description: "Room names have no blanks. Try \u{201C}\(room)\u{201D}."))
+            return .success(room)
         case .invalid(let message, _):
             return .failure(Refusal(description: message))
         }

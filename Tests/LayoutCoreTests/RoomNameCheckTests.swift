@@ -32,6 +32,14 @@ final class RoomNameCheckTests: XCTestCase {
         }
     }
 
+    func testAnAddressIsNotTrimmed() {
+        XCTAssertEqual(RoomNameCheck(address: "demo"), .valid(RoomName("demo")!))
+        XCTAssertEqual(RoomNameCheck(address: " demo"), .invalid(message: "Room names have no blanks. Try \u{201C}demo\u{201D}.",
+                                                                 suggestion: RoomName("demo")))
+        XCTAssertEqual(RoomNameCheck(address: "Demo"), RoomNameCheck("Demo"))
+        XCTAssertEqual(RoomNameCheck(" demo"), .valid(RoomName("demo")!), "typed into the switcher: trimmed")
+    }
+
     func testASuggestionIsAlwaysAValidNameOrNone() {
         for text in ["Hello World", "  --A--  ", "r/demo", "a.b.c", "\u{00C9}t\u{00E9} 2025", String(repeating: "x", count: 39) + " y",
                      "\u{65E5}\u{672C}", "__", String(repeating: "A", count: 80), "\u{0301}", "-_-", "\u{1F600}"] {

@@ -10,12 +10,12 @@ public enum MistypedRoomPage {
     /// `typed`: what follows `/r/` in the (decoded) path.
     public static func html(typed: String) -> [UInt8] {
         let (message, suggestion): (String, RoomName?)
-        switch RoomNameCheck(typed) {
+        switch RoomNameCheck(address: typed) {
         case .invalid(let text, let name):
             (message, suggestion) = (text, name)
         case .valid(let name):
-            // A valid name with blanks around it ("/r/%20demo"): the address is the name alone.
-            (message, suggestion) = ("Room addresses have no blanks. Try \u{201C}\(name)\u{201D}.", name)
+            // Not reached: a room name under /r/ is the room's page.
+            (message, suggestion) = ("Try \u{201C}\(name)\u{201D}.", name)
         }
         var shown = String(String.UnicodeScalarView(typed.unicodeScalars.prefix(echoLimit)))
         if typed.unicodeScalars.count > echoLimit { shown += "\u{2026}" }

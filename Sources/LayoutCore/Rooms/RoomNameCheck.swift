@@ -26,6 +26,18 @@ public enum RoomNameCheck: Equatable, Sendable {
         self = .invalid(message: suggestion.map { "\(problem). Try \u{201C}\($0)\u{201D}." } ?? "\(problem).", suggestion: suggestion)
     }
 
+    /// A name in an address (`/r/NAME`, `/ws/NAME`), where nothing is trimmed: as typed, except
+    /// that a valid name with blanks around it is told so ("Room names have no blanks. Try
+    /// “demo”.").
+    public init(address typed: String) {
+        switch RoomNameCheck(typed) {
+        case .valid(let name) where name.description != typed:
+            self = .invalid(message: "Room names have no blanks. Try \u{201C}\(name)\u{201D}.", suggestion: name)
+        case let checked:
+            self = checked
+        }
+    }
+
     /// The first thing wrong with an invalid name, as the start of a sentence.
     private static func whatIsWrong(_ name: String) -> String {
         let scalars = name.unicodeScalars
