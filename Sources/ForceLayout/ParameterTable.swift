@@ -21,8 +21,10 @@ extension Parameters {
               label: "Paused", "Stops stepping; the layout stays as it is until resumed."),
         .choice("model", \.model, default: LayoutModel.auto.rawValue, options: LayoutModel.allCases.map(\.rawValue),
                 label: "Model", "auto: the graph model when the room has links, else the cells model; cells: the article's center spring and charges; graph: sfdp's spring-electrical model, laid out multilevel."),
-        .number("edgeLength", \.edgeLength, default: 30, in: NumberRange(1...1000), step: 1, physics: .graph,
-                label: "Edge length", "Graph model: the natural length of a link (sfdp's K); linked cells settle about this far apart."),
+        .number("edgeLength", \.edgeLength, default: 30, in: NumberRange(1...1000), step: 1,
+                label: "Link length", "The natural length of a link: linked cells settle about this far apart. Cells model: the rest length of every link without a distance of its own; graph model: sfdp's K."),
+        .number("linkStrength", \.linkStrength, default: 1, in: NumberRange(0...5), step: 0.05,
+                label: "Link strength", "Multiplies every link's pull: stronger links hold linked cells closer and stiffer (cells model: each link's strength, its own or 1 / min(degree); graph model: the springs' attraction)."),
     ]
 
     /// The row of the parameter stored at `path`; every stored property has one.

@@ -13,8 +13,11 @@ public struct Parameters: Equatable, Sendable {
     public var paused: Bool = initial(\.paused)
     /// A `LayoutModel`'s name (`layoutModel` reads it).
     public var model: String = initial(\.model)
-    /// The graph model's natural edge length.
+    /// A link's natural length, in both models (the cells model's links without a
+    /// `distance` of their own rest at it).
     public var edgeLength: Double = initial(\.edgeLength)
+    /// Multiplies every link's pull, in both models.
+    public var linkStrength: Double = initial(\.linkStrength)
 
     /// Every parameter at its default.
     public init() {}

@@ -49,7 +49,8 @@ extension Simulation {
         let (cells, components) = finestGraph()
         let k = parameters.edgeLength
         let start = graph.drawn ? (xs, ys) : nil
-        graph.plan = MultilevelLayout(graph: cells, components: components, k: k, start: start, rng: &rng)
+        graph.plan = MultilevelLayout(graph: cells, components: components, k: k, attraction: parameters.linkStrength,
+                                      start: start, rng: &rng)
         guard graph.plan == nil else { return }
         let side = Double(count).squareRoot() * k
         var fromDistances = false
@@ -111,7 +112,8 @@ extension Simulation {
         let (cells, components) = finestGraph()
         var step = graph.step ?? StepLength(MultilevelLayout.fineStart * parameters.edgeLength,
                                             cooling: StepLength.finestCooling)
-        let model = SpringElectrical(k: parameters.edgeLength, theta: parameters.theta, tick: tick, weighted: true)
+        let model = SpringElectrical(k: parameters.edgeLength, theta: parameters.theta, tick: tick, weighted: true,
+                                     attraction: parameters.linkStrength)
         model.forces(graph: cells, components: components, xs: xs, ys: ys, ids: ids, tree: &tree, parallel: parallel,
                      fx: &forceX, fy: &forceY, stiffness: &graph.scratch.stiffness)
         if tick % SpringElectrical.balanceEvery == 0 {
@@ -139,7 +141,8 @@ extension Simulation {
     /// Brings each component without a pinned cell to the size its forces balance at.
     func rescaleComponents() {
         let (cells, components) = finestGraph()
-        SpringElectrical(k: parameters.edgeLength, theta: parameters.theta, tick: tick, weighted: true)
+        SpringElectrical(k: parameters.edgeLength, theta: parameters.theta, tick: tick, weighted: true,
+                                     attraction: parameters.linkStrength)
             .rescale(graph: cells, components: components, xs: &xs, ys: &ys, ids: ids, fixed: pinned, tree: &tree,
                      fx: &forceX, fy: &forceY)
     }

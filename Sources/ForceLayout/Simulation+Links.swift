@@ -11,7 +11,7 @@ extension Simulation {
             guard contains(link.source) else { throw .unknownCell(link.source) }
             guard contains(link.target) else { throw .unknownCell(link.target) }
             guard link.source != link.target else { throw .selfLink(link.source) }
-            guard link.distance.isFinite, link.distance >= 0,
+            guard link.distance.map({ $0.isFinite && $0 >= 0 }) ?? true,
                   link.strength.map({ $0.isFinite && $0 >= 0 }) ?? true else {
                 throw .invalidLink(link.source, link.target)
             }
@@ -54,6 +54,7 @@ extension Simulation {
         guard !linkTable.isEmpty else { return }
         let index = self.index
         let prepared = linkTable.prepare(cellCount: count) { index[$0] }
-        LinkForce().add(prepared, xs: xs, ys: ys, parallel: parallel, fx: &forceX, fy: &forceY)
+        LinkForce(length: parameters.edgeLength, strength: parameters.linkStrength)
+            .add(prepared, xs: xs, ys: ys, parallel: parallel, fx: &forceX, fy: &forceY)
     }
 }

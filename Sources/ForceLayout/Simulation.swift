@@ -10,7 +10,8 @@ public final class Simulation {
     public var parameters: Parameters {
         didSet {
             parameters = parameters.sanitized
-            if parameters.edgeLength != oldValue.edgeLength || parameters.model != oldValue.model {
+            if parameters.edgeLength != oldValue.edgeLength || parameters.linkStrength != oldValue.linkStrength
+                || parameters.model != oldValue.model {
                 graphChanged(scale: true)
             }
             if !parameters.movesCellsLike(oldValue) { forcesChanged() }

@@ -33,10 +33,12 @@ public final class ImportClient {
     /// When to open the next connection (nil: none wanted).
     private var reconnectAt: Double?
 
-    public init(url: WebSocketURL, graph: GraphFile, key: String? = nil, progress: @escaping (ImportSession) -> Void = { _ in }) {
+    /// `replace`: the room is cleared before the graph goes (`ImportSession.replace`).
+    public init(url: WebSocketURL, graph: GraphFile, key: String? = nil, replace: Bool = false,
+                progress: @escaping (ImportSession) -> Void = { _ in }) {
         self.url = url
         self.key = key
-        session = ImportSession(graph: graph)
+        session = ImportSession(graph: graph, replace: replace)
         self.progress = progress
     }
 
@@ -100,10 +102,12 @@ public final class ImportClient {
             lws_callback_on_writable(wsi)
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             let why = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "refused"
+            // The HTTP status the upgrade was answered with (0: none came), said in words.
+            let status = Int(lws_http_client_http_response(wsi))
             connection = nil
             guard outcome == nil else { break }
             if reconnectAt == nil, !replacing, session.phase == .connecting {
-                outcome = .failure(Failure(description: "cannot connect to \(url): \(why)"))
+                outcome = .failure(Failure(description: ImportAddress.refusal(status: status, detail: why, url: url.description)))
             } else {
                 ended()
             }
@@ -114,7 +118,8 @@ public final class ImportClient {
                 let status = UInt32(bytes[0]) << 8 | UInt32(bytes[1])
                 if [AccessClose.linkRotated, AccessClose.forbidden, AccessClose.notFound].contains(status) {
                     let reason = String(decoding: bytes.dropFirst(2), as: UTF8.self)
-                    outcome = .failure(Failure(description: "\(url) closed the connection (\(status)): \(reason)"))
+                    outcome = .failure(Failure(description: "\(url) closed the connection (\(status)): \(reason)"
+                                                   + ImportAddress.hint(closeStatus: status)))
                 }
             }
         case LWS_CALLBACK_CLIENT_CLOSED:

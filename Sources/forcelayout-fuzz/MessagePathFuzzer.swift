@@ -185,7 +185,7 @@ enum MessagePathFuzzer {
     private static func checkLinks(_ links: [LinkRecord], bytes: [UInt8]) {
         require((1...limits.maxAddPerMessage).contains(links.count), "link \(links.count)", bytes)
         for link in links.map(\.link) {
-            require(link.source >= 1 && link.target >= 1 && link.distance.isFinite && link.distance >= 0
+            require(link.source >= 1 && link.target >= 1 && (link.distance.map { $0.isFinite && $0 >= 0 } ?? true)
                     && (link.strength.map { (0...1).contains($0) } ?? true), "link \(link)", bytes)
         }
     }

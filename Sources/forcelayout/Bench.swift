@@ -120,7 +120,7 @@ struct Bench: ParsableCommand {
         let file = try GraphFile.read(Array(data))
         let ids = try simulation.add(file.nodes.map(\.cell.seed))
         try simulation.link(file.edges.map { edge in
-            Link(source: ids[edge.source], target: ids[edge.target], distance: edge.distance ?? Link.defaultDistance,
+            Link(source: ids[edge.source], target: ids[edge.target], distance: edge.distance,
                  strength: edge.strength)
         })
     }

@@ -17,7 +17,10 @@ struct Import: ParsableCommand {
         attributes over the server's maxAttrBytes are left out. \
         What a room cannot hold (a label over 80 characters, a self link, a repeated link) is \
         fixed or left out and listed at the end. Cells and links go in batches within the \
-        server's limits, paced under its rate limit, with a progress bar on a terminal.
+        server's limits, paced under its rate limit, with a progress bar on a terminal. \
+        By default the graph is added to what the room holds (importing twice gives two \
+        copies); with --replace the room is cleared first, so it holds this graph alone. \
+        A mistyped room in --url is said before connecting.
         """
     )
 
@@ -31,6 +34,9 @@ struct Import: ParsableCommand {
                                valueName: "path"))
     var keyFile: String?
 
+    @Flag(help: "Clear the room first (everyone's cells, as the page's Clear does), so that it holds this graph alone; without it the graph is added to what the room holds.")
+    var replace = false
+
     func run() throws {
         let target: WebSocketURL
         do {
@@ -38,6 +44,8 @@ struct Import: ParsableCommand {
         } catch {
             throw ValidationError("--url \(error)")
         }
+        // A mistyped room is said before connecting, in the room switcher's words.
+        if case .failure(let why) = ImportAddress.room(ofPath: target.path) { fail("--url \(url): \(why)") }
         let bytes: [UInt8]
         if file == "-" {
             bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
@@ -54,12 +62,12 @@ struct Import: ParsableCommand {
         let key = try self.key()
         let bar = ProgressBar(enabled: isatty(STDERR_FILENO) != 0)
         let started = Date()
-        let client = ImportClient(url: target, graph: graph, key: key) { bar.show($0.progress) }
+        let client = ImportClient(url: target, graph: graph, key: key, replace: replace) { bar.show($0.progress) }
         do {
             let summary = try client.run()
             bar.finish()
             let seconds = Date().timeIntervalSince(started)
-            print("imported \(summary.cells) cells and \(summary.links) links from \(file) into \(target) in \(String(format: "%.1f", seconds)) s")
+            print("imported \(summary.cells) cells and \(summary.links) links from \(file) into \(target)\(replace ? ", replacing what it held," : "") in \(String(format: "%.1f", seconds)) s")
             for note in summary.notes { print("  not imported: \(note)") }
         } catch {
             bar.finish()

@@ -108,7 +108,7 @@ final class GraphImportTests: XCTestCase {
               let links = messages.first else {
             return XCTFail("no links sent")
         }
-        XCTAssertTrue(String(decoding: links, as: UTF8.self).contains(#"{"source":10,"target":11,"distance":30}"#))
+        XCTAssertTrue(String(decoding: links, as: UTF8.self).contains(#"{"source":10,"target":11}"#), "no distance given: none sent (the room's edgeLength)")
         _ = sent(session.received(message(#"{"type":"error","code":"bad_request","message":"cells 10 and 11 are already linked","ref":"import-4"}"#)))
         guard case .finished(let summary) = session.received(message(#"{"type":"event","kind":"linked","by":"c3"}"#)) else {
             return XCTFail("not finished")

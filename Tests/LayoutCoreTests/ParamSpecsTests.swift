@@ -41,7 +41,7 @@ final class ParamSpecsTests: XCTestCase {
                                                               limits: Limits(), events: []))
         XCTAssertEqual(hello["paramSpecs"], .array(rows))
         XCTAssertEqual(Parameters.table.filter { $0.physics == .cells }.map(\.name), ["stiffness", "charge", "collide"])
-        XCTAssertEqual(Parameters.table.filter { $0.physics == .graph }.map(\.name), ["edgeLength"])
+        XCTAssertEqual(Parameters.table.filter { $0.physics == .graph }.map(\.name), [], "edgeLength and linkStrength act in both")
     }
 
     /// hello and stats say which physics moves the cells, and `unfolding` only while it is so.

@@ -198,7 +198,7 @@ final class RoomAccessTests: XCTestCase {
         XCTAssertTrue(text.hasPrefix(#"{"access":{"edit":""#), text)
         XCTAssertTrue(text.contains(#""editGeneration":1,"mode":"private","owner":""#), text)
         XCTAssertTrue(text.contains(#""viewGeneration":2},"format""#), text)
-        XCTAssertTrue(text.contains(#""version":5"#))
+        XCTAssertTrue(text.contains(#""version":\#(StateFile.version)"#))
         for secret in [owner, owner.derived(.edit, generation: 1), owner.derived(.edit, generation: 1).derived(.view, generation: 2)] {
             XCTAssertFalse(text.contains(secret.text))
         }

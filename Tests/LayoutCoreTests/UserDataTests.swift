@@ -75,7 +75,7 @@ final class UserDataTests: XCTestCase {
         var state = LayoutState(simulation: Simulation(seed: 3), limits: Limits())
         _ = try state.apply(decode(#"{"type":"add","cells":[{"key":0,"attrs":{"club":"Mr. Hi"}},{"key":1},{"key":2}]}"#).get(), from: "c1")
         let linked = try state.apply(decode(#"{"type":"link","links":[{"source":1,"target":2,"attrs":{"weight":4}},{"source":3,"target":2,"attrs":{"weight":5}},{"source":1,"target":3}]}"#).get(), from: "c1")
-        XCTAssertTrue(text(linked[0].encodedTail).contains(#""links":[{"source":1,"target":2,"distance":30,"attrs":{"weight":4}},{"source":3,"target":2,"distance":30,"attrs":{"weight":5}},{"source":1,"target":3,"distance":30}]"#), text(linked[0].encodedTail))
+        XCTAssertTrue(text(linked[0].encodedTail).contains(#""links":[{"source":1,"target":2,"attrs":{"weight":4}},{"source":3,"target":2,"attrs":{"weight":5}},{"source":1,"target":3}]"#), text(linked[0].encodedTail))
         XCTAssertEqual(state.catalog[link: 2, 1], attrs(#"{"weight":4}"#))
         XCTAssertEqual(state.catalog[link: 2, 3], attrs(#"{"weight":5}"#))
         let data = text(DataMessage.encode(records: state.records, links: state.simulation.links, linkAttrs: state.catalog.links))
@@ -105,7 +105,7 @@ final class UserDataTests: XCTestCase {
         let state = SavedState(layout: simulation.snapshot(), reservation: 10, catalog: catalog)
         let bytes = StateFile.bytes(of: state)
         XCTAssertTrue(text(bytes).contains(#"{"attrs":{"club":"Mr. Hi","n":[1,{"b":null}]},"id":1,"key":0,"pinned":false"#), text(bytes))
-        XCTAssertTrue(text(bytes).contains(#"{"attrs":{"weight":4},"distance":30,"source":1"#), text(bytes))
+        XCTAssertTrue(text(bytes).contains(#"{"attrs":{"weight":4},"source":1"#), text(bytes))
         let loaded = try StateFile.decode(bytes, path: "test")
         XCTAssertEqual(loaded, state)
         XCTAssertEqual(loaded.catalog[link: ids[0], ids[1]], attrs(#"{"weight":4}"#))
@@ -146,7 +146,7 @@ final class UserDataTests: XCTestCase {
         let document = text(export.encoded(as: .json))
         XCTAssertTrue(document.contains(#"{"id":0,"label":"Zero","x":1,"y":2,"club":"Mr. Hi","size":3,"tags":["a"]}"#), document)
         XCTAssertTrue(document.contains(#"{"id":2,"x":0,"y":0,"club":"Officer","size":2.5}"#), document)
-        XCTAssertTrue(document.contains(#""links":[{"source":0,"target":2,"distance":30,"weight":4,"kind":"x"},{"source":2,"target":"cell 3","distance":30,"strength":0.5,"weight":1.5,"kind":7,"on":true}]"#), document)
+        XCTAssertTrue(document.contains(#""links":[{"source":0,"target":2,"weight":4,"distance":99,"kind":"x"},{"source":2,"target":"cell 3","strength":0.5,"weight":1.5,"kind":7,"on":true}]"#), document)
         XCTAssertNoThrow(try JSONParser.parse(Array(document.utf8)))
     }
 
@@ -157,7 +157,7 @@ final class UserDataTests: XCTestCase {
         XCTAssertTrue(document.contains(#"<attribute id="e0" title="kind" type="string"/><attribute id="e1" title="on" type="boolean"/></attributes>"#), document)
         XCTAssertTrue(document.contains(#"<node id="0" label="Zero"><attvalues><attvalue for="n0" value="Mr. Hi"/><attvalue for="n1" value="3.0"/><attvalue for="n2" value="[&quot;a&quot;]"/></attvalues>"#), document)
         XCTAssertTrue(document.contains(#"<node id="cell 3" label="cell 3">"#), document)
-        XCTAssertTrue(document.contains(#"<edge id="0" source="0" target="2" weight="4"><attvalues><attvalue for="distance" value="30"/><attvalue for="e0" value="x"/></attvalues></edge>"#), document)
-        XCTAssertTrue(document.contains(#"<edge id="1" source="2" target="cell 3" weight="1.5"><attvalues><attvalue for="distance" value="30"/><attvalue for="strength" value="0.5"/><attvalue for="e0" value="7"/><attvalue for="e1" value="true"/></attvalues></edge>"#), document)
+        XCTAssertTrue(document.contains(#"<edge id="0" source="0" target="2" weight="4"><attvalues><attvalue for="e0" value="x"/></attvalues></edge>"#), document)
+        XCTAssertTrue(document.contains(#"<edge id="1" source="2" target="cell 3" weight="1.5"><attvalues><attvalue for="strength" value="0.5"/><attvalue for="e0" value="7"/><attvalue for="e1" value="true"/></attvalues></edge>"#), document)
     }
 }

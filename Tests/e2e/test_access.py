@@ -303,7 +303,7 @@ def test_links_survive_a_restart_as_digests_and_no_secret_is_logged(tmp_path):
         links = run(build())
         assert server.terminate() == 0
         saved = json.loads((state / "kept.json").read_text())
-        assert saved["version"] == 5 and saved["access"]["mode"] == "private", saved.get("access")
+        assert saved["version"] == 6 and saved["access"]["mode"] == "private", saved.get("access")
         assert set(saved["access"]) == {"mode", "owner", "edit", "view", "editGeneration", "viewGeneration"}
         assert all(len(saved["access"][kind]) == 64 for kind in ("owner", "edit", "view"))
         text = (state / "kept.json").read_text() + server.log

@@ -52,7 +52,8 @@ def test_cells_come_with_their_data_and_a_late_joiner_gets_all_of_it(data_server
             await a.send({"type": "link", "links": [{"source": first, "target": second},
                                                     {"source": second, "target": third, "distance": 80, "strength": 0.5}]})
             linked = await b.event("linked", by=a.id)
-            assert linked["links"] == [{"source": first, "target": second, "distance": 30},
+            # `distance` only when the link has its own (else it follows the room's edgeLength).
+            assert linked["links"] == [{"source": first, "target": second},
                                        {"source": second, "target": third, "distance": 80, "strength": 0.5}]
             await b.send({"type": "update", "cells": [{"id": first, "label": "M. Madeleine", "color": None, "radius": None},
                                                       {"id": third, "group": "2"}]})
@@ -66,7 +67,7 @@ def test_cells_come_with_their_data_and_a_late_joiner_gets_all_of_it(data_server
                 assert data["cells"] == {"id": [first, second, third],
                                          "label": ["M. Madeleine", "Javert", None],
                                          "group": ["1", None, "2"]}
-                assert data["links"] == {"source": [first], "target": [second], "distance": [30]}
+                assert data["links"] == {"source": [first], "target": [second]}
                 # The data comes after hello and the first frame.
                 kinds = [m["type"] for m in late.messages]
                 assert kinds.index("hello") < kinds.index("frame") < kinds.index("data")
@@ -75,7 +76,7 @@ def test_cells_come_with_their_data_and_a_late_joiner_gets_all_of_it(data_server
             await a.event("removed", by=a.id)
             async with Client(room) as later:
                 data = await later.next("data")
-                assert data["links"] == {"source": [], "target": [], "distance": []}
+                assert data["links"] == {"source": [], "target": []}
                 assert data["cells"]["id"] == [first, third]
     run(go())
 
@@ -170,7 +171,7 @@ def test_labels_radii_and_links_survive_a_restart(tmp_path):
         ids = run(build())
         server.shutdown()
         saved = json.loads((state / "kept.json").read_text())
-        assert saved["version"] == 5
+        assert saved["version"] == 6
         assert saved["layout"]["links"] == [{"distance": 50, "source": ids[0], "target": ids[1]}]
         first = saved["layout"]["cells"][0]
         assert list(first) == sorted(first) and first["label"] == "Cosette" and first["radius"] == 9
@@ -198,7 +199,7 @@ def test_keys_and_attrs_travel_with_cells_and_links_and_bad_ones_are_refused(dat
                                       {"id": second, "label": "N", "key": "Napoleon"}]
             await a.send({"type": "link", "links": [{"source": first, "target": second, "attrs": {"weight": 4}}]})
             linked = await b.event("linked", by=a.id)
-            assert linked["links"] == [{"source": first, "target": second, "distance": 30, "attrs": {"weight": 4}}]
+            assert linked["links"] == [{"source": first, "target": second, "attrs": {"weight": 4}}]
             async with Client(room) as late:
                 data = await late.next("data")
                 assert data["cells"]["key"] == [0, "Napoleon"]

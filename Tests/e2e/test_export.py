@@ -46,7 +46,7 @@ def check_documents(server, name, ids):
     first = document["nodes"][0]
     assert (first["label"], first["group"], first["color"], first["radius"]) == ("Valjean & <Co>", "1", "#ff8800", 14)
     assert document["nodes"][2]["pinned"] is True and (document["nodes"][2]["x"], document["nodes"][2]["y"]) == (100, -40)
-    assert document["links"] == [{"source": ids[0], "target": ids[1], "distance": 30},
+    assert document["links"] == [{"source": ids[0], "target": ids[1]},
                                  {"source": ids[1], "target": ids[2], "distance": 50, "strength": 0.5}]
     graph = nx.node_link_graph(document)
     assert set(graph.nodes) == set(ids) and graph.number_of_edges() == 2

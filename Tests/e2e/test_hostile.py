@@ -322,6 +322,7 @@ PARAMETER_RANGES = {
     "tickRate": [("zero", "0"), ("below", "0.999"), ("negative", "-20"), ("above", "120.001"), ("121", "121")],
     "theta": [("negative", "-0.001"), ("above", "2.001"), ("ten", "10")],
     "edgeLength": [("zero", "0"), ("below", "0.999"), ("negative", "-30"), ("above", "1000.001"), ("1e6", "1e6")],
+    "linkStrength": [("negative", "-0.001"), ("minus-one", "-1"), ("above", "5.0001"), ("six", "6")],
 }
 for parameter, values in PARAMETER_RANGES.items():
     generic = [("overflow", "1e400"), ("minus-overflow", "-1e400"), ("1.8e308", "1.8e308"), ("huge", "1e300"),

@@ -142,3 +142,91 @@ def test_import_brings_a_key_from_a_file_or_the_environment(tmp_path):
         for result in (refused, wrong, done, again, twice):
             assert not any(secret in result.stdout + result.stderr for secret in links.values())
         assert not any(secret in server.log for secret in links.values())
+
+
+def run_cli(*arguments):
+    return subprocess.run([str(BINARY), "import", *map(str, arguments)], capture_output=True, text=True, timeout=60)
+
+
+def test_replace_clears_the_room_first_so_importing_twice_holds_one_copy(tmp_path):
+    (tmp_path / "tri.csv").write_text("source,target\na,b\nb,c\nc,a\n")
+    with RunningServer() as server:
+        url = f"ws://127.0.0.1:{server.port}/ws/twice"
+        for _ in range(2):
+            result = run_cli(tmp_path / "tri.csv", "--url", url)
+            assert result.returncode == 0, result.stderr
+        document = json.loads(export(server, "twice"))
+        assert (len(document["nodes"]), len(document["links"])) == (6, 6), "without --replace: added, two copies"
+        for _ in range(2):
+            result = run_cli(tmp_path / "tri.csv", "--url", url, "--replace")
+            assert result.returncode == 0 and "replacing what it held" in result.stdout, result.stderr
+            document = json.loads(export(server, "twice"))
+            assert sorted(node["id"] for node in document["nodes"]) == ["a", "b", "c"], document["nodes"]
+            assert len(document["links"]) == 3
+        help_text = run_cli("--help").stdout
+        assert "--replace" in help_text and "cleared first" in help_text and "added to what the room holds" in help_text
+
+
+def test_a_mistyped_room_is_said_before_connecting_in_the_room_switchers_words():
+    """Nothing listens on port 9: the name is judged before any connection is tried."""
+    fixture = {case["typed"]: case for case in json.loads(
+        (Path(__file__).resolve().parent.parent / "fixtures" / "room-names.json").read_text())}
+    for path, typed in [("Demo", "Demo"), ("my%20room", "my room"), ("-x", "-x"), ("a.b", "a.b"), ("", "")]:
+        url = f"ws://127.0.0.1:9/ws/{path}"
+        result = run_cli("-", "--url", url)
+        assert result.returncode == 1, result
+        assert result.stderr == f"forcelayout import: --url {url}: {fixture[typed]['message']}\n", result.stderr
+        assert "HS:" not in result.stderr and "cannot connect" not in result.stderr
+    wrong_path = run_cli("-", "--url", "ws://127.0.0.1:9/socket")
+    assert wrong_path.returncode == 1 and "/ws/NAME" in wrong_path.stderr, wrong_path.stderr
+
+
+def test_a_refused_connection_is_said_in_words(tmp_path):
+    """Not a forcelayout server (an HTTP server that answers 404, or 200, to the upgrade); a
+    private room without its link; nothing listening."""
+    import http.server
+    import threading
+    (tmp_path / "small.csv").write_text("source,target\na,b\n")
+
+    class Plain(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            status = 200 if self.path.endswith("/ok") else 404
+            self.send_response(status)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"no")
+
+        def log_message(self, *args):
+            pass
+
+    plain = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Plain)
+    threading.Thread(target=plain.serve_forever, daemon=True).start()
+    try:
+        port = plain.server_address[1]
+        missing = run_cli(tmp_path / "small.csv", "--url", f"ws://127.0.0.1:{port}/ws/x")
+        assert missing.returncode == 1 and "not a room of a forcelayout server (404)" in missing.stderr, missing.stderr
+        ok = run_cli(tmp_path / "small.csv", "--url", f"ws://127.0.0.1:{port}/ws/ok")
+        assert ok.returncode == 1 and "not a forcelayout server" in ok.stderr, ok.stderr
+        for result in (missing, ok):
+            assert "HS:" not in result.stderr, result.stderr
+    finally:
+        plain.shutdown()
+    with RunningServer() as server:
+        import asyncio
+        from client import Client
+
+        async def make_private_room():
+            async with Client(f"{server.ws}/hidden") as owner:
+                await owner.send({"type": "add", "count": 1})
+                await owner.event("added", by=owner.id)
+                await owner.send({"type": "access", "access": "private"})
+                await owner.event("access", by=owner.id)
+                # the room stays while its owner is in it
+                result = await asyncio.to_thread(run_cli, tmp_path / "small.csv", "--url",
+                                                 f"ws://127.0.0.1:{server.port}/ws/hidden")
+                return result
+        private = asyncio.run(make_private_room())
+        assert private.returncode == 1 and "(4404): room hidden not found" in private.stderr, private.stderr
+        assert "does not exist, or it is private" in private.stderr and "--key-file" in private.stderr
+    nothing = run_cli(tmp_path / "small.csv", "--url", "ws://127.0.0.1:9/ws/x")
+    assert nothing.returncode == 1 and "cannot connect" in nothing.stderr and "is a forcelayout server running" in nothing.stderr

@@ -2,6 +2,7 @@
 the page (/r/NAME). A name is 1 to 40 of a-z, 0-9, '-', '_', starting with a letter or a
 digit; anything else is 404, percent-encoded or not, and creates no room. Under /r/, what is
 not a room name is a file of Public/, so the page's relative asset paths resolve there."""
+import json
 import re
 import urllib.parse
 
@@ -48,8 +49,51 @@ def test_the_page_is_served_for_every_room_name(server):
 
 def test_anything_else_under_r_that_is_no_file_is_404(server):
     for path in INVALID_PAGE_PATHS:
-        status, _, _ = request(server.port, path)
+        status, headers, body = request(server.port, path)
         assert status == 404, path
+        assert headers["content-type"] == "text/html; charset=utf-8", (path, headers)
+        assert b'<p id="why">' in body, path
+
+
+def why(body):
+    """The sentence of a 404 page for a mistyped room address, tags kept."""
+    return re.search(r'<p id="why">(.*?)</p>', body.decode()).group(1)
+
+
+def test_a_mistyped_room_address_is_told_what_is_wrong_in_the_switchers_words(server):
+    """The page's room switcher and this 404 page share their wording (Tests/fixtures/room-names.json)."""
+    fixture = {case["typed"]: case for case in json.loads((REPO / "Tests" / "fixtures" / "room-names.json").read_text())}
+    for path, typed in [("/r/Demo", "Demo"), ("/r/my%20room", "my room"), ("/r/-x", "-x"), ("/r/_", "_"),
+                        (f"/r/{'x' * 41}", "x" * 41), ("/r/caf%C3%A9", "caf\u00e9"), ("/r/nope.js", "nope.js"),
+                        ("/r/a/b", "a/b"), ("/r/", ""), ("/r/%21%21%21", "!!!")]:
+        typed = typed.encode().decode("unicode_escape") if "\\u" in typed else typed
+        status, headers, body = request(server.port, path)
+        assert status == 404 and headers["content-type"] == "text/html; charset=utf-8", path
+        case = fixture[typed]
+        sentence = why(body)
+        if case["suggestion"]:
+            target = "/" if case["suggestion"] == "main" else f"/r/{case['suggestion']}"
+            link = f'<a href="{target}">\u201c{case["suggestion"]}\u201d</a>'
+            assert sentence == case["message"].replace(f'\u201c{case["suggestion"]}\u201d', link), (path, sentence)
+        else:
+            assert sentence == case["message"], (path, sentence)
+    # what the link points at is a room's page
+    status, headers, _ = request(server.port, "/r/demo")
+    assert status == 200 and headers["content-type"].startswith("text/html")
+    status, headers, body = request(server.port, "/r/Demo", "HEAD")
+    assert (status, body) == (404, b"") and headers["content-type"] == "text/html; charset=utf-8"
+    assert not [room for room in server.rooms() if room["name"] != "main"], "a 404 page created a room"
+
+
+def test_what_the_404_page_echoes_of_the_address_is_escaped(server):
+    for path in ["/r/%3Cscript%3E", "/r/%3Cimg%20src=x%20onerror=alert(1)%3E", "/r/%22%27%26x"]:
+        status, _, body = request(server.port, path)
+        text = body.decode()
+        assert status == 404, path
+        assert "<script" not in text and "<img" not in text and "\"'&x" not in text, (path, text)
+    text = request(server.port, "/r/%3Cscript%3E")[2].decode()
+    assert "<code>/r/&lt;script&gt;</code>" in text, text
+    assert why(text.encode()) == 'Use only a\u2013z, 0\u20139, - and _ (no spaces). Try <a href="/r/script">\u201cscript\u201d</a>.'
 
 
 def test_no_path_under_r_reaches_outside_public(server):

@@ -37,7 +37,7 @@ def saved_room_file(folder, name, count):
 
 def read_state(path):
     saved = json.loads(path.read_text())
-    assert saved["format"] == "forcelayout-state" and saved["version"] == 5, {k: saved.get(k) for k in ("format", "version")}
+    assert saved["format"] == "forcelayout-state" and saved["version"] == 6, {k: saved.get(k) for k in ("format", "version")}
     return saved
 
 

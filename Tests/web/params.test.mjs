@@ -92,8 +92,8 @@ test('controls from the specs: sliders, then number fields, then toggles, as the
   const model = controlModel(SPECS);
   assert.deepEqual(model.map((c) => [c.name, c.control, c.label]), [
     ['stiffness', 'slider', 'Stiffness'], ['charge', 'slider', 'Charge'], ['cellSize', 'slider', 'Cell size'],
-    ['tickRate', 'slider', 'Frames/s'], ['theta', 'slider', 'Theta'], ['edgeLength', 'slider', 'Edge length'],
-    ['threshold', 'field', 'Threshold'], ['model', 'menu', 'Model'], ['collide', 'toggle', 'Collide'], ['paused', 'toggle', 'Paused'],
+    ['tickRate', 'slider', 'Frames/s'], ['theta', 'slider', 'Theta'], ['edgeLength', 'slider', 'Link length'],
+    ['linkStrength', 'slider', 'Link strength'], ['threshold', 'field', 'Threshold'], ['model', 'menu', 'Model'], ['collide', 'toggle', 'Collide'], ['paused', 'toggle', 'Paused'],
   ]);
   const stiffness = model[0];
   assert.deepEqual(stiffness.range, { min: 0.001, max: 1, step: 0.001 });
@@ -127,7 +127,7 @@ test('a parameter new in the server\'s table appears as a control; unknown kinds
   ];
   const model = controlModel(specs);
   assert.deepEqual(model.map((c) => c.name), [
-    'stiffness', 'charge', 'cellSize', 'tickRate', 'theta', 'gravity', 'edgeLength', 'threshold', 'maxSpeed', 'model',
+    'stiffness', 'charge', 'cellSize', 'tickRate', 'theta', 'gravity', 'edgeLength', 'linkStrength', 'threshold', 'maxSpeed', 'model',
     'collide', 'paused', 'trails',
   ]);
   const gravity = model.find((c) => c.name === 'gravity');

@@ -1,6 +1,7 @@
 /// The links' springs, as d3-force's `forceLink` (one iteration, alpha 1, since this engine
-/// has no cooling): each link pulls its ends toward `distance` apart by `strength` times the
-/// difference, each end taking half of the correction.
+/// has no cooling): each link pulls its ends toward `distance` apart (its own, else the
+/// room's `edgeLength`) by `strength` (its own, else d3's 1 / min(degree), times the room's
+/// `linkStrength`) times the difference, each end taking half of the correction.
 ///
 /// d3 splits the correction by degree (`bias`: the hub moves less). Those pulls are not
 /// equal and opposite, so they are not the gradient of any energy, and a layout under them
@@ -17,6 +18,11 @@ struct LinkForce {
     static let chunkSize = 2048
     static let parallelThreshold = 8192
 
+    /// The rest length of a link without its own (`Parameters.edgeLength`).
+    let length: Double
+    /// Multiplies every link's strength (`Parameters.linkStrength`).
+    let strength: Double
+
     /// Adds each cell's pull to `fx`, `fy` (as long as the cells).
     func add(_ links: PreparedLinks, xs: [Double], ys: [Double], parallel: Bool?,
              fx: inout [Double], fy: inout [Double]) {
@@ -25,9 +31,10 @@ struct LinkForce {
         fy.withUnsafeMutableBufferPointer { fy in
             let outX = DisjointBuffer(fx), outY = DisjointBuffer(fy)
             // Each chunk writes the forces of its own cells, and no others.
+            let length = self.length, strength = self.strength
             forEachChunk(of: n, size: Self.chunkSize, parallel: parallel ?? (n >= Self.parallelThreshold)) { _, cells in
                 for i in cells {
-                    let pull = Self.pull(on: i, links, xs, ys)
+                    let pull = Self.pull(on: i, links, xs, ys, length: length, strength: strength)
                     outX[i] += pull.x
                     outY[i] += pull.y
                 }
@@ -37,16 +44,19 @@ struct LinkForce {
 
     /// The sum of cell i's links' pulls on it.
     @inline(__always)
-    static func pull(on i: Int, _ links: PreparedLinks, _ xs: [Double], _ ys: [Double]) -> (x: Double, y: Double) {
+    static func pull(on i: Int, _ links: PreparedLinks, _ xs: [Double], _ ys: [Double], length: Double,
+                     strength: Double) -> (x: Double, y: Double) {
         var x = 0.0, y = 0.0
         for slot in Int(links.offsets[i])..<Int(links.offsets[i + 1]) {
             let k = Int(links.incident[slot])
             let a = Int(links.source[k]), b = Int(links.target[k])
             let dx = xs[b] - xs[a], dy = ys[b] - ys[a]
-            let length = (dx * dx + dy * dy).squareRoot()
+            let distance = (dx * dx + dy * dy).squareRoot()
             // Coincident ends have no direction; the repulsion parts them first.
-            guard length > 0, length.isFinite else { continue }
-            let f = (length - links.distance[k]) / length * links.strength[k]
+            guard distance > 0, distance.isFinite else { continue }
+            let own = links.distance[k]
+            let rest = own.isNaN ? length : own
+            let f = (distance - rest) / distance * links.strength[k] * strength
             // The target moves back along (dx, dy) by half, the source forward by half.
             let share = i == b ? -0.5 : 0.5
             x += dx * f * share

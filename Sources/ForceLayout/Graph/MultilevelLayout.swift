@@ -29,6 +29,8 @@ struct MultilevelLayout {
     /// The natural length of each level: the edge length on level 0, growing as the nodes
     /// stand for more cells (by the square root of the shrink, so areas match).
     let lengths: [Double]
+    /// Multiplies the links' attraction on every level (`Parameters.linkStrength`).
+    let attraction: Double
     /// The level being laid out (at least 1 while the plan runs).
     private(set) var level: Int
     /// The positions of the nodes of `level`.
@@ -45,14 +47,15 @@ struct MultilevelLayout {
     /// The plan for `graph` (the cells and their links) with edge length `k`, starting from
     /// random positions (seeded), or from the centroids of `start` (the cells' positions)
     /// when given; nil when the graph is too small to coarsen.
-    init?(graph: WeightedGraph, components cellComponents: Components, k: Double, start: (xs: [Double], ys: [Double])?,
-          rng: inout SeededRandom) {
+    init?(graph: WeightedGraph, components cellComponents: Components, k: Double, attraction: Double = 1,
+          start: (xs: [Double], ys: [Double])?, rng: inout SeededRandom) {
         let (levels, groupOf, comps, lengths) = Self.coarsen(graph, components: cellComponents, k: k, rng: &rng)
         guard levels.count > 1 else { return nil }
         self.levels = levels
         self.groupOf = groupOf
         self.components = comps
         self.lengths = lengths
+        self.attraction = attraction
         level = levels.count - 1
         var map = Array(0..<Int32(graph.count))
         for l in 0..<level { map = map.map { groupOf[l][Int($0)] } }
@@ -121,7 +124,7 @@ struct MultilevelLayout {
 
     /// Brings each component of the current level to the size its forces balance at.
     private mutating func rescale(tick: Int, tree: inout QuadTree, scratch: inout GraphScratch) {
-        SpringElectrical(k: lengths[level], theta: 0.9, tick: tick, weighted: false)
+        SpringElectrical(k: lengths[level], theta: 0.9, tick: tick, weighted: false, attraction: attraction)
             .rescale(graph: levels[level], components: components[level], xs: &xs, ys: &ys, ids: nil, fixed: nil,
                      tree: &tree, fx: &scratch.fx, fy: &scratch.fy)
     }
@@ -134,7 +137,7 @@ struct MultilevelLayout {
     /// One step of the current level. Returns whether the plan is done (level 1 converged:
     /// call `finish`).
     mutating func advance(theta: Double, tick: Int, tree: inout QuadTree, scratch: inout GraphScratch) -> Bool {
-        let forces = SpringElectrical(k: lengths[level], theta: theta, tick: tick, weighted: false)
+        let forces = SpringElectrical(k: lengths[level], theta: theta, tick: tick, weighted: false, attraction: attraction)
         forces.forces(graph: levels[level], components: components[level], xs: xs, ys: ys, ids: nil, tree: &tree,
                       parallel: nil, fx: &scratch.fx, fy: &scratch.fy, stiffness: &scratch.stiffness)
         let (fx, fy) = (scratch.fx, scratch.fy)

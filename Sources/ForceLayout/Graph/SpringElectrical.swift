@@ -28,6 +28,9 @@ struct SpringElectrical {
     /// Whether links pull by their weight (the finest level) or all alike (coarse levels,
     /// as sfdp's unweighted coarsening).
     let weighted: Bool
+    /// Multiplies every link's attraction (`Parameters.linkStrength`): two linked nodes alone
+    /// rest (C/s)^(2/9)·K apart.
+    var attraction = 1.0
 
     /// Fills `fx`, `fy` and `stiffness` (resized to the node count). `ids` names the nodes
     /// for the wiggle of coincident ones (nil: index + 1).
@@ -93,7 +96,7 @@ struct SpringElectrical {
                 virial.addRepulsion(dx: xs[i] - cx, dy: ys[i] - cy, fx: fx[i], fy: fy[i])
                 for e in graph.edges(of: i) where Int(graph.neighbours[e]) > i {
                     let j = Int(graph.neighbours[e])
-                    virial.addLink(dx: xs[j] - xs[i], dy: ys[j] - ys[i], w: weighted ? graph.weights[e] : 1, k: k,
+                    virial.addLink(dx: xs[j] - xs[i], dy: ys[j] - ys[i], w: (weighted ? graph.weights[e] : 1) * attraction, k: k,
                                    pullIncluded: pullIncluded)
                 }
             }
@@ -164,7 +167,7 @@ struct SpringElectrical {
                          fx: inout [Double], fy: inout [Double], stiffness: inout [Double]) {
         let n = xs.count
         let inverseK = 1 / k
-        let weighted = self.weighted
+        let weighted = self.weighted, attraction = self.attraction
         graph.offsets.withUnsafeBufferPointer { offsets in
         graph.neighbours.withUnsafeBufferPointer { neighbours in
         graph.weights.withUnsafeBufferPointer { weights in
@@ -185,7 +188,7 @@ struct SpringElectrical {
                         let j = Int(neighbours[e])
                         let dx = xs[j] - x, dy = ys[j] - y
                         let d = (dx * dx + dy * dy).squareRoot()
-                        let w = weighted ? weights[e] : 1
+                        let w = (weighted ? weights[e] : 1) * attraction
                         let f = w * d * inverseK
                         sx += f * dx
                         sy += f * dy

@@ -75,7 +75,10 @@ struct LinkTable {
 struct PreparedLinks: Sendable {
     let source: [Int32]
     let target: [Int32]
+    /// Each link's own rest length; NaN: none (the room's `edgeLength`, read each step, so a
+    /// change of it needs no rebuild).
     let distance: [Double]
+    /// Each link's own strength, or d3's default (before `linkStrength`, read each step).
     let strength: [Double]
     /// Cell i's links are `incident[offsets[i] ..< offsets[i + 1]]`, as link indices.
     let offsets: [Int32]
@@ -96,7 +99,7 @@ struct PreparedLinks: Sendable {
         }
         self.source = source
         self.target = target
-        distance = links.map(\.distance)
+        distance = links.map { $0.distance ?? .nan }
         strength = links.indices.map { k in
             links[k].strength ?? 1 / Double(Swift.min(degree[Int(source[k])], degree[Int(target[k])]))
         }

@@ -84,7 +84,7 @@ extension ImportSession {
                 index += 1
                 continue
             }
-            let link = Link(source: source, target: target, distance: edge.distance ?? Link.defaultDistance, strength: edge.strength)
+            let link = Link(source: source, target: target, distance: edge.distance, strength: edge.strength)
             let tooBig = (edge.attrs?.bytes.count ?? 0) > limits.maxAttrBytes
             let attrs = keepsAttrs && !tooBig ? edge.attrs : nil
             if batch.admit(LinkRecord(link, attrs: attrs)) {

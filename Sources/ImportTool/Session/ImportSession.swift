@@ -37,6 +37,8 @@ public struct ImportSession: Sendable {
     public enum Phase: Equatable, Sendable {
         /// Before the first hello.
         case connecting
+        /// `replace`: the room's `clear` is in flight; no cell goes before its `cleared`.
+        case clearing
         /// A batch of cells, or of links, is (or was last) in flight.
         case cells, links
         /// Waiting for the room's `data`, to learn what of the import it holds.
@@ -87,9 +89,16 @@ public struct ImportSession: Sendable {
     var refusals: [String] = []
     /// The resume's state (`ImportSession+Resume`).
     var resume = Resume()
+    /// Clear the room before the first cell goes (`forcelayout import --replace`), so that
+    /// importing again replaces the graph instead of adding a second copy.
+    let replace: Bool
+    /// The room's `cleared` answered this import's `clear`.
+    var cleared = false
+    static let clearRef = "import-clear"
 
-    public init(graph: GraphFile, window: Int = Self.defaultWindow) {
+    public init(graph: GraphFile, window: Int = Self.defaultWindow, replace: Bool = false) {
         self.graph = graph
+        self.replace = replace
         windowSize = max(1, window)
         ids = Array(repeating: nil, count: graph.nodes.count)
         nodeSent = Array(repeating: false, count: graph.nodes.count)
@@ -114,9 +123,22 @@ public struct ImportSession: Sendable {
             limits = Self.limits(message["limits"])
             keepsAttrs = message["limits"]?["maxAttrBytes"] != nil
             if !keepsAttrs { notes.append("ids and attributes not kept: the server does not keep them (it is older)") }
-            return nextMessage()
+            return replace ? sendClear() : nextMessage()
+        case (.resyncing, "hello") where resume.returnTo == .clearing:
+            // The clear went unanswered: none of the import's cells went yet, so clearing
+            // again changes nothing it sent.
+            guard case .string(let id)? = message["client"] else { return .failed("the server's hello names no client") }
+            client = id
+            return sendClear()
         case (.resyncing, "hello"):
             return greeted(message)
+        case (.clearing, "event"):
+            if case .string("failover")? = message["kind"] { return sendClear() }
+            return clearAnswered(message)
+        case (.clearing, "error"):
+            guard case .string(Self.clearRef)? = message["ref"] else { return .wait }
+            let why: String = if case .string(let text)? = message["message"] { text } else { "refused" }
+            return .failed("the server refused to clear the room: \(why)")
         case (.resyncing, "data"):
             return resynced(message)
         case (.cells, "event"), (.links, "event"):
@@ -127,6 +149,26 @@ public struct ImportSession: Sendable {
         default:
             return .wait
         }
+    }
+
+    /// The room's `clear`, before any cell (`replace`): one message in flight until its
+    /// `cleared`.
+    mutating func sendClear() -> Action {
+        phase = .clearing
+        window = [Batch(ref: Self.clearRef, items: [])]
+        resume.sent()
+        return .send([ClientRequest(.layout(.clear), ref: Self.clearRef).encoded])
+    }
+
+    /// This import's `cleared`: the cells go now.
+    private mutating func clearAnswered(_ message: JSONValue) -> Action {
+        guard case .string("cleared")? = message["kind"], case .string(let by)? = message["by"],
+              by == client || resume.formerClients.contains(by) else { return .wait }
+        cleared = true
+        window = []
+        resume.answered(windowEmpty: true)
+        phase = .cells
+        return nextMessage()
     }
 
     /// The nodes or edges of the messages awaiting their answers (by position).

@@ -1,4 +1,4 @@
-/// What a room's access means over HTTP: who may export it (`GET /export/NAME.json|.gexf`, with
+/// What a room's access means over HTTP: who may export it (`GET /export/NAME.json|.gexf|.svg`, with
 /// `Authorization: Bearer SECRET`) and whether `GET /rooms` lists it.
 extension RoomAccess {
     package enum ExportVerdict: Equatable, Sendable {

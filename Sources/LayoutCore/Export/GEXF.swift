@@ -67,7 +67,7 @@ enum GEXF {
             out.raw(" weight=\"\(JSONText.number(weight))\"")
         }
         out.raw("><attvalues>")
-        out.raw("<attvalue for=\"distance\" value=\"\(JSONText.number(link.distance))\"/>")
+        if let distance = link.distance { out.raw("<attvalue for=\"distance\" value=\"\(JSONText.number(distance))\"/>") }
         if let strength = link.strength { out.raw("<attvalue for=\"strength\" value=\"\(JSONText.number(strength))\"/>") }
         attributes.values(of: index, into: &out)
         out.raw("</attvalues></edge>\n")
@@ -107,7 +107,8 @@ enum GEXF {
 /// XML text built up in bytes: `text` escapes what an attribute value or element content
 /// cannot hold as is (tabs and line breaks as character references, which an attribute value
 /// keeps), and replaces what XML 1.0 cannot hold at all (U+FFFE, U+FFFF, other control
-/// characters) with U+FFFD.
+/// characters) with U+FFFD, or drops it (`droppingInvalid`: a drawing's text shows nothing
+/// for it).
 struct XMLText {
     private(set) var bytes: [UInt8] = []
 
@@ -115,7 +116,7 @@ struct XMLText {
 
     mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
-    mutating func text(_ text: String) {
+    mutating func text(_ text: String, droppingInvalid: Bool = false) {
         for scalar in text.unicodeScalars {
             switch scalar {
             case "&": raw("&amp;")
@@ -126,9 +127,13 @@ struct XMLText {
             case "\t": raw("&#9;")
             case "\n": raw("&#10;")
             case "\r": raw("&#13;")
-            case "\u{FFFE}", "\u{FFFF}": raw("\u{FFFD}")
+            case "\u{FFFE}", "\u{FFFF}": if !droppingInvalid { raw("\u{FFFD}") }
             default:
-                if scalar.value < 0x20 { raw("\u{FFFD}") } else { bytes.append(contentsOf: String(scalar).utf8) }
+                if scalar.value >= 0x20 {
+                    bytes.append(contentsOf: String(scalar).utf8)
+                } else if !droppingInvalid {
+                    raw("\u{FFFD}")
+                }
             }
         }
     }

@@ -21,14 +21,18 @@ public struct LayoutExport: Sendable {
     public var links: [Link]
     /// The links' attributes (by their ends).
     public var linkAttrs = LinkAttributes()
+    /// Who added which cells (runs ascending; cells of none have no owner): the drawing's
+    /// colour of a cell with neither colour nor group.
+    public var owners: [Ownership.Run] = []
 
     public enum Format: String, Sendable, CaseIterable {
-        case json, gexf
+        case json, gexf, svg
 
         package var contentType: String {
             switch self {
             case .json: "application/json"
             case .gexf: "application/gexf+xml"
+            case .svg: "image/svg+xml"
             }
         }
     }
@@ -37,6 +41,7 @@ public struct LayoutExport: Sendable {
         switch format {
         case .json: NodeLinkJSON.encode(self)
         case .gexf: GEXF.encode(self)
+        case .svg: SVGDrawing.encode(self)
         }
     }
 }
@@ -66,6 +71,16 @@ extension LayoutExport {
         }
     }
 
+    /// The client that added cell `id`, nil when none did (`owners`).
+    func owner(of id: CellID) -> String? {
+        var lo = 0, hi = owners.count - 1
+        while lo <= hi {
+            let mid = (lo + hi) / 2
+            if id < owners[mid].first { hi = mid - 1 } else if id > owners[mid].last { lo = mid + 1 } else { return owners[mid].client }
+        }
+        return nil
+    }
+
     /// `nodeIDs` by cell id, for the links' ends.
     func nodeIDsByCell() -> [CellID: CellKey] {
         Dictionary(uniqueKeysWithValues: zip(cells.map(\.id), nodeIDs()))
@@ -75,6 +90,8 @@ extension LayoutExport {
 extension LayoutState {
     /// The layout as it is now, for an export.
     public func export(room: String) -> LayoutExport {
-        LayoutExport(room: room, tick: simulation.tick, snapshot: simulation.snapshot(), catalog: catalog)
+        var export = LayoutExport(room: room, tick: simulation.tick, snapshot: simulation.snapshot(), catalog: catalog)
+        export.owners = ownership.runs
+        return export
     }
 }

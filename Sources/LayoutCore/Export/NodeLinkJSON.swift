@@ -52,8 +52,11 @@ enum NodeLinkJSON {
         writer.cellKey(ends[link.source] ?? .number(Double(link.source)))
         writer.raw(",\"target\":")
         writer.cellKey(ends[link.target] ?? .number(Double(link.target)))
-        writer.member("distance", link.distance)
-        var written: Set<String> = ["source", "target", "distance"]
+        var written: Set<String> = ["source", "target"]
+        if let distance = link.distance {
+            writer.member("distance", distance)
+            written.insert("distance")
+        }
         if let strength = link.strength {
             writer.member("strength", strength)
             written.insert("strength")

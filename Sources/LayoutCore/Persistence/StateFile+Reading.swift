@@ -35,7 +35,7 @@ extension StateFile {
         }
         do throws(Unreadable) {
             var catalog = CellCatalog()
-            let layout = try snapshot(root["layout"], catalog: &catalog)
+            let layout = try snapshot(root["layout"], catalog: &catalog, version: version)
             guard version > 1 else { return SavedState(layout: layout, reservation: layout.nextID) }
             guard let reservation = root["reservation"] else { throw Unreadable(why: "missing reservation") }
             let settled = try root["settled"].map { value throws(Unreadable) in try bool(value, at: "settled") }
@@ -48,7 +48,7 @@ extension StateFile {
         }
     }
 
-    private static func snapshot(_ value: JSONValue?, catalog: inout CellCatalog) throws(Unreadable) -> LayoutSnapshot {
+    private static func snapshot(_ value: JSONValue?, catalog: inout CellCatalog, version: Int) throws(Unreadable) -> LayoutSnapshot {
         guard let value else { throw Unreadable(why: "missing layout") }
         guard case .array(let items)? = value["cells"] else { throw Unreadable(why: "wrong type at layout.cells") }
         var cells: [CellRecord] = []
@@ -65,7 +65,11 @@ extension StateFile {
             links.reserveCapacity(items.count)
             for (index, item) in items.enumerated() {
                 let path = "layout.links.\(index)"
-                let link = try link(item, at: path)
+                var link = try link(item, at: path)
+                // Up to version 5 every link was stored with a distance, 30 when its client gave
+                // none: such a link follows the room's edgeLength now (the same pull while it is
+                // 30, the default).
+                if version <= 5, link.distance == Link.defaultDistance { link.distance = nil }
                 links.append(link)
                 if let attrs = item["attrs"] { catalog[link: link.source, link.target] = try self.attrs(attrs, at: path + ".attrs") }
             }
@@ -106,7 +110,7 @@ extension StateFile {
         guard case .object = value else { throw Unreadable(why: "wrong type at \(path)") }
         return Link(source: try integer(value["source"], at: path + ".source"),
                     target: try integer(value["target"], at: path + ".target"),
-                    distance: try number(value["distance"], at: path + ".distance"),
+                    distance: try value["distance"].map { value throws(Unreadable) in try number(value, at: path + ".distance") },
                     strength: try value["strength"].map { value throws(Unreadable) in try number(value, at: path + ".strength") })
     }
 

@@ -90,9 +90,13 @@ extension JSONWriter {
     fileprivate mutating func stateLink(_ link: Link, attrs: Attrs?) {
         raw("{")
         if let attrs { key("attrs"); self.attrs(attrs); raw(",") }
-        raw("\"distance\":")
-        number(link.distance)
-        member("source", link.source)
+        if let distance = link.distance {
+            raw("\"distance\":")
+            number(distance)
+            raw(",")
+        }
+        raw("\"source\":")
+        integer(link.source)
         if let strength = link.strength { member("strength", strength) }
         member("target", link.target)
         raw("}")

@@ -18,11 +18,14 @@ import ForceLayout
 /// earlier one) loads as an `open` room with no links. `owners` (issue 26) says who added which
 /// cells, as the frames' runs `[client, firstId, lastId]`, only when some cell has an owner:
 /// optional, and harmless to lose (a server before it ignores it, and its cells show as
-/// restored), so it needed no new version either; files without it load with no owners.
+/// restored), so it needed no new version; files without it load with no owners. Version 6
+/// stores a link's `distance` only when its client gave one (a link without follows the room's
+/// `edgeLength`): a server of version 5 refuses such a file rather than miss the distances; in
+/// earlier files every link has one, and a distance of 30 (the default then) is read as none.
 public enum StateFile {
     public static let format = "forcelayout-state"
-    public static let version = 5
-    static let readableVersions = 1...5
+    public static let version = 6
+    static let readableVersions = 1...6
     /// No id or reservation beyond it: ids must stay exact in JavaScript numbers (2^53).
     static let largestID: CellID = 1 << 53
 

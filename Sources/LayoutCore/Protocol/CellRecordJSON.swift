@@ -31,7 +31,7 @@ extension JSONWriter {
         raw("{\"source\":")
         integer(link.source)
         member("target", link.target)
-        member("distance", link.distance)
+        if let distance = link.distance { member("distance", distance) }
         if let strength = link.strength { member("strength", strength) }
         if closing { raw("}") }
     }

@@ -19,8 +19,7 @@ package enum DataMessage {
         writer.integers(links.map(\.source))
         writer.raw(",\"target\":")
         writer.integers(links.map(\.target))
-        writer.raw(",\"distance\":")
-        writer.array(links) { $0.number($1.distance) }
+        column("distance", links.map(\.distance), into: &writer) { $0.number($1) }
         column("strength", links.map(\.strength), into: &writer) { $0.number($1) }
         if !linkAttrs.isEmpty {
             column("attrs", links.map { linkAttrs[$0.source, $0.target] }, into: &writer) { $0.attrs($1) }

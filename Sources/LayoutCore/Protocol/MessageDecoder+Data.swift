@@ -46,7 +46,8 @@ extension MessageDecoder {
         guard let value = fields.take("links") else { throw ProtocolError(.badRequest, "link needs links") }
         return .link(try objects(value, named: "link.links") { (fields: inout Fields) throws(ProtocolError) in
             let source = try fields.cellID("source"), target = try fields.cellID("target")
-            let distance = try fields.number("distance", in: 0...Self.distanceLimit) ?? Link.defaultDistance
+            // None given: the link follows the room's edgeLength.
+            let distance = try fields.number("distance", in: 0...Self.distanceLimit)
             let link = Link(source: source, target: target, distance: distance, strength: try fields.number("strength", in: 0...1))
             return LinkRecord(link, attrs: try fields.attrs("attrs", maxBytes: limits.maxAttrBytes))
         })

@@ -2,7 +2,8 @@ import CLibWebSockets
 import LayoutCore
 import LayoutRooms
 
-/// `GET /export/NAME.json` and `/export/NAME.gexf`: a room as node-link JSON or GEXF, from one
+/// `GET /export/NAME.json`, `/export/NAME.gexf` and `/export/NAME.svg`: a room as node-link JSON,
+/// GEXF or an SVG drawing (`SVGDrawing`), from one
 /// tick. A room in memory is written by its next turn (`TurnRequest.export`) and the answer
 /// waits for it; a room that is only on disk is read, checked and encoded from its state file
 /// by the file reader (`StateFileReader`), never on the service thread, and every export of it
@@ -223,7 +224,7 @@ extension Server {
                 extraHeaders: retry ? [(WSI_TOKEN_HTTP_RETRY_AFTER, "1")] : [])
     }
 
-    /// `NAME.json` or `NAME.gexf` after `/export/`.
+    /// `NAME.json`, `NAME.gexf` or `NAME.svg` after `/export/`.
     static func exportAddress(_ rest: String) -> (RoomName, LayoutExport.Format)? {
         guard rest.hasPrefix("/"), let dot = rest.lastIndex(of: "."),
               let format = LayoutExport.Format(rawValue: String(rest[rest.index(after: dot)...])),

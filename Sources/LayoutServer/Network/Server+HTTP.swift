@@ -5,7 +5,8 @@ import LayoutRooms
 
 /// What the server answers itself over HTTP (`HEAD`: the same headers, no body): `GET /stats`
 /// and `GET /rooms` as application/json, `GET /export/…` (`Server+Export`), and under `/r/` the page of a room or a file of
-/// `Public/` (so the page's relative paths resolve there).
+/// `Public/` (so the page's relative paths resolve there), else a 404 page saying what is wrong with the room's name
+/// (`MistypedRoomPage`).
 extension Server {
     /// `rest` is what follows the mount's path (`/stats`, `/rooms` or `/r`) in the request's.
     func serveHTTP(_ wsi: OpaquePointer, rest: String) -> Int32 {
@@ -20,7 +21,7 @@ extension Server {
         }
         if path.hasPrefix(Server.roomsPath), exact { return respondJSON(wsi, roomsJSON(for: credential(wsi, handshake: false))) }
         if path.hasPrefix(Server.exportPath + "/") { return serveExport(wsi, rest: rest) }
-        if path.hasPrefix(RoomAddress.pagePath + "/") {
+        if path.hasPrefix(RoomAddress.pagePath + "/") || path == RoomAddress.pagePath {
             switch RoomAddress.page(rest) {
             case .room:
                 return serveFile(wsi, publicFiles.root + "/index.html", type: "text/html")
@@ -29,7 +30,9 @@ extension Server {
                 let type = lws_get_mimetype(file, filesMount).map { String(cString: $0) } ?? "application/octet-stream"
                 return serveFile(wsi, file, type: type)
             case .file, .none:
-                break
+                // A mistyped room address: what is wrong, in the room switcher's words.
+                return respond(wsi, HTTPBody(MistypedRoomPage.html(typed: String(rest.drop(while: { $0 == "/" })))),
+                               type: MistypedRoomPage.contentType, status: UInt32(HTTP_STATUS_NOT_FOUND.rawValue))
             }
         }
         return notFound(wsi)
