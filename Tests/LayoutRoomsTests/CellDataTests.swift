@@ -101,7 +101,7 @@ final class CellDataTests: XCTestCase {
                       CellRecordData(id: 5, data: CellData(), radius: 7.5)],
             links: [Link(source: 2, target: 5), Link(source: 5, target: 9, distance: 40, strength: 0.5)])
         XCTAssertEqual(String(decoding: bytes, as: UTF8.self),
-                       ##"{"type":"data","cells":{"id":[2,5],"label":["a\"b",null],"radius":[null,7.5]},"links":{"source":[2,5],"target":[5,9],"distance":[30,40],"strength":[null,0.5]}}"##)
+                       ##"{"type":"data","cells":{"id":[2,5],"label":["a\"b",null],"radius":[null,7.5]},"links":{"source":[2,5],"target":[5,9],"distance":[null,40],"strength":[null,0.5]}}"##)
     }
 
     func testEveryNewRequestIsWrittenAsItIsRead() throws {

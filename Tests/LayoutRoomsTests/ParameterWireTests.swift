@@ -107,11 +107,12 @@ final class ParameterWireTests: XCTestCase {
         var writer = JSONWriter()
         ServerMessages.writeParameters(.defaults, into: &writer)
         XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self),
-                       #"{"stiffness":0.02,"charge":10,"cellSize":20,"threshold":0.3,"tickRate":20,"theta":0.9,"collide":false,"paused":false,"model":"auto","edgeLength":30}"#)
+                       #"{"stiffness":0.02,"charge":10,"cellSize":20,"threshold":0.3,"tickRate":20,"theta":0.9,"collide":false,"paused":false,"model":"auto","edgeLength":30,"linkStrength":1}"#)
     }
 
     /// The same bytes but for `paramSpecs`, added right after `params`, and the additions of
-    /// rooms (`room`, and four limits at the end of `limits`) and of access (`role`, `access`).
+    /// rooms (`room`, and four limits at the end of `limits`), of access (`role`, `access`) and
+    /// of `linkStrength` (the last parameter).
     func testHelloIsWrittenAsBeforeButForParamSpecsAndRooms() {
         var status = LayoutStatus()
         status.tick = 1234
@@ -122,13 +123,14 @@ final class ParameterWireTests: XCTestCase {
         let written = String(decoding: ServerMessages.hello(client: "c7", room: .main, clients: 2, standing: Standing(role: .editor, access: .open), status: status, limits: Limits(), events: []),
                              as: UTF8.self)
         let specs = #","paramSpecs":"# + String(decoding: ServerMessages.paramSpecs, as: UTF8.self)
-        XCTAssertTrue(written.contains(#""edgeLength":30}"# + specs + #","limits":"#))
+        XCTAssertTrue(written.contains(#""edgeLength":30,"linkStrength":1}"# + specs + #","limits":"#))
         let hello = written.replacingOccurrences(of: specs, with: "")
-        XCTAssertEqual(hello, #"{"type":"hello","protocol":1,"client":"c7","room":"main","clients":2,"role":"editor","access":"open","params":{"stiffness":0.02,"charge":12.5,"cellSize":20,"threshold":0.3,"tickRate":20,"theta":0.9,"collide":true,"paused":false,"model":"cells","edgeLength":30},"limits":{"maxCells":100000,"maxAddPerMessage":1000,"maxLinks":200000,"maxMessageBytes":65536,"maxAttrBytes":1024,"replayBuffer":256,"replayBytes":1048576,"messagesPerSecond":60,"messageBurst":120,"maxEventBacklog":4096,"maxClients":1000,"maxConnections":4096,"maxConnectionsPerAddress":256,"maxQueuedBytes":4194304,"requestTimeout":10,"maxRooms":1000,"roomsPerMinute":30,"maxRoomsPerAddress":250,"maxTotalCells":1000000,"roomIdleSeconds":300,"maxExportsPerAddress":2,"maxExportBytes":268435456},"tick":1234,"settled":true,"pinned":[2,9],"events":[]}"#)
+        XCTAssertEqual(hello, #"{"type":"hello","protocol":1,"client":"c7","room":"main","clients":2,"role":"editor","access":"open","params":{"stiffness":0.02,"charge":12.5,"cellSize":20,"threshold":0.3,"tickRate":20,"theta":0.9,"collide":true,"paused":false,"model":"cells","edgeLength":30,"linkStrength":1},"limits":{"maxCells":100000,"maxAddPerMessage":1000,"maxLinks":200000,"maxMessageBytes":65536,"maxAttrBytes":1024,"replayBuffer":256,"replayBytes":1048576,"messagesPerSecond":60,"messageBurst":120,"maxEventBacklog":4096,"maxClients":1000,"maxConnections":4096,"maxConnectionsPerAddress":256,"maxQueuedBytes":4194304,"requestTimeout":10,"maxRooms":1000,"roomsPerMinute":30,"maxRoomsPerAddress":250,"maxTotalCells":1000000,"roomIdleSeconds":300,"maxExportsPerAddress":2,"maxExportBytes":268435456},"tick":1234,"settled":true,"pinned":[2,9],"events":[]}"#)
     }
 
     /// As before rooms, plus `settled` (version 4: cells' `key`, `attrs`, links' `attrs` when set;
-    /// version 5: the room's `access`, written only when the room has links or is not open).
+    /// version 5: the room's `access`, written only when the room has links or is not open;
+    /// version 6: `linkStrength`, and a link's `distance` only when it has its own).
     func testStateFileIsWrittenAsBefore() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("wire-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -140,7 +142,7 @@ final class ParameterWireTests: XCTestCase {
         let simulation = Simulation(parameters: parameters, seed: 3)
         simulation.add(count: 2, spawn: .center)
         try StateFile.save(SavedState(layout: simulation.snapshot(), reservation: 1030), to: path)
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), #"{"format":"forcelayout-state","layout":{"cells":[{"id":1,"pinned":false,"x":0,"y":0},{"id":2,"pinned":false,"x":0,"y":0}],"links":[],"nextID":3,"parameters":{"cellSize":20,"charge":12.5,"collide":true,"edgeLength":42.5,"model":"graph","paused":false,"stiffness":0.02,"theta":0.9,"threshold":0.3,"tickRate":20}},"reservation":1030,"settled":false,"version":5}"#)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), #"{"format":"forcelayout-state","layout":{"cells":[{"id":1,"pinned":false,"x":0,"y":0},{"id":2,"pinned":false,"x":0,"y":0}],"links":[],"nextID":3,"parameters":{"cellSize":20,"charge":12.5,"collide":true,"edgeLength":42.5,"linkStrength":1,"model":"graph","paused":false,"stiffness":0.02,"theta":0.9,"threshold":0.3,"tickRate":20}},"reservation":1030,"settled":false,"version":6}"#)
     }
 
     func testStateFileValidationUsesTheProtocolRanges() {

@@ -36,7 +36,7 @@ final class StateFileTests: XCTestCase {
         XCTAssertEqual(loaded.reservation, 1030)
         XCTAssertEqual(loaded.layout.cells.first { $0.id == 2 }?.pinned, true)
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path()))) as? [String: Any])
-        XCTAssertEqual(document["version"] as? Int, 5)
+        XCTAssertEqual(document["version"] as? Int, 6)
         XCTAssertEqual(document["reservation"] as? Int, 1030)
         // No temporary file is left beside it.
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["layout.json"])
@@ -55,7 +55,7 @@ final class StateFileTests: XCTestCase {
             "{}",
             valid,
             #"{"format":"other","version":1,"layout":{"parameters":{},"nextID":1,"cells":[]}}"#,
-            #"{"format":"forcelayout-state","version":6,"layout":{"parameters":{},"nextID":1,"cells":[]},"reservation":1}"#,
+            #"{"format":"forcelayout-state","version":7,"layout":{"parameters":{},"nextID":1,"cells":[]},"reservation":1}"#,
             #"{"format":"forcelayout-state","version":2,"layout":{"parameters":{},"nextID":1,"cells":[]}}"#,
             #"{"format":"forcelayout-state","version":2,"layout":{"parameters":{},"nextID":1,"cells":[]},"reservation":0}"#,
             #"{"format":"forcelayout-state","version":2,"layout":{"parameters":{},"nextID":1,"cells":[]},"reservation":9007199254740993}"#,
@@ -85,7 +85,7 @@ final class StateFileTests: XCTestCase {
             parameters.edgeLength = 87.5
             let state = SavedState(layout: LayoutSnapshot(parameters: parameters, nextID: 1, cells: []), reservation: 1)
             try StateFile.save(state, to: path())
-            XCTAssertTrue(try String(contentsOfFile: path(), encoding: .utf8).contains(#""edgeLength":87.5,"model":"\#(name)""#))
+            XCTAssertTrue(try String(contentsOfFile: path(), encoding: .utf8).contains(#""edgeLength":87.5,"linkStrength":1,"model":"\#(name)""#))
             XCTAssertEqual(try StateFile.load(from: path()), state)
         }
         let refused = [
@@ -129,10 +129,10 @@ final class StateFileTests: XCTestCase {
         XCTAssertEqual(loaded.layout.parameters.model, Parameters.defaults.model)
         XCTAssertEqual(loaded.layout.parameters.edgeLength, Parameters.defaults.edgeLength)
         XCTAssertEqual(IDReservation(nextID: loaded.layout.nextID, reservation: loaded.reservation).firstID, 6)
-        // Loading leaves it as it was; the next save writes version 5.
+        // Loading leaves it as it was; the next save writes version 6.
         XCTAssertEqual(try String(contentsOfFile: path(), encoding: .utf8), versionOne)
         try StateFile.save(loaded, to: path())
         XCTAssertEqual(try StateFile.load(from: path()), loaded)
-        XCTAssertTrue(try String(contentsOfFile: path(), encoding: .utf8).contains(#""version":5"#))
+        XCTAssertTrue(try String(contentsOfFile: path(), encoding: .utf8).contains(#""version":6"#))
     }
 }
