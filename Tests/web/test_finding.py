@@ -15,6 +15,7 @@ import base64
 import json
 import struct
 import time
+import urllib.request
 import xml.etree.ElementTree as ET
 
 import networkx as nx
@@ -212,6 +213,14 @@ def test_pictures_png_at_the_canvas_size_and_svg_with_every_cell_and_link(server
     assert len(root.findall(f".//{SVG}line")) == 254
     labels = {t.text for t in root.iter(f"{SVG}text")}
     assert {"Valjean", "Javert", "Cosette"} <= labels
+
+    # the server's drawing for scripts is the same drawing: cells in the same colours, the same labels
+    with urllib.request.urlopen(f"{server.http}/export/find-pictures.svg") as reply:
+        served = ET.fromstring(reply.read())
+    fills = lambda r: sorted(c.get("fill") for c in r.iter(f"{SVG}circle"))  # noqa: E731
+    assert fills(served) == fills(root)
+    assert {t.text for t in served.iter(f"{SVG}text")} == labels
+    assert len(served.findall(f".//{SVG}line")) == 254
 
 
 def test_first_contact_empty_room_keys_clear_pause_and_import_replace_or_add(server, pages, tmp_path):
