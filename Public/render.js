@@ -58,7 +58,8 @@ export function createRenderer(canvas, state, { onChange = () => {} } = {}) {
   let frozen = false;
   let dirty = true;
   let colors = readColors();
-  let lastDraw = { ms: 0, visible: 0 };
+  let lastDraw = { ms: 0, visible: 0, linksMs: 0, cellsMs: 0, putMs: 0, labelsMs: 0 };
+  let split = { linksMs: 0, cellsMs: 0, putMs: 0 }; // of the last drawStamped (perf.js)
   let insets = { top: 0, right: 0, bottom: 0, left: 0 };
 
   function touch() {
@@ -140,12 +141,15 @@ export function createRenderer(canvas, state, { onChange = () => {} } = {}) {
   }
 
   function drawStamped(scene, ox, oy, k, r) {
+    const t0 = performance.now();
     buf.fill(colors.bgPacked);
     originInto(ox * dpr, oy * dpr);
     const target = { buf, w: img.width, h: img.height };
+    const t1 = performance.now();
     if (scene.data.links.size > 0) {
       drawLinks(target, linkPairs(scene.ids, scene.index, scene.data), scene.xy, ox * dpr, oy * dpr, k * dpr, colors.linkPacked);
     }
+    const t2 = performance.now();
     const cells = { ox: ox * dpr, oy: oy * dpr, k: k * dpr, palette: scene.palette, cache: masks };
     let visible = 0;
     if (!scene.radii) {
@@ -157,7 +161,9 @@ export function createRenderer(canvas, state, { onChange = () => {} } = {}) {
         visible += stampCells(target, { ...cells, xy: g.xy, count: g.count, radius, slots: g.slots });
       }
     }
+    const t3 = performance.now();
     ctx.putImageData(img, 0, 0);
+    split = { linksMs: t2 - t1, cellsMs: t1 - t0 + t3 - t2, putMs: performance.now() - t3 };
     return visible;
   }
 
@@ -171,10 +177,13 @@ export function createRenderer(canvas, state, { onChange = () => {} } = {}) {
     const r = Math.max(MIN_RADIUS, ((Number(scene.cellSize) || 20) / 2) * k);
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     const frame = { ctx, dpr, cssW, cssH, colors };
+    split = { linksMs: null, cellsMs: null, putMs: null }; // arcs: links and cells in one
     const visible = r * dpr > ARC_RADIUS ? drawArcs(frame, scene, ox, oy, k, r) : drawStamped(scene, ox, oy, k, r);
+    const t1 = performance.now();
     drawLabels(frame, scene, ox, oy, k, r);
+    const labelsMs = performance.now() - t1;
     drawMarks(frame, scene, ox, oy, k, r);
-    lastDraw = { ms: performance.now() - t0, visible };
+    lastDraw = { ms: performance.now() - t0, visible, ...split, labelsMs };
   }
 
   return {
@@ -238,7 +247,11 @@ export function createRenderer(canvas, state, { onChange = () => {} } = {}) {
       }
       return { moving: eased.moving, drawn: false };
     },
-    /** Time (ms) and visible cells of the last draw. */
+    /**
+     * Time (ms) and visible cells of the last draw, and its split (ms): linksMs, cellsMs
+     * (the background and the stamping), putMs (putImageData), labelsMs; the
+     * first three null when the cells were arcs (deep zoom).
+     */
     get lastDraw() {
       return lastDraw;
     },
