@@ -12,8 +12,8 @@
 // So cells are stamped (raster.js: antialiased masks per radius and 4x4 sub-pixel phase,
 // interior spans filled, edge pixels blended) into an ImageData put with one putImageData;
 // the few special cells (pinned, selected, hovered, dragged) are drawn over it with the 2D
-// context (vector.js). Links are drawn into the same buffer first, under the cells
-// (linkdraw.js); cells of their own size are stamped a radius at a time (radiusgroups.js);
+// context (vector.js). Links are drawn into the same buffer first, under the cells, but
+// where dense cells will hide them (linkdraw.js, cellcover.js); cells of their own size are stamped a radius at a time (radiusgroups.js);
 // labels go over the cells with the 2D context (labels.js). Discs over ARC_RADIUS device px (deep zoom: few fit on screen) are
 // arcs, as fast there and without building 16 large masks at every step of a zoom.
 // Whole-page figures are in Tests/web/README.md.
@@ -27,10 +27,12 @@ import { createMaskCache, packRGB } from './raster.js';
 import { drawArcs, drawMarks } from './vector.js';
 import { createRadiusGroups } from './radiusgroups.js';
 import { createLinkIndex, drawLinks } from './linkdraw.js';
+import { createCellCover } from './cellcover.js';
 import { drawLabels } from './labels.js';
 
 const ARC_RADIUS = 128; // device px
 const MIN_RADIUS = 0.6; // CSS px: the smallest cell still shows
+const COVER_LINKS = 5000; // from this many links, those under dense cells are skipped (cellcover.js)
 
 // [r, g, b] of a CSS colour, as the 2D context normalizes it
 function parseColor(ctx, css, fallback) {
@@ -47,6 +49,7 @@ export function createRenderer(canvas, state, { onChange = () => {} } = {}) {
   const masks = createMaskCache();
   const radiusGroups = createRadiusGroups();
   const linkPairs = createLinkIndex();
+  const cellCover = createCellCover();
   let cssW = 1;
   let cssH = 1;
   let dpr = 1;
@@ -147,7 +150,12 @@ export function createRenderer(canvas, state, { onChange = () => {} } = {}) {
     const target = { buf, w: img.width, h: img.height };
     const t1 = performance.now();
     if (scene.data.links.size > 0) {
-      drawLinks(target, linkPairs(scene.ids, scene.index, scene.data), scene.xy, ox * dpr, oy * dpr, k * dpr, colors.linkPacked);
+      const pairs = linkPairs(scene.ids, scene.index, scene.data);
+      const cover = pairs.length < 2 * COVER_LINKS ? null : cellCover(img.width, img.height, {
+        xy: scene.xy, count: scene.count, ox: ox * dpr, oy: oy * dpr, k: k * dpr,
+        radius: r * dpr, radii: scene.radii, minRadius: MIN_RADIUS * dpr,
+      });
+      drawLinks(target, pairs, scene.xy, ox * dpr, oy * dpr, k * dpr, colors.linkPacked, cover);
     }
     const t2 = performance.now();
     const cells = { ox: ox * dpr, oy: oy * dpr, k: k * dpr, palette: scene.palette, cache: masks };
@@ -178,7 +186,9 @@ export function createRenderer(canvas, state, { onChange = () => {} } = {}) {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     const frame = { ctx, dpr, cssW, cssH, colors };
     split = { linksMs: null, cellsMs: null, putMs: null }; // arcs: links and cells in one
-    const visible = r * dpr > ARC_RADIUS ? drawArcs(frame, scene, ox, oy, k, r) : drawStamped(scene, ox, oy, k, r);
+    const visible = r * dpr > ARC_RADIUS
+      ? drawArcs(frame, scene, ox, oy, k, r, scene.data.links.size > 0 ? linkPairs(scene.ids, scene.index, scene.data) : null)
+      : drawStamped(scene, ox, oy, k, r);
     const t1 = performance.now();
     drawLabels(frame, scene, ox, oy, k, r);
     const labelsMs = performance.now() - t1;
