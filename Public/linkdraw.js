@@ -34,7 +34,7 @@ export function createLinkIndex() {
 /**
  * Draws `pairs` (index pairs into xy) mapped to pixels by (ox + x*k, oy + y*k) into `buf`
  * (w x h), each pixel blended a quarter toward `color` (packed 0xAABBGGRR), but in the
- * tiles `cover` ({tiles, tw} of cellcover.js, or null) marks. Returns how many lines were
+ * tiles `cover` ({tiles, tw} of cellcover.js, with its deep, cellTx and cellTy, or null) marks. Returns how many lines were
  * walked (not skipped whole: shorter than a pixel, off the buffer, or in a box of covered
  * tiles).
  */
@@ -46,7 +46,20 @@ export function drawLinks({ buf, w, h }, pairs, xy, ox, oy, k, color, cover = nu
   const tx = cover ? 1 : 0; // tile strides, 0: no tiles
   const ty = cover ? cover.tw : 0;
   let drawn = 0;
+  const deep = cover && cover.deep ? cover.deep : null;
+  const cellTx = deep ? cover.cellTx : null;
+  const cellTy = deep ? cover.cellTy : null;
   for (let p = 0; p < pairs.length; p += 2) {
+    if (deep !== null) {
+      // deep enough in covered tiles for the tiles between its ends (cellcover.js): skipped
+      // before reading a position, as most links of a big graph drawn whole are
+      const i = pairs[p];
+      const j = pairs[p + 1];
+      const ex = cellTx[i] - cellTx[j];
+      const ey = cellTy[i] - cellTy[j];
+      const d = Math.max(ex < 0 ? -ex : ex, ey < 0 ? -ey : ey) + 2;
+      if (deep[cellTy[i] * ty + cellTx[i]] >= d || deep[cellTy[j] * ty + cellTx[j]] >= d) continue;
+    }
     const a = 2 * pairs[p];
     const b = 2 * pairs[p + 1];
     let x0 = ox + xy[a] * k;

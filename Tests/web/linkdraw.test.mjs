@@ -251,3 +251,49 @@ test('deep zoom: links stroked as one path, but those off the view or under a pi
   assert.equal(n, 2);
   assert.deepEqual(calls, ['begin', ['M', 10, 10], ['L', 90, 50], ['M', -20, 50], ['L', 120, 50], 'stroke']);
 });
+
+test("deep tiles: their distance into the covered ones; a link skipped by its ends' tiles has every pixel in covered tiles", () => {
+  const [w, h] = [24 * TILE, 16 * TILE];
+  const tw = w / TILE;
+  // a dense mass with a hole: tiles around the hole and the buffer's edge are not covered
+  const cells = mass(w, h, 2, 2.5, seeded(5));
+  const kept = [];
+  for (let i = 0; i < cells.count; i++) {
+    const [x, y] = [cells.xy[2 * i], cells.xy[2 * i + 1]];
+    if (Math.hypot(x - 16 * TILE, y - 8 * TILE) > 2 * TILE) kept.push(x, y);
+  }
+  cells.xy = Float64Array.from(kept);
+  cells.count = kept.length / 2;
+  const cover = createCellCover()(w, h, cells);
+  const { tiles, deep, cellTx, cellTy } = cover;
+  // deep is the distance to the nearest tile not covered, the larger axis's
+  for (let t = 0; t < tw * (h / TILE); t++) {
+    const [tx, ty] = [t % tw, Math.floor(t / tw)];
+    let nearest = Infinity;
+    for (let u = 0; u < tw * (h / TILE); u++) {
+      if (tiles[u] === 0) nearest = Math.min(nearest, Math.max(Math.abs(u % tw - tx), Math.abs(Math.floor(u / tw) - ty)));
+    }
+    assert.equal(deep[t], tiles[t] ? nearest : 0, `tile ${tx},${ty}`);
+  }
+  assert.ok(Math.max(...deep) >= 4, 'some tiles deep inside');
+  // links between random cells: those the ends' tiles let skip draw only in covered tiles
+  const rnd = seeded(9);
+  let skipped = 0;
+  for (let n = 0; n < 3000; n++) {
+    const i = Math.floor(rnd() * cells.count);
+    const j = Math.min(cells.count - 1, Math.max(0, i + Math.floor((rnd() - 0.5) * (n % 3 ? 24 : 4000))));
+    const d = Math.max(Math.abs(cellTx[i] - cellTx[j]), Math.abs(cellTy[i] - cellTy[j])) + 2;
+    if (!(deep[cellTy[i] * tw + cellTx[i]] >= d || deep[cellTy[j] * tw + cellTx[j]] >= d)) continue;
+    skipped++;
+    const c = canvas(w, h);
+    drawLinks(c, Int32Array.of(i, j), cells.xy, 0, 0, 1, LINK);
+    for (const p of changed(c)) {
+      const [x, y] = p.split(',').map(Number);
+      assert.equal(tiles[(y >> TILE_SHIFT) * tw + (x >> TILE_SHIFT)], 1, `link ${i}-${j}: pixel ${p} not in a covered tile`);
+    }
+    const covered = canvas(w, h);
+    drawLinks(covered, Int32Array.of(i, j), cells.xy, 0, 0, 1, LINK, cover);
+    assert.deepEqual(changed(covered), []);
+  }
+  assert.ok(skipped > 500, `${skipped} links skipped`);
+});
