@@ -34,17 +34,17 @@ export function createLinkIndex() {
 /**
  * Draws `pairs` (index pairs into xy) mapped to pixels by (ox + x*k, oy + y*k) into `buf`
  * (w x h), each pixel blended a quarter toward `color` (packed 0xAABBGGRR), but in the
- * tiles `cover` ({tiles, tw} of cellcover.js, with its deep, cellTx and cellTy, or null) marks. Returns how many lines were
- * walked (not skipped whole: shorter than a pixel, off the buffer, or in a box of covered
- * tiles).
+ * tiles `cover` ({tiles, tw, deep, cellTx, cellTy} of cellcover.js, or null) marks.
+ * Returns how many lines were walked (not skipped whole: shorter than a pixel, off the
+ * buffer, or amid covered tiles).
  */
 export function drawLinks({ buf, w, h }, pairs, xy, ox, oy, k, color, cover = null) {
   const c4 = (color >> 2) & 0x3f3f3f;
   const xMax = w - 1;
   const yMax = h - 1;
   const tiles = cover ? cover.tiles : null;
-  const tx = cover ? 1 : 0; // tile strides, 0: no tiles
-  const ty = cover ? cover.tw : 0;
+  const tw = cover ? cover.tw : 0; // tiles a row (0: no tiles)
+  const tile1 = cover ? 1 : 0;
   let drawn = 0;
   const deep = cover && cover.deep ? cover.deep : null;
   const cellTx = deep ? cover.cellTx : null;
@@ -58,7 +58,7 @@ export function drawLinks({ buf, w, h }, pairs, xy, ox, oy, k, color, cover = nu
       const ex = cellTx[i] - cellTx[j];
       const ey = cellTy[i] - cellTy[j];
       const d = Math.max(ex < 0 ? -ex : ex, ey < 0 ? -ey : ey) + 2;
-      if (deep[cellTy[i] * ty + cellTx[i]] >= d || deep[cellTy[j] * ty + cellTx[j]] >= d) continue;
+      if (deep[cellTy[i] * tw + cellTx[i]] >= d || deep[cellTy[j] * tw + cellTx[j]] >= d) continue;
     }
     const a = 2 * pairs[p];
     const b = 2 * pairs[p + 1];
@@ -77,7 +77,7 @@ export function drawLinks({ buf, w, h }, pairs, xy, ox, oy, k, color, cover = nu
       const tb = ((x0 < x1 ? x1 : x0) + 1) >> TILE_SHIFT;
       const tc = ((y0 < y1 ? y0 : y1) - 1) >> TILE_SHIFT;
       const td = ((y0 < y1 ? y1 : y0) + 1) >> TILE_SHIFT;
-      if (tb - ta < BOX_TILES && td - tc < BOX_TILES && tb < ty && covered(tiles, ty, ta, tb, tc, td)) continue;
+      if (tb - ta < BOX_TILES && td - tc < BOX_TILES && tb < tw && covered(tiles, tw, ta, tb, tc, td)) continue;
     }
     // clipped to the buffer unless wholly inside (Liang-Barsky; NaN fails every test)
     if (!(x0 >= 0 && x0 <= xMax && x1 >= 0 && x1 <= xMax && y0 >= 0 && y0 <= yMax && y1 >= 0 && y1 <= yMax)) {
@@ -126,7 +126,7 @@ export function drawLinks({ buf, w, h }, pairs, xy, ox, oy, k, color, cover = nu
       const slope = dy / dx;
       const fy = Math.round((y0 + (x - x0) * slope + 0.5) * 65536);
       const sy = Math.round(slope * step * 65536);
-      if (inside(fy, fy + n * sy, h)) run(buf, c4, x, step, n, fy, sy, 1, w, tiles, tx, ty);
+      if (inside(fy, fy + n * sy, h)) run(buf, c4, x, step, n, fy, sy, 1, w, tiles, tile1, tw);
       else runChecked(buf, c4, x, step, n, fy, sy, w, h, false);
     } else {
       const y = Math.round(y0);
@@ -135,7 +135,7 @@ export function drawLinks({ buf, w, h }, pairs, xy, ox, oy, k, color, cover = nu
       const slope = dx / dy;
       const fx = Math.round((x0 + (y - y0) * slope + 0.5) * 65536);
       const sx = Math.round(slope * step * 65536);
-      if (inside(fx, fx + n * sx, w)) run(buf, c4, y, step, n, fx, sx, w, 1, tiles, ty, tx);
+      if (inside(fx, fx + n * sx, w)) run(buf, c4, y, step, n, fx, sx, w, 1, tiles, tw, tile1);
       else runChecked(buf, c4, y, step, n, fx, sx, w, h, true);
     }
     drawn++;

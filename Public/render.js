@@ -16,7 +16,8 @@
 // where dense cells will hide them (linkdraw.js, cellcover.js). WebGL was measured for them
 // too: without a GPU, Chromium runs it on SwiftShader, where 200k links as GL_LINES with
 // their pixels read back took 200-500 ms a frame (the readback alone 20 ms), against under
-// 20 ms here; so the CPU draws them. Cells of their own size are stamped a radius at a time (radiusgroups.js);
+// 20 ms here; so the CPU draws them. Cells of their own size are stamped a radius at a
+// time (radiusgroups.js);
 // labels go over the cells with the 2D context (labels.js). Discs over ARC_RADIUS device px (deep zoom: few fit on screen) are
 // arcs, as fast there and without building 16 large masks at every step of a zoom.
 // Whole-page figures are in Tests/web/README.md.
