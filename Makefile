@@ -109,7 +109,8 @@ bench-graphs: bench-deps
 	$(PYTHON) bench/graph_quality.py $(BENCH_GRAPHS_ARGS)
 
 ## Render rate of the page in headless Chromium with 1k, 10k and 100k moving cells streamed
-## from the real server; never part of `make test`. About a minute.
+## from the real server, then graphs of 10k cells with 20k links and 100k with 200k, and the
+## draw's split (links, cells, labels); never part of `make test`. About three minutes.
 ## Subsets: make bench-page BENCH_PAGE_ARGS="--sizes 1000,10000 --seconds 4"
 bench-page:
 	$(call ensure_packages,$(BUILD_PACKAGES) $(BROWSER_PACKAGES))

@@ -16,15 +16,19 @@ const widths = new Map(); // label -> its width in the labels' font (measured on
 export function drawLabels({ ctx, dpr, cssW, cssH, colors }, scene, ox, oy, k, r) {
   const { cells } = scene.data;
   if (cells.size === 0) return 0;
+  const { radii, xy, ids } = scene;
+  // too small to label at this zoom: a glance, not a pass over 100k cells' data (radii:
+  // each cell's own, so then per cell, the cheap tests before the label's lookup)
+  if (!radii && r < MIN_RADIUS) return 0;
   const candidates = [];
   for (let i = 0; i < scene.count; i++) {
-    const label = cells.get(scene.ids[i])?.label;
-    if (!label) continue;
-    const radius = scene.radii && scene.radii[i] > 0 ? scene.radii[i] * k : r;
+    const radius = radii && radii[i] > 0 ? radii[i] * k : r;
     if (radius < MIN_RADIUS) continue;
-    const x = ox + scene.xy[2 * i] * k;
-    const y = oy + scene.xy[2 * i + 1] * k;
+    const x = ox + xy[2 * i] * k;
+    const y = oy + xy[2 * i + 1] * k;
     if (x < -100 || y < -20 || x > cssW + 100 || y > cssH + 20) continue;
+    const label = cells.get(ids[i])?.label;
+    if (!label) continue;
     candidates.push({ label, radius, x, y });
   }
   if (candidates.length === 0) return 0;

@@ -46,7 +46,7 @@ export function createPainter({ state, frames, interp, scene, renderer, strip, p
     const changed = state.dragging !== null || ((moving || wasMoving || fresh) && visiblyMoved());
     const r = renderer.frame(dt, scene.scene, changed);
     if (r.drawn) {
-      perf.drew(renderer.lastDraw.ms);
+      perf.drew(renderer.lastDraw.ms, renderer.lastDraw);
       const n = 2 * scene.scene.count;
       if (drawnXY.length < n) drawnXY = new Float64Array(n);
       drawnXY.set(scene.scene.xy.subarray(0, n));

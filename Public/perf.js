@@ -56,11 +56,16 @@ export function createMean(windowMs = 2000) {
   };
 }
 
+// The parts of a draw (render.js's lastDraw), each a mean of its own: a part a draw did not
+// time (null: the cells drawn as arcs) leaves its mean alone.
+const PARTS = ['linksMs', 'cellsMs', 'putMs', 'labelsMs'];
+
 /**
  * The page's figures (the `?perf` panel, window.forcelayout.perf()): draws and server frames
- * per second, KB received per second, the mean draw time and the mean decode time of a
- * binary frame (null on v1: JSON frames are parsed, not decoded), over the last 2 s;
- * read(state) adds the server's step time and the cell count.
+ * per second, KB received per second, the mean draw time, its split (linksMs, cellsMs,
+ * putMs, labelsMs: null until a draw timed them) and the mean decode time of a binary frame
+ * (null on v1: JSON frames are parsed, not decoded), over the last 2 s; read(state) adds the
+ * server's step time and the cell count.
  */
 export function createPerf(now = () => performance.now()) {
   const draws = createRate(2000);
@@ -68,11 +73,14 @@ export function createPerf(now = () => performance.now()) {
   const bytes = createRate(2000);
   const drawMs = createMean(2000);
   const decodeMs = createMean(2000);
+  const parts = PARTS.map(() => createMean(2000));
   return {
-    drew(ms) {
+    /** A draw of `ms`; `split` ({linksMs, cellsMs, putMs, labelsMs}, any of them) its parts. */
+    drew(ms, split = null) {
       const t = now();
       draws.add(t);
       drawMs.add(t, ms);
+      if (split) PARTS.forEach((key, i) => parts[i].add(t, split[key]));
     },
     frame() {
       frames.add(now());
@@ -85,12 +93,14 @@ export function createPerf(now = () => performance.now()) {
     },
     read(state) {
       const t = now();
+      const split = Object.fromEntries(PARTS.map((key, i) => [key, parts[i].mean(t)]));
       return {
         fps: draws.rate(t),
         framesPerSecond: frames.rate(t),
         kbPerSecond: bytes.rate(t) / 1000,
         tickMs: Number.isFinite(state.stats?.tickMs) ? state.stats.tickMs : null,
         drawMs: drawMs.mean(t),
+        ...split,
         decodeMs: decodeMs.mean(t),
         cells: state.ids.length,
       };

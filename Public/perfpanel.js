@@ -5,6 +5,10 @@ const ROWS = [
   ['kbPerSecond', 'KB/s in', (v) => v.toFixed(0)],
   ['tickMs', 'server step ms', (v) => v.toFixed(2)],
   ['drawMs', 'draw ms', (v) => v.toFixed(2)],
+  ['linksMs', '· links ms', (v) => v.toFixed(2)],
+  ['cellsMs', '· cells ms', (v) => v.toFixed(2)],
+  ['putMs', '· put ms', (v) => v.toFixed(2)],
+  ['labelsMs', '· labels ms', (v) => v.toFixed(2)],
   ['decodeMs', 'decode ms', (v) => v.toFixed(3)],
   ['cells', 'cells', (v) => v.toLocaleString('en-US')],
 ];

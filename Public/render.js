@@ -12,8 +12,12 @@
 // So cells are stamped (raster.js: antialiased masks per radius and 4x4 sub-pixel phase,
 // interior spans filled, edge pixels blended) into an ImageData put with one putImageData;
 // the few special cells (pinned, selected, hovered, dragged) are drawn over it with the 2D
-// context (vector.js). Links are drawn into the same buffer first, under the cells
-// (linkdraw.js); cells of their own size are stamped a radius at a time (radiusgroups.js);
+// context (vector.js). Links are drawn into the same buffer first, under the cells, but
+// where dense cells will hide them (linkdraw.js, cellcover.js). WebGL was measured for them
+// too: without a GPU, Chromium runs it on SwiftShader, where 200k links as GL_LINES with
+// their pixels read back took 200-500 ms a frame (the readback alone 20 ms), against under
+// 20 ms here; so the CPU draws them. Cells of their own size are stamped a radius at a
+// time (radiusgroups.js);
 // labels go over the cells with the 2D context (labels.js). Discs over ARC_RADIUS device px (deep zoom: few fit on screen) are
 // arcs, as fast there and without building 16 large masks at every step of a zoom.
 // Whole-page figures are in Tests/web/README.md.
@@ -27,10 +31,12 @@ import { createMaskCache, packRGB } from './raster.js';
 import { drawArcs, drawMarks } from './vector.js';
 import { createRadiusGroups } from './radiusgroups.js';
 import { createLinkIndex, drawLinks } from './linkdraw.js';
+import { createCellCover } from './cellcover.js';
 import { drawLabels } from './labels.js';
 
 const ARC_RADIUS = 128; // device px
 const MIN_RADIUS = 0.6; // CSS px: the smallest cell still shows
+const COVER_LINKS = 5000; // from this many links, those under dense cells are skipped (cellcover.js)
 
 // [r, g, b] of a CSS colour, as the 2D context normalizes it
 function parseColor(ctx, css, fallback) {
@@ -49,6 +55,7 @@ export function createRenderer(canvas, state, { onChange = () => {}, overlays = 
   const masks = createMaskCache();
   const radiusGroups = createRadiusGroups();
   const linkPairs = createLinkIndex();
+  const cellCover = createCellCover();
   let cssW = 1;
   let cssH = 1;
   let dpr = 1;
@@ -60,7 +67,8 @@ export function createRenderer(canvas, state, { onChange = () => {}, overlays = 
   let frozen = false;
   let dirty = true;
   let colors = readColors();
-  let lastDraw = { ms: 0, visible: 0 };
+  let lastDraw = { ms: 0, visible: 0, linksMs: 0, cellsMs: 0, putMs: 0, labelsMs: 0 };
+  let split = { linksMs: 0, cellsMs: 0, putMs: 0 }; // of the last drawStamped (perf.js)
   let insets = { top: 0, right: 0, bottom: 0, left: 0 };
   let animating = false; // an overlay asked for another frame
 
@@ -143,12 +151,20 @@ export function createRenderer(canvas, state, { onChange = () => {}, overlays = 
   }
 
   function drawStamped(scene, ox, oy, k, r) {
+    const t0 = performance.now();
     buf.fill(colors.bgPacked);
     originInto(ox * dpr, oy * dpr);
     const target = { buf, w: img.width, h: img.height };
+    const t1 = performance.now();
     if (scene.data.links.size > 0) {
-      drawLinks(target, linkPairs(scene.ids, scene.index, scene.data), scene.xy, ox * dpr, oy * dpr, k * dpr, colors.linkPacked);
+      const pairs = linkPairs(scene.ids, scene.index, scene.data);
+      const cover = pairs.length < 2 * COVER_LINKS ? null : cellCover(img.width, img.height, {
+        xy: scene.xy, count: scene.count, ox: ox * dpr, oy: oy * dpr, k: k * dpr,
+        radius: r * dpr, radii: scene.radii, minRadius: MIN_RADIUS * dpr,
+      });
+      drawLinks(target, pairs, scene.xy, ox * dpr, oy * dpr, k * dpr, colors.linkPacked, cover);
     }
+    const t2 = performance.now();
     const cells = { ox: ox * dpr, oy: oy * dpr, k: k * dpr, palette: scene.palette, cache: masks };
     let visible = 0;
     if (!scene.radii) {
@@ -160,7 +176,9 @@ export function createRenderer(canvas, state, { onChange = () => {}, overlays = 
         visible += stampCells(target, { ...cells, xy: g.xy, count: g.count, radius, slots: g.slots });
       }
     }
+    const t3 = performance.now();
     ctx.putImageData(img, 0, 0);
+    split = { linksMs: t2 - t1, cellsMs: t1 - t0 + t3 - t2, putMs: performance.now() - t3 };
     return visible;
   }
 
@@ -174,12 +192,17 @@ export function createRenderer(canvas, state, { onChange = () => {}, overlays = 
     const r = Math.max(MIN_RADIUS, ((Number(scene.cellSize) || 20) / 2) * k);
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     const frame = { ctx, dpr, cssW, cssH, colors };
-    const visible = r * dpr > ARC_RADIUS ? drawArcs(frame, scene, ox, oy, k, r) : drawStamped(scene, ox, oy, k, r);
+    split = { linksMs: null, cellsMs: null, putMs: null }; // arcs: links and cells in one
+    const visible = r * dpr > ARC_RADIUS
+      ? drawArcs(frame, scene, ox, oy, k, r, scene.data.links.size > 0 ? linkPairs(scene.ids, scene.index, scene.data) : null)
+      : drawStamped(scene, ox, oy, k, r);
+    const t1 = performance.now();
     drawLabels(frame, scene, ox, oy, k, r);
+    const labelsMs = performance.now() - t1;
     drawMarks(frame, scene, ox, oy, k, r);
     animating = false;
     for (const overlay of overlays) animating = overlay(frame, scene, ox, oy, k, r) || animating;
-    lastDraw = { ms: performance.now() - t0, visible };
+    lastDraw = { ms: performance.now() - t0, visible, ...split, labelsMs };
   }
 
   /**
@@ -289,7 +312,11 @@ export function createRenderer(canvas, state, { onChange = () => {}, overlays = 
       }
       return { moving: eased.moving, drawn: false };
     },
-    /** Time (ms) and visible cells of the last draw. */
+    /**
+     * Time (ms) and visible cells of the last draw, and its split (ms): linksMs, cellsMs
+     * (the background and the stamping), putMs (putImageData), labelsMs; the
+     * first three null when the cells were arcs (deep zoom).
+     */
     get lastDraw() {
       return lastDraw;
     },

@@ -4,9 +4,13 @@
 // dragged cell on top, the hovered outline, the selected halo. `frame` is {ctx, dpr, cssW,
 // cssH, colors}; (ox, oy) is the screen point of the world's origin, k the scale and r the
 // cells' radius, in CSS px.
+import { strokeLinks } from './linkdraw.js';
 
-/** The background, the origin cross and every cell as an arc; returns how many are visible. */
-export function drawArcs({ ctx, dpr, cssW, cssH, colors }, scene, ox, oy, k, r) {
+/**
+ * The background, the origin cross, the links (`pairs`: index pairs into scene.xy, or null)
+ * and every cell as an arc; returns how many cells are visible.
+ */
+export function drawArcs({ ctx, dpr, cssW, cssH, colors }, scene, ox, oy, k, r, pairs = null) {
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.fillStyle = colors.bg;
   ctx.fillRect(0, 0, cssW, cssH);
@@ -18,19 +22,11 @@ export function drawArcs({ ctx, dpr, cssW, cssH, colors }, scene, ox, oy, k, r) 
   ctx.moveTo(ox, oy - 6);
   ctx.lineTo(ox, oy + 6);
   ctx.stroke();
-  const { xy, count, slots, palette, radii, index, data } = scene;
-  if (data && data.links.size > 0) {
+  const { xy, count, slots, palette, radii } = scene;
+  if (pairs && pairs.length > 0) {
     ctx.strokeStyle = colors.link;
     ctx.lineWidth = 1;
-    ctx.beginPath();
-    for (const l of data.links.values()) {
-      const a = index.get(l.source);
-      const b = index.get(l.target);
-      if (a === undefined || b === undefined) continue;
-      ctx.moveTo(ox + xy[2 * a] * k, oy + xy[2 * a + 1] * k);
-      ctx.lineTo(ox + xy[2 * b] * k, oy + xy[2 * b + 1] * k);
-    }
-    ctx.stroke();
+    strokeLinks(ctx, pairs, xy, ox, oy, k, cssW, cssH);
   }
   const paths = [];
   let visible = 0;

@@ -1,12 +1,16 @@
 #!/usr/bin/python3
-"""`make bench-page`: how fast the page renders 1k, 10k and 100k moving cells.
+"""`make bench-page`: how fast the page renders 1k, 10k and 100k moving cells, then graphs
+of 10k cells with 20k links and 100k with 200k (--linked-sizes, --links), with the draw's
+split (links, cells, putImageData, labels).
 
-Starts the release server (`forcelayout serve --port <free> --max-cells 100000`, no state
-file, in a temporary working directory), connects a control client (python3-websockets),
-and for every size: clears the layout, adds N cells (`add` messages of up to 1000, paced
-under the server's 60 msg/s limit), sets `threshold` 0 so the layout never settles and a
-frame is streamed after every step, opens the page in a fresh headless Chromium (selenium),
-waits until `body[data-cells]` says N, warms up, then measures for a while:
+Starts the release server (`forcelayout serve --port <free> --max-cells 100000 --max-links
+200000 --step-threads 1`, no state file, in a temporary working directory), connects a
+control client (python3-websockets), and for every size: clears the layout, adds N cells
+(`add` messages of up to 1000, paced under the server's 60 msg/s limit; a graph's cells
+and links as mesh_graph or random_pairs make them, then waits until it no longer unfolds),
+sets `threshold` 0 so the layout never settles and a frame is streamed after every step,
+opens the page in a fresh headless Chromium (selenium), waits until `body[data-cells]` says
+N (and the page holds the links), warms up, then measures for a while:
 
 - rAF fps: requestAnimationFrame callbacks per second, counted by a loop injected before
   the page's own scripts run. It counts the frames the browser produced; a draw (or a
@@ -16,9 +20,10 @@ waits until `body[data-cells]` says N, warms up, then measures for a while:
   messages whose first byte is 1 (protocol v2's frames) and text messages starting with
   `{"type":"frame"` (v1's; characters = bytes, the JSON is ASCII). The protocol the page
   got (`protocol` in the JSON line) is the one its socket reports.
-- page draws/s, draw ms, decode ms: from `window.forcelayout.perf()` when the page has it
-  (fields `fps`, `drawMs`, `decodeMs`: the mean time to decode a binary frame, from its
-  bytes to the page's positions; its other fields go to the JSON line); "–" when it has not.
+- page draws/s, draw ms and its split, decode ms: from `window.forcelayout.perf()` when
+  the page has it (fields `fps`, `drawMs`, `linksMs`, `cellsMs`, `putMs`, `labelsMs`,
+  `decodeMs`: the mean time to decode a binary frame, from its bytes to the page's
+  positions; its other fields go to the JSON line); "–" when it has not.
 - server tick ms: the mean `tickMs` of the server's `stats` messages during the window.
 
 It checks that the cells move (the page's `forcelayout.state.xy`, or else the streamed
@@ -36,6 +41,7 @@ python3-websockets python3-selenium chromium chromium-driver.
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import signal
@@ -51,11 +57,18 @@ from common import RunningServer, ServerDidNotStart, int_list, positive_float, p
 CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
 DEFAULT_SIZES = (1000, 10000, 100000)
-# Sizes measured a second time with links (LINKS_PER_CELL per cell, random pairs, seeded):
-# issue 13's 10k cells with 20k links.
-DEFAULT_LINKED_SIZES = (10000,)
+# Sizes measured a second time as graphs, LINKS_PER_CELL links per cell (seeded): issue 13's
+# 10k cells with 20k links and issue 26's 100k cells with 200k links.
+DEFAULT_LINKED_SIZES = (10000, 100000)
 LINKS_PER_CELL = 2
+# --links mesh: each cell labelled and started on a jittered grid MESH_SPACING apart (the
+# graph model's default edgeLength), linked to cells within MESH_REACH grid steps, and a
+# share (--long-links) of links between cells anywhere: mostly short links, as a laid-out
+# graph has, and some long ones. --links random: every link between two cells anywhere.
+MESH_SPACING = 30
+MESH_REACH = 2
 ADD_CHUNK = 1000          # the server's maxAddPerMessage
+UNFOLD_TIMEOUT = 300      # s: a graph of 100k cells unfolded in 22-25 s here
 MESSAGES_PER_SECOND = 20  # our pace; the server allows 60/s with bursts of 120
 DASH = "–"
 
@@ -138,7 +151,17 @@ def parse_args(argv):
     parser.add_argument("--sizes", type=int_list, default=list(DEFAULT_SIZES),
                         help="cell counts (default 1000,10000,100000; at most 100000)")
     parser.add_argument("--linked-sizes", type=int_list, default=list(DEFAULT_LINKED_SIZES),
-                        help=f"sizes measured again with {LINKS_PER_CELL} links a cell (default 10000; 0: none)")
+                        help=f"sizes measured again as graphs with {LINKS_PER_CELL} links a cell "
+                             "(default 10000,100000; 0: none)")
+    parser.add_argument("--links", choices=("mesh", "random"), default="mesh",
+                        help="the graphs' links: mesh (labelled cells on a jittered grid, links to "
+                             "cells nearby and --long-links of them anywhere; default) or random "
+                             "(unlabelled cells, every link between two cells anywhere, as before issue 26)")
+    parser.add_argument("--long-links", type=share, default=0.03,
+                        help="mesh: the share of links between cells anywhere (0.03)")
+    parser.add_argument("--step-threads", type=positive_int, default=1,
+                        help="the server's --step-threads (1: the server steps on one core, the "
+                             "browser has the other; this measures the page, not the server)")
     parser.add_argument("--warmup", type=positive_float, default=2.0,
                         help="seconds between the page showing N cells and the measurement (2)")
     parser.add_argument("--seconds", type=positive_float, default=8.0,
@@ -147,10 +170,12 @@ def parse_args(argv):
     parser.add_argument("--scale", type=positive_float, default=1.0,
                         help="--force-device-scale-factor (1; 2 for a HiDPI canvas)")
     parser.add_argument("--screenshot", metavar="DIR",
-                        help="save the page as DIR/page-<cells>.png at the end of each measurement")
+                        help="save the page as DIR/page-<cells>.png (a graph: page-<cells>-<links>links.png) "
+                             "at the end of each measurement")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--calm", action="store_true",
-                        help="do not stir the layout (by default the charge alternates 10/14 every second "
+                        help="do not stir the layout (by default the charge alternates 10/14 every second, a "
+                             "graph's edgeLength 30/36, "
                              "while measuring, so cells visibly move at every size, as when people steer it)")
     args = parser.parse_args(argv)
     if max(args.sizes) > 100000:
@@ -158,11 +183,23 @@ def parse_args(argv):
     return args
 
 
-def start_server(binary):
-    """`forcelayout serve --port <free> --max-cells 100000` in a temporary working directory,
-    in its own session (a kill takes its group)."""
+def share(text):
     try:
-        return RunningServer("--max-cells", "100000", binary=binary, workdir=True, own_session=True)
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}")
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError("must be within 0 and 1")
+    return value
+
+
+def start_server(binary, step_threads):
+    """`forcelayout serve --port <free> --max-cells 100000 --step-threads N` in a temporary
+    working directory, in its own session (a kill takes its group)."""
+    try:
+        return RunningServer("--max-cells", "100000", "--max-links", str(LINKS_PER_CELL * 100000),
+                             "--step-threads", str(step_threads),
+                             binary=binary, workdir=True, own_session=True)
     except ServerDidNotStart as error:
         raise BenchError(str(error)) from None
 
@@ -255,6 +292,11 @@ class Control:
         at = raw.find('"xy":')
         return raw[at:] if at >= 0 else ""
 
+    def unfolding(self):
+        """Whether the server's last stats said a multilevel layout is unfolding."""
+        with self.lock:
+            return bool(self.stats and self.stats[-1][1].get("unfolding"))
+
     def tick_ms_between(self, start, end):
         with self.lock:
             values = [m.get("tickMs") for t, m in self.stats if start <= t <= end]
@@ -295,36 +337,87 @@ def wait_for(predicate, timeout, what):
     return value
 
 
-def fill(server, control, cells, log, links=0):
+def random_pairs(cells, links, rng):
+    """`links` distinct pairs (a < b) of cells anywhere."""
+    pairs = set()
+    while len(pairs) < links:
+        a, b = rng.randrange(cells), rng.randrange(cells)
+        if a != b:
+            pairs.add((min(a, b), max(a, b)))
+    return sorted(pairs)
+
+
+def mesh_graph(cells, links, long_share, rng):
+    """A connected graph drawn already: cell i at (i % side, i // side) * MESH_SPACING,
+    jittered by a third of that, and `links` distinct pairs: a comb that connects every cell
+    (each to the next in its row, each row's first to the next row's), then a `long_share`
+    of all between cells anywhere, the rest between cells at most MESH_REACH grid steps
+    apart. Returns (positions, pairs)."""
+    side = max(1, math.ceil(math.sqrt(cells)))
+    jitter = MESH_SPACING / 3
+    positions = [((i % side) * MESH_SPACING + rng.uniform(-jitter, jitter),
+                  (i // side) * MESH_SPACING + rng.uniform(-jitter, jitter)) for i in range(cells)]
+    offsets = [(dx, dy) for dx in range(-MESH_REACH, MESH_REACH + 1) for dy in range(-MESH_REACH, MESH_REACH + 1)
+               if (dx, dy) != (0, 0) and dx * dx + dy * dy <= MESH_REACH * MESH_REACH + 1]
+    if links < cells - 1 or links > cells * len(offsets) // 4:
+        raise BenchError(f"a mesh of {cells} cells takes {cells - 1} to {cells * len(offsets) // 4} links, not {links}")
+    pairs = {(i, i + 1) for i in range(cells - 1) if (i + 1) % side}
+    pairs |= {(i, i + side) for i in range(0, cells - side, side)}
+    long_links = min(round(links * long_share), links - len(pairs))
+    while len(pairs) < cells - 1 + long_links:
+        a, b = rng.randrange(cells), rng.randrange(cells)
+        if a != b:
+            pairs.add((min(a, b), max(a, b)))
+    while len(pairs) < links:
+        a = rng.randrange(cells)
+        dx, dy = rng.choice(offsets)
+        x, y = a % side + dx, a // side + dy
+        b = y * side + x
+        if 0 <= x < side and 0 <= y and b < cells:
+            pairs.add((min(a, b), max(a, b)))
+    return positions, sorted(pairs)
+
+
+def fill(server, control, cells, log, links=0, args=None):
     """Clears the layout and adds `cells` cells, paced; waits until the server holds them.
-    With `links`, then links that many random pairs of them (seeded), in messages of 1000."""
+    With `links`, a graph (seeded): --links mesh adds labelled cells where mesh_graph puts
+    them, --links random plain cells; then the links, in messages of 1000."""
     if server.stats()["cells"]:
         control.send({"type": "clear"})
         wait_for(lambda: server.stats()["cells"] == 0, 30, "the layout to be cleared")
     started = time.monotonic()
-    left = cells
-    while left:
-        count = min(ADD_CHUNK, left)
-        control.send({"type": "add", "count": count})
-        left -= count
+    rng = random.Random(1)
+    mesh = bool(links) and args is not None and args.links == "mesh"
+    if mesh:
+        positions, pairs = mesh_graph(cells, links, args.long_links, rng)
+        for at in range(0, cells, ADD_CHUNK):
+            control.send({"type": "add", "cells": [
+                {"label": f"n{i}", "x": round(x, 2), "y": round(y, 2)}
+                for i, (x, y) in enumerate(positions[at:at + ADD_CHUNK], start=at)]})
+    else:
+        pairs = random_pairs(cells, links, rng) if links else []
+        left = cells
+        while left:
+            count = min(ADD_CHUNK, left)
+            control.send({"type": "add", "count": count})
+            left -= count
     wait_for(lambda: server.stats()["cells"] == cells, 60, f"{cells} cells on the server")
     control.check()
     log(f"[{cells} cells] added in {time.monotonic() - started:.1f} s")
     if links:
         wait_for(lambda: len(control.added) == cells, 30, f"the ids of {cells} cells")
         ids = list(control.added)
-        rng = random.Random(1)
-        pairs = set()
-        while len(pairs) < links:
-            a, b = rng.randrange(cells), rng.randrange(cells)
-            if a != b:
-                pairs.add((min(a, b), max(a, b)))
-        pairs = sorted(pairs)
         for at in range(0, len(pairs), ADD_CHUNK):
             control.send({"type": "link", "links": [{"source": ids[a], "target": ids[b]} for a, b in pairs[at:at + ADD_CHUNK]]})
         time.sleep(1)
         control.check()
-        log(f"[{cells} cells] {links} links")
+        log(f"[{cells} cells] {links} {'mesh' if mesh else 'random'} links")
+        # measured laid out, not while the multilevel layout unfolds from coarse to fine
+        # (its stage at a fixed delay would decide how big the drawing is on the screen)
+        started = time.monotonic()
+        time.sleep(2)
+        wait_for(lambda: not control.unfolding(), UNFOLD_TIMEOUT, "the graph's layout to unfold")
+        log(f"[{cells} cells] laid out in {time.monotonic() - started:.1f} s")
 
 
 def median(values):
@@ -333,13 +426,16 @@ def median(values):
 
 
 def measure(server, control, args, cells, log, links=0):
-    fill(server, control, cells, log, links)
+    fill(server, control, cells, log, links, args)
     driver = open_browser(args)
     try:
         started = time.monotonic()
         driver.get(server.url + "?perf")  # the perf panel on, as people measure it
         wait_for(lambda: driver.execute_script("return document.body.dataset.cells")
                  == str(cells), 120, f"the page to show {cells} cells")
+        if links:
+            wait_for(lambda: driver.execute_script("return window.forcelayout.state.data.links.size")
+                     == links, 60, f"the page to hold {links} links")
         loaded = time.monotonic() - started
         if not driver.execute_script("return !!window.__bench"):
             raise BenchError("the probe script did not run in the page")
@@ -351,10 +447,12 @@ def measure(server, control, args, cells, log, links=0):
         sent0 = control.frames
         perfs, gaps = [], []
         stirs = 0
+        # the graph model (a room with links) has no charge: its links' length is stirred
+        stir, high, low = ("edgeLength", 36, 30) if links else ("charge", 14, 10)
         while time.monotonic() - t0 < args.seconds:
             if not args.calm:
                 stirs += 1
-                control.send({"type": "params", "charge": 14 if stirs % 2 else 10})
+                control.send({"type": "params", stir: high if stirs % 2 else low})
             time.sleep(min(1.0, max(0.0, args.seconds - (time.monotonic() - t0))))
             reading = driver.execute_script(SNAPSHOT)
             gaps.append(reading["probe"]["worstGap"])
@@ -364,12 +462,13 @@ def measure(server, control, args, cells, log, links=0):
         t1 = time.monotonic()
         if args.screenshot:
             os.makedirs(args.screenshot, exist_ok=True)
-            driver.save_screenshot(os.path.join(args.screenshot, f"page-{cells}.png"))
+            name = f"page-{cells}" + (f"-{links}links" if links else "") + ".png"
+            driver.save_screenshot(os.path.join(args.screenshot, name))
         frame1 = control.frame_xy()
         sent1 = control.frames
         control.check()
         if not args.calm:
-            control.send({"type": "params", "charge": 10})
+            control.send({"type": "params", stir: low})
     finally:
         driver.quit()
 
@@ -393,6 +492,7 @@ def measure(server, control, args, cells, log, links=0):
     return {
         "cells": cells,
         "links": links,
+        "graph": (args.links if args.links == "random" else f"mesh, {args.long_links:g} long") if links else None,
         "seconds": round(seconds, 2),
         "loadSeconds": round(loaded, 2),
         "stirred": not args.calm,
@@ -434,25 +534,28 @@ def fmt(value, digits=1):
 
 def print_table(rows, args):
     print("| cells | protocol | rAF fps | page draws/s | frames/s received | frames/s server | draw ms "
-          "| decode ms | KB/s | server tick ms |")
-    print("|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| links ms | cells ms | put ms | labels ms | decode ms | KB/s | server tick ms |")
+    print("|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for row in rows:
         perf = row.get("perf") or {}
-        cells = f"{row['cells']}" + (f" + {row['links']} links" if row.get("links") else "") \
+        cells = f"{row['cells']}" + (f" + {row['links']} links ({row['graph']})" if row.get("links") else "") \
             + ("" if row.get("moving") else " (not moving!)")
         protocol = (row.get("protocol") or DASH).replace("forcelayout.", "")
         print(f"| {cells} | {protocol} | {fmt(row['rafFps'])} | {fmt(perf.get('fps'))} "
               f"| {fmt(row['framesPerSecond'])} | {fmt(row['serverFramesPerSecond'])} "
-              f"| {fmt(perf.get('drawMs'), 2)} | {fmt(perf.get('decodeMs'), 3)} "
+              f"| {fmt(perf.get('drawMs'), 2)} | {fmt(perf.get('linksMs'), 2)} | {fmt(perf.get('cellsMs'), 2)} "
+              f"| {fmt(perf.get('putMs'), 2)} | {fmt(perf.get('labelsMs'), 2)} | {fmt(perf.get('decodeMs'), 3)} "
               f"| {fmt(row['kBPerSecond'], 0)} | {fmt(row['serverTickMs'], 2)} |")
     print()
     print(f"Headless Chromium, window {args.window}, device scale {args.scale:g}, "
           f"{args.warmup:g} s warm-up, {args.seconds:g} s measured per size, threshold 0, "
-          f"{'calm' if args.calm else 'charge stirred 10/14 every second'}. rAF fps: animation frames "
+          f"{'calm' if args.calm else 'stirred every second (charge 10/14; graphs: edgeLength 30/36)'}, "
+          f"the server stepping on {args.step_threads} thread(s). rAF fps: animation frames "
           "per second (about 60 at most); frames/s received, KB/s (1000 bytes): what the page's "
           "WebSocket received; frames/s server: what the server streamed to the control client "
           "in the same window (received below it: the page fell behind and the server skipped "
-          f"frames for it); page draws/s, draw ms, decode ms (a binary v2 frame, bytes to "
+          f"frames for it); page draws/s, draw ms and its split (links; cells: the background and "
+          f"the stamping; put: putImageData; labels), decode ms (a binary v2 frame, bytes to "
           f"positions): window.forcelayout.perf() ({DASH} when the page lacks it, or on v1); "
           "server tick ms: mean of the server's stats.")
 
@@ -499,7 +602,7 @@ def main(argv):
     rows, failures = [], []
     server = control = None
     try:
-        server = start_server(binary)
+        server = start_server(binary, args.step_threads)
         control = Control(f"ws://127.0.0.1:{server.port}/ws")
         control.send({"type": "params", "threshold": 0})
         runs = [(cells, 0) for cells in args.sizes] + [(cells, LINKS_PER_CELL * cells) for cells in args.linked_sizes if cells]

@@ -59,3 +59,29 @@ test("the page's figures: draws, frames, bytes, draw and decode time, the server
   assert.ok(p.framesPerSecond > 0 && p.kbPerSecond > 0);
   assert.equal(perf.read({ stats: null, ids: [] }).tickMs, null);
 });
+
+test("a draw's split: each part a mean of its own, a part a draw did not time left alone", () => {
+  let t = 0;
+  const perf = createPerf(() => t);
+  const state = { stats: null, ids: [] };
+  perf.drew(3);
+  assert.deepEqual(
+    [perf.read(state).linksMs, perf.read(state).cellsMs, perf.read(state).putMs, perf.read(state).labelsMs],
+    [null, null, null, null],
+    'no split given: no figures',
+  );
+  t = 10;
+  perf.drew(10, { linksMs: 4, cellsMs: 3, putMs: 1, labelsMs: 2, visible: 5 });
+  t = 20;
+  perf.drew(14, { linksMs: 6, cellsMs: 5, putMs: 1, labelsMs: 2 });
+  t = 30;
+  perf.drew(2, { linksMs: null, cellsMs: null, putMs: null, labelsMs: 1 }); // cells as arcs
+  const p = perf.read(state);
+  assert.equal(p.linksMs, 5);
+  assert.equal(p.cellsMs, 4);
+  assert.equal(p.putMs, 1);
+  assert.equal(p.labelsMs, 5 / 3);
+  assert.equal(p.drawMs, (3 + 10 + 14 + 2) / 4);
+  t = 3000;
+  assert.equal(perf.read(state).linksMs, null, 'the window passed: no figure');
+});
