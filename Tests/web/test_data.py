@@ -169,6 +169,9 @@ def test_a_file_with_problems_says_what_it_left_out_and_drop_imports(server, pag
         document.body.dispatchEvent(new DragEvent('dragover', {dataTransfer: data, bubbles: true, cancelable: true}));
         document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));
     """)
+    # the room holds cells already: the page asks whether the file replaces them or joins them
+    page.wait(lambda: page.find("#import-choice").is_displayed(), "the import to ask replace or add")
+    page.find('#import-choice button[value="add"]').click()
     page.wait(lambda: page.find("#import-status").text == "Imported 3 cells and 2 links from dropped.csv.", "the dropped file imported")
     assert page.severe() == []
 
