@@ -88,7 +88,8 @@ export function createFocus({ state, neighbours, now = () => performance.now() }
       ctx.arc(p[0], p[1], radius, 0, Math.PI * 2);
       ctx.fill();
       if (p[0] < -50 || p[1] < -20 || p[0] > cssW + 50 || p[1] > cssH + 20) continue;
-      if (labels.length < MAX_LABELS && scene.data.cells.get(id)?.label) labels.push({ label: cellName(scene.data, id), x: p[0], y: p[1] - radius - 9 });
+      // centred on the cell, as the canvas's labels are: the veiled label under it is the same text
+      if (labels.length < MAX_LABELS && scene.data.cells.get(id)?.label) labels.push({ label: cellName(scene.data, id), x: p[0], y: p[1] });
     }
     const c = set.center === null ? null : pos(set.center);
     if (c) {
@@ -99,10 +100,8 @@ export function createFocus({ state, neighbours, now = () => performance.now() }
       ctx.arc(c[0], c[1], rs + 4, 0, Math.PI * 2);
       ctx.stroke();
     }
-    if (labels.length > 0) {
-      placeLabels({ ctx, dpr, colors }, labels.slice(0, 1), 1, { bold: set.center !== null });
-      placeLabels({ ctx, dpr, colors }, labels, MAX_LABELS);
-    }
+    // the picked cell's first, so it is always placed; none overlaps another
+    if (labels.length > 0) placeLabels({ ctx, dpr, colors }, labels, MAX_LABELS);
   }
 
   function drawPulse({ ctx, dpr, colors }, scene, ox, oy, k, r) {

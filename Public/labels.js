@@ -38,11 +38,11 @@ export function drawLabels({ ctx, dpr, cssW, cssH, colors }, scene, ox, oy, k, r
 
 /**
  * Draws `candidates` ({label, x, y}, CSS px, the most important first) where no label placed
- * before is, at most `max` of them; `bold`: the labels' font weight. Returns how many it drew.
+ * before is, at most `max` of them. Returns how many it drew.
  */
-export function placeLabels({ ctx, dpr, colors }, candidates, max, { bold = false } = {}) {
+export function placeLabels({ ctx, dpr, colors }, candidates, max) {
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.font = `${bold ? '600 ' : ''}${FONT_PX}px system-ui, sans-serif`;
+  ctx.font = `${FONT_PX}px system-ui, sans-serif`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   ctx.lineJoin = 'round';
@@ -53,12 +53,11 @@ export function placeLabels({ ctx, dpr, colors }, candidates, max, { bold = fals
   let drawn = 0;
   for (const c of candidates) {
     if (drawn >= max) break;
-    const key = bold ? `\u0001${c.label}` : c.label;
-    let w = widths.get(key);
+    let w = widths.get(c.label);
     if (w === undefined) {
       if (widths.size > 20000) widths.clear();
       w = ctx.measureText(c.label).width + 4;
-      widths.set(key, w);
+      widths.set(c.label, w);
     }
     const box = { x0: c.x - w / 2, x1: c.x + w / 2, y0: c.y - FONT_PX / 2 - 1, y1: c.y + FONT_PX / 2 + 1 };
     if (overlaps(grid, box)) continue;

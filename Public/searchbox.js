@@ -11,7 +11,7 @@ export function createSearchBox({ input, list, note }, state, { onGo }) {
   const search = createSearch(() => ({ ids: state.ids, cells: state.data.cells, version: state.data.version }));
   let matches = [];
   let active = -1;
-  let queued = false;
+  let queued = 0; // the animation frame a query waits for, 0: none
 
   function setActive(i) {
     active = matches.length === 0 ? -1 : (i + matches.length) % matches.length;
@@ -29,7 +29,8 @@ export function createSearchBox({ input, list, note }, state, { onGo }) {
   }
 
   function run() {
-    queued = false;
+    cancelAnimationFrame(queued);
+    queued = 0;
     const text = input.value;
     if (text.trim() === '') {
       matches = [];
@@ -71,9 +72,7 @@ export function createSearchBox({ input, list, note }, state, { onGo }) {
   }
 
   input.addEventListener('input', () => {
-    if (queued) return;
-    queued = true;
-    requestAnimationFrame(run);
+    if (!queued) queued = requestAnimationFrame(run);
   });
   input.addEventListener('focus', () => {
     // 100k labels take a frame or more to fold: do it before the first key, not on it
