@@ -116,6 +116,7 @@ bench-page:
 	$(call ensure_packages,$(BUILD_PACKAGES) $(BROWSER_PACKAGES))
 	$(RELEASE_BUILD)
 	$(PYTHON) bench/page.py $(BENCH_PAGE_ARGS)
+	node bench/search.mjs
 
 ## Issue 23: a 500x500 grid (250k nodes, 499k links) through `forcelayout import` into a fresh
 ## release server: the import's wall time (target 15 s), then frames/s, steps/s and the longest

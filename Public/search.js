@@ -65,6 +65,8 @@ export function createSearchIndex(ids, cells) {
       if (at < 0 || ids[i] === byId) continue;
       total++;
       if (keep === 0) continue;
+      // most matches cannot enter a full list: the best rank they could have says so cheaply
+      if (best.length === keep && (at === 0 ? (f.length === q.length ? RANK.exact : RANK.prefix) : RANK.word) > best[keep - 1].rank) continue;
       const m = { i, rank: rankOf(f, q, at) };
       if (best.length === keep && before(m, best[keep - 1]) >= 0) continue;
       let j = best.length === keep ? keep - 1 : best.length;
