@@ -29,15 +29,8 @@ extension StateFile {
         writer.raw("}}")
         if !state.owners.isEmpty {
             writer.raw(",\"owners\":")
-            writer.array(state.owners) { writer, run in
-                writer.raw("[")
-                writer.string(run.client)
-                writer.raw(",")
-                writer.integer(run.first)
-                writer.raw(",")
-                writer.integer(run.last)
-                writer.raw("]")
-            }
+            // the frames' runs, written as the frames write them
+            FrameEncoder.writeOwners(state.owners, into: &writer)
         }
         writer.member("reservation", state.reservation)
         writer.member("settled", state.settled)
