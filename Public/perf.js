@@ -58,7 +58,7 @@ export function createMean(windowMs = 2000) {
 
 // The parts of a draw (render.js's lastDraw), each a mean of its own: a part a draw did not
 // time (null: the cells drawn as arcs) leaves its mean alone.
-const PARTS = ['linksMs', 'cellsMs', 'putMs', 'labelsMs'];
+const PARTS = ['linksMs', 'cellsMs', 'putMs', 'labelsMs', 'linksKept'];
 
 /**
  * The page's figures (the `?perf` panel, window.forcelayout.perf()): draws and server frames

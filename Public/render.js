@@ -32,6 +32,7 @@ import { drawArcs, drawMarks } from './vector.js';
 import { createRadiusGroups } from './radiusgroups.js';
 import { createLinkIndex, drawLinks } from './linkdraw.js';
 import { createCellCover } from './cellcover.js';
+import { createLinkLayer } from './linklayer.js';
 import { drawLabels } from './labels.js';
 
 const ARC_RADIUS = 128; // device px
@@ -56,6 +57,7 @@ export function createRenderer(canvas, state, { onChange = () => {}, overlays = 
   const radiusGroups = createRadiusGroups();
   const linkPairs = createLinkIndex();
   const cellCover = createCellCover();
+  const linkLayer = createLinkLayer();
   let cssW = 1;
   let cssH = 1;
   let dpr = 1;
@@ -68,9 +70,10 @@ export function createRenderer(canvas, state, { onChange = () => {}, overlays = 
   let dirty = true;
   let colors = readColors();
   let lastDraw = { ms: 0, visible: 0, linksMs: 0, cellsMs: 0, putMs: 0, labelsMs: 0 };
-  let split = { linksMs: 0, cellsMs: 0, putMs: 0 }; // of the last drawStamped (perf.js)
+  let split = { linksMs: 0, cellsMs: 0, putMs: 0, linksKept: null }; // of the last drawStamped (perf.js)
   let insets = { top: 0, right: 0, bottom: 0, left: 0 };
   let animating = false; // an overlay asked for another frame
+  let picturing = false; // picture() draws
 
   function touch() {
     dirty = true;
@@ -152,17 +155,31 @@ export function createRenderer(canvas, state, { onChange = () => {}, overlays = 
 
   function drawStamped(scene, ox, oy, k, r) {
     const t0 = performance.now();
-    buf.fill(colors.bgPacked);
-    originInto(ox * dpr, oy * dpr);
     const target = { buf, w: img.width, h: img.height };
-    const t1 = performance.now();
-    if (scene.data.links.size > 0) {
-      const pairs = linkPairs(scene.ids, scene.index, scene.data);
-      const cover = pairs.length < 2 * COVER_LINKS ? null : cellCover(img.width, img.height, {
-        xy: scene.xy, count: scene.count, ox: ox * dpr, oy: oy * dpr, k: k * dpr,
-        radius: r * dpr, radii: scene.radii, minRadius: MIN_RADIUS * dpr,
-      });
-      drawLinks(target, pairs, scene.xy, ox * dpr, oy * dpr, k * dpr, colors.linkPacked, cover);
+    const pairs = scene.data.links.size > 0 ? linkPairs(scene.ids, scene.index, scene.data) : null;
+    const many = pairs !== null && pairs.length >= 2 * COVER_LINKS;
+    const layered = many && !picturing; // a picture (PNG) draws its links once, on a buffer of its own
+    // many links: the last draw's layer of them while no cell moved half a pixel (linklayer.js)
+    const view = { xy: scene.xy, count: scene.count, ox: ox * dpr, oy: oy * dpr, k: k * dpr };
+    const key = many ? { pairs, w: img.width, h: img.height, size: scene.cellSize, radii: scene.radii, bg: colors.bgPacked, link: colors.linkPacked, origin: colors.originPacked, dpr } : null;
+    let linksKept = null;
+    let t1 = t0;
+    if (layered && linkLayer.restore(buf, key, view)) {
+      linksKept = 1;
+    } else {
+      buf.fill(colors.bgPacked);
+      originInto(ox * dpr, oy * dpr);
+      t1 = performance.now();
+      if (pairs !== null) {
+        const cover = !many ? null : cellCover(img.width, img.height, {
+          ...view, radius: r * dpr, radii: scene.radii, minRadius: MIN_RADIUS * dpr,
+        });
+        drawLinks(target, pairs, scene.xy, ox * dpr, oy * dpr, k * dpr, colors.linkPacked, cover);
+      }
+      if (layered) {
+        linkLayer.keep(buf, key, view);
+        linksKept = 0;
+      }
     }
     const t2 = performance.now();
     const cells = { ox: ox * dpr, oy: oy * dpr, k: k * dpr, palette: scene.palette, cache: masks };
@@ -178,7 +195,7 @@ export function createRenderer(canvas, state, { onChange = () => {}, overlays = 
     }
     const t3 = performance.now();
     ctx.putImageData(img, 0, 0);
-    split = { linksMs: t2 - t1, cellsMs: t1 - t0 + t3 - t2, putMs: performance.now() - t3 };
+    split = { linksMs: t2 - t1, cellsMs: t1 - t0 + t3 - t2, putMs: performance.now() - t3, linksKept };
     return visible;
   }
 
@@ -192,7 +209,7 @@ export function createRenderer(canvas, state, { onChange = () => {}, overlays = 
     const r = Math.max(MIN_RADIUS, ((Number(scene.cellSize) || 20) / 2) * k);
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     const frame = { ctx, dpr, cssW, cssH, colors };
-    split = { linksMs: null, cellsMs: null, putMs: null }; // arcs: links and cells in one
+    split = { linksMs: null, cellsMs: null, putMs: null, linksKept: null }; // arcs: links and cells in one
     const visible = r * dpr > ARC_RADIUS
       ? drawArcs(frame, scene, ox, oy, k, r, scene.data.links.size > 0 ? linkPairs(scene.ids, scene.index, scene.data) : null)
       : drawStamped(scene, ox, oy, k, r);
@@ -218,9 +235,11 @@ export function createRenderer(canvas, state, { onChange = () => {}, overlays = 
     dpr = ratio;
     img = ctx.createImageData(out.width, out.height);
     buf = new Int32Array(img.data.buffer);
+    picturing = true;
     try {
       draw(scene);
     } finally {
+      picturing = false;
       ({ ctx, img, buf, dpr } = saved);
       touch();
     }

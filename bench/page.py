@@ -172,6 +172,10 @@ def parse_args(argv):
     parser.add_argument("--screenshot", metavar="DIR",
                         help="save the page as DIR/page-<cells>.png (a graph: page-<cells>-<links>links.png) "
                              "at the end of each measurement")
+    parser.add_argument("--public", metavar="DIR",
+                        help="serve the page from DIR (the server's --public; default the checkout's "
+                             "Public/): another version of the page against the same server, e.g. "
+                             "`git archive main Public | tar -x -C /tmp/before`")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--calm", action="store_true",
                         help="do not stir the layout (by default the charge alternates 10/14 every second, a "
@@ -193,12 +197,13 @@ def share(text):
     return value
 
 
-def start_server(binary, step_threads):
-    """`forcelayout serve --port <free> --max-cells 100000 --step-threads N` in a temporary
-    working directory, in its own session (a kill takes its group)."""
+def start_server(binary, step_threads, public=None):
+    """`forcelayout serve --port <free> --max-cells 100000 --step-threads N [--public DIR]` in
+    a temporary working directory, in its own session (a kill takes its group)."""
     try:
         return RunningServer("--max-cells", "100000", "--max-links", str(LINKS_PER_CELL * 100000),
                              "--step-threads", str(step_threads),
+                             *(("--public", os.path.abspath(public)) if public else ()),
                              binary=binary, workdir=True, own_session=True)
     except ServerDidNotStart as error:
         raise BenchError(str(error)) from None
@@ -602,7 +607,7 @@ def main(argv):
     rows, failures = [], []
     server = control = None
     try:
-        server = start_server(binary, args.step_threads)
+        server = start_server(binary, args.step_threads, args.public)
         control = Control(f"ws://127.0.0.1:{server.port}/ws")
         control.send({"type": "params", "threshold": 0})
         runs = [(cells, 0) for cells in args.sizes] + [(cells, LINKS_PER_CELL * cells) for cells in args.linked_sizes if cells]
