@@ -6,6 +6,7 @@ const ROWS = [
   ['tickMs', 'server step ms', (v) => v.toFixed(2)],
   ['drawMs', 'draw ms', (v) => v.toFixed(2)],
   ['linksMs', '· links ms', (v) => v.toFixed(2)],
+  ['linksKept', '· links kept', (v) => `${Math.round(v * 100)} %`], // share of draws that reused them (linklayer.js)
   ['cellsMs', '· cells ms', (v) => v.toFixed(2)],
   ['putMs', '· put ms', (v) => v.toFixed(2)],
   ['labelsMs', '· labels ms', (v) => v.toFixed(2)],
