@@ -13,7 +13,9 @@
 // interior spans filled, edge pixels blended) into an ImageData put with one putImageData;
 // the few special cells (pinned, selected, hovered, dragged) are drawn over it with the 2D
 // context (vector.js). Links are drawn into the same buffer first, under the cells, but
-// where dense cells will hide them (linkdraw.js, cellcover.js). WebGL was measured for them
+// where dense cells will hide them (linkdraw.js, cellcover.js); from 5000 links the draw
+// starts from a copy of the last draw's links while no cell moved half a pixel since
+// (linklayer.js). WebGL was measured for them
 // too: without a GPU, Chromium runs it on SwiftShader, where 200k links as GL_LINES with
 // their pixels read back took 200-500 ms a frame (the readback alone 20 ms), against under
 // 20 ms here; so the CPU draws them. Cells of their own size are stamped a radius at a
