@@ -4,7 +4,8 @@ of 10k cells with 20k links and 100k with 200k (--linked-sizes, --links), with t
 split (links, cells, putImageData, labels).
 
 Starts the release server (`forcelayout serve --port <free> --max-cells 100000 --max-links
-200000 --step-threads 1`, no state file, in a temporary working directory), connects a
+200000 --step-threads 1`, no state file, in a temporary working directory; `--public DIR`: the page
+from DIR, another version of it against the same build), connects a
 control client (python3-websockets), and for every size: clears the layout, adds N cells
 (`add` messages of up to 1000, paced under the server's 60 msg/s limit; a graph's cells
 and links as mesh_graph or random_pairs make them, then waits until it no longer unfolds),
