@@ -11,6 +11,7 @@
 import { clientRGB, cssHex } from './palette.js';
 import { cellName } from './celldata.js';
 import { placeLabels } from './labels.js';
+import { groupMembers } from './state.js';
 
 const PULSE_MS = 1400;
 const VEIL = 0.78; // how much of the background covers what is not highlighted
@@ -37,8 +38,7 @@ export function createFocus({ state, neighbours, now = () => performance.now() }
     // a frame draws them without going through every link of the room
     let set = null;
     if (state.group !== null) {
-      const cells = new Set();
-      for (const [id, d] of state.data.cells) if (d.group === state.group) cells.add(id);
+      const cells = new Set(groupMembers(state));
       const pairs = [];
       for (const l of state.data.links.values()) if (cells.has(l.source) && cells.has(l.target)) pairs.push(l.source, l.target);
       set = { cells, center: null, order: [...cells], pairs };

@@ -6,7 +6,9 @@
 // redraws by hand: the renderer and the strip wake the frame loop when they have something
 // new to draw. The connection never calls back before this module has run to its end.
 import { SUBPROTOCOLS, connect, socketUrl } from './net.js';
-import { clearFocus, createState, selectGroup, selectId, selectIndex, selectedIndex, setConnection, setScheme } from './state.js';
+import {
+  clearFocus, createState, groupMembers, pickedCell, selectGroup, selectId, selectIndex, selectedIndex, setConnection, setScheme,
+} from './state.js';
 import { createReceiver } from './receive.js';
 import { createPerf } from './perf.js';
 import { createFrames } from './frames.js';
@@ -174,16 +176,8 @@ function goTo(id) {
 
 function fitSelection() {
   if (!state.focused) return;
-  if (state.group !== null) {
-    const members = [];
-    for (const id of state.ids) if (state.data.cells.get(id)?.group === state.group) members.push(id);
-    frameCells(members);
-  } else if (state.selectedId !== null) frameCells(neighbours.of(state.selectedId, state.hops).cells);
-}
-
-function point(id) {
-  if (id === null || id === undefined) return;
-  pointing.toggle(id);
+  if (state.group !== null) frameCells(groupMembers(state));
+  else if (state.selectedId !== null) frameCells(neighbours.of(state.selectedId, state.hops).cells);
 }
 
 const search = createSearchBox({ input: $('#find'), list: $('#find-results'), note: $('#find-note') }, state, {
@@ -192,7 +186,7 @@ const search = createSearchBox({ input: $('#find'), list: $('#find-results'), no
     goTo(id);
   },
 });
-createSelectionPanel($('#selection'), state, { neighbours, pointing, onFit: fitSelection, onPoint: point });
+createSelectionPanel($('#selection'), state, { neighbours, pointing, onFit: fitSelection, onPoint: pointing.toggle });
 // a group in the legend: its cells are highlighted (again: no longer)
 $('#legend').addEventListener('click', (e) => {
   const row = e.target.closest('[data-group]');
@@ -273,7 +267,7 @@ createPictures({ png: $('#picture-png'), svg: $('#picture-svg'), scale: $('#pict
 const copyView = $('#view-copy');
 copyView.addEventListener('click', async () => {
   const { link, needsLink } = viewLinkKey(state.access, state.links, location.hash);
-  const url = roomUrl(location, room) + viewHash(renderer.camera, state.focused && state.group === null ? state.selectedId : null, link);
+  const url = roomUrl(location, room) + viewHash(renderer.camera, pickedCell(state), link);
   const result = await copier.copy(url, { button: copyView, what: 'Link to this view' });
   if (result === 'copied' && needsLink) copier.say('Link to this view copied: this room is private, so whoever opens it needs a link from its owner too');
 });
@@ -317,7 +311,7 @@ document.addEventListener('keydown', (e) => {
       clearFocus(state);
       break;
     case 'point':
-      if (state.focused && state.group === null) point(state.selectedId);
+      pointing.toggle(pickedCell(state));
       break;
     case 'fitSelection':
       fitSelection();
@@ -375,7 +369,7 @@ window.forcelayout = {
   /** The cell ids highlighted now (the selection and its neighbours, or a group), [] when none. */
   highlighted() {
     if (!state.focused) return [];
-    if (state.group !== null) return state.ids.filter((id) => state.data.cells.get(id)?.group === state.group);
+    if (state.group !== null) return groupMembers(state);
     return [...neighbours.of(state.selectedId, state.hops).cells];
   },
   /** The subprotocol the server chose: 'forcelayout.v2' (binary frames), 'forcelayout.v1', '' when not connected. */

@@ -26,6 +26,9 @@ export function createPointing({ state, send, storage = null }) {
     return msg;
   }
 
+  const point = (id) => send(message(id));
+  const stop = () => send(message(null));
+
   return {
     get name() {
       return name;
@@ -45,16 +48,12 @@ export function createPointing({ state, send, storage = null }) {
       return mine()?.id ?? null;
     },
     /** Point at cell `id`. */
-    point(id) {
-      return send(message(id));
-    },
-    stop() {
-      return send(message(null));
-    },
-    /** Point at `id`, or stop if this page points at it already. */
+    point,
+    stop,
+    /** Point at `id`, or stop if this page points at it already (a function of its own: no `this`). */
     toggle(id) {
       if (id === null || id === undefined) return false;
-      return mine()?.id === id ? this.stop() : this.point(id);
+      return mine()?.id === id ? stop() : point(id);
     },
   };
 }

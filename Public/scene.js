@@ -4,7 +4,7 @@
 // the links and labels (state.data), and the marks (pinned, selected, hovered, dragged).
 // Index maps and palettes are cached per membership, so a frame costs one interpolation and
 // no allocation.
-import { ownerLookup } from './state.js';
+import { ownerLookup, pickedCell } from './state.js';
 import { createPalette } from './palette.js';
 import { paintCells } from './cellpaint.js';
 
@@ -72,7 +72,7 @@ export function createScene(state, interp) {
     scene.cellSize = Number(state.params.cellSize) || 20;
     scene.pinned = state.pinned;
     // the halo marks a cell the user picked, not the strip's first cell by default
-    scene.selectedId = state.focused && state.group === null ? state.selectedId : null;
+    scene.selectedId = pickedCell(state);
     scene.hoveredId = hoveredId;
     scene.draggingId = dragging ? dragging.id : null;
     if (dragging) {

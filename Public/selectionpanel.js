@@ -3,7 +3,7 @@
 // each a button that selects it, and the actions on it: fit it in the view, point at it for
 // everyone (pointing.js), under the name this page gives itself. Hidden while nothing is
 // highlighted; Esc or its close button clear it.
-import { clearFocus, selectId, setHops } from './state.js';
+import { clearFocus, groupMembers, selectId, setHops } from './state.js';
 import { cellName } from './celldata.js';
 
 const MAX_LISTED = 200;
@@ -52,8 +52,7 @@ export function createSelectionPanel(el, state, { neighbours, pointing, onFit, o
     shown = key;
     hops.checked = state.hops === 2;
     if (state.group !== null) {
-      const members = [];
-      for (const id of state.ids) if (state.data.cells.get(id)?.group === state.group) members.push(id);
+      const members = groupMembers(state);
       what.textContent = `Group ${state.group}: ${members.length.toLocaleString('en-US')} cells`;
       listCells(members, 'Cells of the group');
       point.disabled = true;

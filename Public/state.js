@@ -132,6 +132,17 @@ export function selectGroup(s, group) {
   emitChanges(s, new Map([['selection', undefined]]));
 }
 
+/** The cell the user picked and sees highlighted, or null (nothing, or a group, is). */
+export function pickedCell(s) {
+  return s.focused && s.group === null ? s.selectedId : null;
+}
+
+/** The cells of the group picked in the legend, in membership order ([] when none is). */
+export function groupMembers(s) {
+  if (s.group === null) return [];
+  return s.ids.filter((id) => s.data.cells.get(id)?.group === s.group);
+}
+
 /** How far the highlighted neighbours reach: 1 or 2 links. */
 export function setHops(s, hops) {
   change(s, 'hops', hops === 2 ? 2 : 1, 'selection');

@@ -443,3 +443,20 @@ test('physics and unfolding: from hello and stats; one physics change each time 
   applyStats(s, { type: 'stats', cells: 1, clients: 1, settled: true });
   assert.equal(s.physics, null, 'an older server says nothing: unknown');
 });
+
+test('the picked cell and a group\'s members are derived from the selection', async () => {
+  const { pickedCell, groupMembers, selectId: pick, selectGroup: group, clearFocus: clear } = await import('../../Public/state.js');
+  const { applyFrame: frame } = await import('../../Public/apply.js');
+  const s = createState();
+  frame(s, { type: 'frame', tick: 1, v: 1, ids: [3, 5, 8], xy: [0, 0, 1, 1, 2, 2] });
+  s.data.cells.set(3, { group: 'a' }).set(8, { group: 'a' }).set(5, { group: 'b' });
+  assert.equal(pickedCell(s), null, 'the first cell, selected by default, is not picked');
+  pick(s, 5);
+  assert.equal(pickedCell(s), 5);
+  assert.deepEqual(groupMembers(s), []);
+  group(s, 'a');
+  assert.equal(pickedCell(s), null);
+  assert.deepEqual(groupMembers(s), [3, 8]);
+  clear(s);
+  assert.deepEqual(groupMembers(s), []);
+});
