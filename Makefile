@@ -15,7 +15,7 @@ FORCELAYOUT_NATIVE ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -q
 export FORCELAYOUT_NATIVE
 RELEASE_BUILD := swift build -c release --product forcelayout
 
-BUILD_PACKAGES := libwebsockets-dev libssl-dev libhiredis-dev pkg-config
+BUILD_PACKAGES := libwebsockets-dev libssl-dev zlib1g-dev libhiredis-dev pkg-config
 # what the browser test (and make bench-page, make screenshot) need
 BROWSER_PACKAGES := python3-websockets python3-selenium python3-pytest chromium chromium-driver
 TEST_PACKAGES := $(BUILD_PACKAGES) $(BROWSER_PACKAGES) node-d3-force python3-networkx python3-scipy redis-server openssl

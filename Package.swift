@@ -41,6 +41,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // zlib's crc32 for the records of a room's history file (History/).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // A whole-mask test for the force loops, which Swift's SIMD types do not inline.
         .target(name: "CVectorMath", cSettings: vectorC),
         .target(name: "ForceLayout", dependencies: ["CVectorMath"], swiftSettings: vectorSwift),
@@ -52,7 +58,7 @@ let package = Package(
         .target(
             name: "LayoutCore",
             dependencies: [
-                "CCrypto", "ForceLayout", "EventBus",
+                "CCrypto", "CZlib", "ForceLayout", "EventBus",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),

@@ -30,11 +30,19 @@ public struct HistoryLog: Sendable {
     }
 
     /// Opens a segment from `checkpoint` (the first, after a restore, or when the last grew
-    /// full), then drops what the bounds no longer hold as of `checkpoint.at`.
-    public mutating func start(_ checkpoint: Checkpoint) {
+    /// full), then drops what the bounds no longer hold as of `checkpoint.at`; returns how
+    /// many of the oldest segments it dropped.
+    @discardableResult
+    public mutating func start(_ checkpoint: Checkpoint) -> Int {
         segments.append(HistorySegment(checkpoint: checkpoint))
         bytes += segments[segments.count - 1].bytes
-        trim(now: checkpoint.at)
+        return trim(now: checkpoint.at)
+    }
+
+    /// The last event kept, or the newest checkpoint's (0: none).
+    public var lastSeq: UInt64 {
+        guard let last = segments.last else { return 0 }
+        return max(last.checkpoint.seq, last.events.last?.seq ?? 0)
     }
 
     /// `envelope` joins the last segment (there must be one: `start` first).
@@ -55,11 +63,15 @@ public struct HistoryLog: Sendable {
     /// Drops the oldest segments while the history passes its bytes, or while the next segment
     /// starts before `now - seconds` (everything in the oldest is older than that); the newest
     /// stays whatever its size.
-    public mutating func trim(now: Int) {
+    @discardableResult
+    public mutating func trim(now: Int) -> Int {
         let horizon = now - bounds.seconds * 1000
+        var dropped = 0
         while segments.count > 1, bytes > bounds.bytes || segments[1].firstAt < horizon {
             bytes -= segments.removeFirst().bytes
+            dropped += 1
         }
+        return dropped
     }
 
     /// Up to `count` events older than `before` (all: nil), oldest first, and whether older ones

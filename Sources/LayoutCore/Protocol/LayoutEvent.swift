@@ -79,6 +79,17 @@ public struct LayoutEvent: BusEvent, Equatable {
         encodedTail = writer.bytes
     }
 
+    /// An event read back from a history file: what it did (`detail`) and its wire form as it
+    /// was written (`encodedTail`), kept byte for byte.
+    package init(read kind: EventKind, by: String?, tick: Int, at: Int, detail: Detail, encodedTail: [UInt8]) {
+        self.kind = kind
+        self.by = by
+        self.tick = tick
+        self.at = at
+        self.detail = detail
+        self.encodedTail = encodedTail
+    }
+
     /// An event as its room's owner encoded it (`encodedTail`), mirrored by a relay.
     init(relayedKind kind: EventKind, by: String?, tick: Int, at: Int, encodedTail: [UInt8]) {
         self.kind = kind
