@@ -11,7 +11,7 @@ import Synchronization
 /// go out in order on a queue of the folder's own, each as soon as it is made: a kill -9 loses
 /// at most what was still queued (well under a second), and a record cut short by it is
 /// dropped when the folder is read again (`load`), which cuts the file there.
-package final class HistoryFolder: Sendable {
+package final class HistoryFolder: HistorySink {
     package let path: String
     private let queue: DispatchQueue
     private let logger: Logger
@@ -39,7 +39,7 @@ package final class HistoryFolder: Sendable {
     /// The history on disk as a log within `bounds` (on the caller's thread: the room's file
     /// reader), cutting a file where a record was cut short and deleting the files the bounds
     /// drop; nil when there is none.
-    func load(bounds: HistoryBounds) -> HistoryLog? {
+    package func load(bounds: HistoryBounds) -> HistoryLog? {
         let numbers = Self.segmentNumbers(in: path)
         guard !numbers.isEmpty else { return nil }
         var log = HistoryLog(bounds: bounds)
@@ -77,7 +77,7 @@ package final class HistoryFolder: Sendable {
     }
 
     /// A new segment from `checkpoint` (a file of its own), after dropping the `dropped` oldest.
-    func start(_ checkpoint: Checkpoint, dropped: Int) {
+    package func start(_ checkpoint: Checkpoint, dropped: Int) {
         queue.async { [self] in
             files.withLock { files in
                 for old in files.segments.prefix(dropped) { unlink(Self.file(path, old)) }
@@ -93,13 +93,13 @@ package final class HistoryFolder: Sendable {
         }
     }
 
-    func append(_ envelope: Envelope<LayoutEvent>) {
+    package func append(_ envelope: Envelope<LayoutEvent>) {
         queue.async { [self] in
             files.withLock { write(HistoryFileFormat.event(envelope), to: &$0) }
         }
     }
 
-    func append(_ keyframe: Keyframe) {
+    package func append(_ keyframe: Keyframe) {
         queue.async { [self] in
             files.withLock { files in
                 let withIDs = keyframe.ids != files.ids
@@ -110,7 +110,7 @@ package final class HistoryFolder: Sendable {
     }
 
     /// Deletes the folder (the room was forgotten or deleted), after the writes queued.
-    func remove() {
+    package func remove() {
         queue.async { [self] in
             files.withLock { files in
                 if files.current >= 0 { close(files.current) }
@@ -121,7 +121,7 @@ package final class HistoryFolder: Sendable {
     }
 
     /// Waits for the writes queued (a server stopping).
-    func flush() {
+    package func flush() {
         queue.sync {}
     }
 

@@ -212,7 +212,7 @@ package final class RoomHost {
 
     /// The room's history: in its folder beside its file when it has one, else in memory.
     func history(for name: RoomName) -> RoomHistory {
-        RoomHistory(bounds: limits.history, folder: files.historyPath(for: name).map { HistoryFolder(path: $0, logger: logger) })
+        RoomHistory(bounds: limits.history, sink: files.historyPath(for: name).map { HistoryFolder(path: $0, logger: logger) })
     }
 
     package func layoutParts(_ name: RoomName, saved: SavedState?) -> LayoutParts {
