@@ -89,6 +89,10 @@ extension MessagePathFuzzer {
             // The room's pointers change, not the layout: nothing moves, no event.
             require(events.isEmpty, "point made events", bytes)
             return false
+        case .undo:
+            // Whatever it undid, every event it made says which one.
+            require(events.allSatisfy { $0.undo != nil || $0.kind == .woke }, "undo made an event without undo", bytes)
+            return false
         }
         return true
     }

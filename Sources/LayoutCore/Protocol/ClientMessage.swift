@@ -80,6 +80,9 @@ public enum LayoutCommand: Equatable, Sendable {
     /// room's `Pointers`, not the layout, change (no event; the room's owner applies it, so a
     /// relay forwards it as it forwards the others).
     case point(id: CellID?, name: String?)
+    /// The client's last change is undone (`UndoBook`): applied on the room's turn, as the
+    /// others, so a relay forwards it to the room's owner.
+    case undo
 }
 
 /// A validated message from a client.
@@ -107,6 +110,7 @@ public enum ClientMessage: Equatable, Sendable {
         case .layout(.pin): "pin"
         case .layout(.unpin): "unpin"
         case .layout(.point): "point"
+        case .layout(.undo): "undo"
         case .layout(.access(.mode)), .setAccess: "access"
         case .layout(.access(.links)), .rotate: "rotate"
         case .layout(.access(.delete)), .deleteRoom: "delete"

@@ -72,8 +72,9 @@ public struct MessageDecoder: Sendable {
             return .setAccess(mode)
         case "rotate": return .rotate(try decodeRotate(&fields))
         case "delete": return .deleteRoom
+        case "undo": return .layout(.undo)
         default:
-            let known = "add, remove, clear, params, pin, unpin, update, link, unlink, subscribe, replay, access, rotate, delete, point"
+            let known = "add, remove, clear, params, pin, unpin, update, link, unlink, subscribe, replay, access, rotate, delete, point, undo"
             throw ProtocolError(.unknownType, "unknown type \(Excerpt.quoted(type, limit: 64)) (expected one of \(known))")
         }
     }

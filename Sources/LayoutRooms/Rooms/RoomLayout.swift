@@ -17,6 +17,8 @@ package struct RoomLayout {
     /// Commands kept for a later turn, in order: the first is an add waiting for its ids'
     /// reservation to be written (`StateKeeper.prepare`).
     private var deferred: [QueuedCommand] = []
+    /// The way back to each client that sent a change, for its `undoable` news (until it leaves).
+    private var undoReplies: [String: @Sendable ([UInt8]) -> Void] = [:]
 
     package init(state: LayoutState, keeper: StateKeeper?) {
         self.state = state
@@ -113,6 +115,7 @@ package struct RoomLayout {
                 break
             case .waiting:
                 deferred = Array(waiting[index...])
+                tellUndoable()
                 return published
             case .failed(var error):
                 error.ref = queued.ref
@@ -125,6 +128,7 @@ package struct RoomLayout {
                     room.changePointers { $0.point(pointer) }
                     continue
                 }
+                if state.undo.isOn { undoReplies[queued.client] = queued.reply }
                 let events = try state.apply(queued.command, from: queued.client) { count, state throws(ProtocolError) in
                     try keeper?.reserve(count, for: state)
                 }
@@ -135,7 +139,11 @@ package struct RoomLayout {
                     publishAccess(to: room)
                     keeper?.saveSoon()
                 }
-                for event in events { room.bus.publish(event) }
+                for (index, event) in events.enumerated() {
+                    let seq = room.bus.publish(event).seq
+                    // The step this change made, if any, undoes the event that tells of it.
+                    if index == 0 { state.undo.published(seq: seq) }
+                }
                 // Pointers at cells it removed end, after the event that removed them.
                 if state.membershipChanged, !room.pointers.isEmpty {
                     let simulation = state.simulation
@@ -148,7 +156,15 @@ package struct RoomLayout {
                 queued.reject(error)
             }
         }
+        tellUndoable()
         return published
+    }
+
+    /// Each client whose undo list changed hears what it can undo now (`undoable`).
+    private mutating func tellUndoable() {
+        for (client, count, next) in state.undo.takeChanged() {
+            undoReplies[client]?(ServerMessages.undoable(count: count, next: next))
+        }
     }
 
     /// Answers the requests waiting (`TurnRequest`): joiners get the room's data, exports
@@ -172,6 +188,9 @@ package struct RoomLayout {
                 state.republishAll()
                 keeper?.writeAgainNow()
             case .releaseDrags(let client):
+                // It left: its undo list goes with it (its id never comes again).
+                state.forgetUndo(of: client)
+                undoReplies[client] = nil
                 let events = state.releaseDrags(of: client)
                 if !events.isEmpty { keeper?.changed() }
                 for event in events { room.bus.publish(event) }
