@@ -152,3 +152,35 @@ def test_no_history_when_it_is_off():
                 await client.send({"type": "restore", "at": now_ms()})
                 await client.error("unavailable")
         run(scenario())
+
+
+def test_an_undo_takes_back_ones_own_restore_unless_someone_changed_the_room_since():
+    with RunningServer() as server:
+        async def scenario():
+            async with Client(server.room("back")) as ana, Client(server.room("back")) as bo:
+                ids = await labelled(ana, ["one", "two"])
+                await asyncio.sleep(0.05)
+                whole = now_ms()
+                await asyncio.sleep(0.05)
+                await ana.send({"type": "clear"})
+                await bo.event("cleared", by=ana.id)
+                more = await add(ana, 3)
+                await bo.send({"type": "restore", "at": whole})
+                restored = await ana.event("restored", by=bo.id)
+                assert restored["ids"] == ids
+                undoable = await bo.next("undoable")
+                assert undoable["count"] == 1 and "restore" in undoable["next"], undoable
+                # bo takes it back: the room is as it was just before (ana's three cells).
+                await bo.send({"type": "undo"})
+                back = await ana.event("restored", by=bo.id)
+                assert back["ids"] == more and back["undo"] == restored["seq"]
+                # Undoing that undo restores again.
+                await bo.send({"type": "undo"})
+                again = await ana.event("restored", by=bo.id)
+                assert again["ids"] == ids
+                # Once ana changed the room, bo's restore stays.
+                await add(ana, 1)
+                await bo.send({"type": "undo", "ref": "u"})
+                error = await bo.error("conflict")
+                assert ana.id in error["message"] and "restored" in error["message"], error
+        run(scenario())

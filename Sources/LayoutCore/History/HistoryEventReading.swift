@@ -25,7 +25,9 @@ package enum HistoryEventReading {
         var by: String?
         if case .string(let name)? = value["by"] { by = name }
         guard let detail = detail(of: kind, in: value) else { return nil }
-        let event = LayoutEvent(read: kind, by: by, tick: tick, at: at, detail: detail, encodedTail: Array(body[cursor...]))
+        let undo = integer(value["undo"]).flatMap { $0 > 0 ? UInt64($0) : nil }
+        let event = LayoutEvent(read: kind, by: by, tick: tick, at: at, detail: detail, undo: undo,
+                                encodedTail: Array(body[cursor...]))
         return Envelope(seq: seq, event: event)
     }
 

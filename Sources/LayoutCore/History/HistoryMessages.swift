@@ -27,6 +27,7 @@ package enum HistoryMessages {
         if let by = event.by { writer.member("by", by) }
         writer.member("tick", event.tick)
         writer.member("at", event.at)
+        if let undo = event.undo { writer.member("undo", undo) }
         switch event.detail {
         case .cells(let ids): writer.member("n", ids.count)
         case .added(let ids, _): writer.member("n", ids.count)
