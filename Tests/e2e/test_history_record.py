@@ -206,3 +206,45 @@ def test_the_export_answers_as_the_others_do():
                 status, text = refused(server, "/export/none.flhistory")
                 assert status == 404 and "keeps no history" in text, text
         run(scenario())
+
+
+def test_a_restore_in_the_span_plays_as_what_it_changed_at_the_recorded_pace(tmp_path):
+    """A restore opens a segment whose checkpoint holds the room it made: the playback reaches it
+    by the changes between (the cells it brought back are added again), at the recorded pace."""
+    with RunningServer() as server:
+        async def scenario():
+            async with Client(server.room("undo")) as ana:
+                start = now_ms()
+                await asyncio.sleep(0.02)
+                ids = await labelled(ana, ["u", "v", "w"])
+                await link(ana, [(ids[0], ids[1]), (ids[1], ids[2])])
+                await asyncio.sleep(0.2)
+                whole = now_ms()
+                await asyncio.sleep(0.4)
+                await ana.send({"type": "remove", "ids": [ids[0], ids[2]]})
+                await ana.event("removed", by=ana.id)
+                await asyncio.sleep(0.4)
+                await ana.send({"type": "restore", "at": whole})
+                await ana.event("restored", by=ana.id)
+                await asyncio.sleep(0.4)
+                await labelled(ana, ["x"])
+                end = now_ms()
+                recorded = room_at(await moment(ana, end))
+                assert recorded["labels"] == ["u", "v", "w", "x"]
+
+                file = tmp_path / "undo.flhistory"
+                file.write_bytes(download(server, "undo", f"?from={start}&to={end}"))
+                began = time.monotonic()
+                said = play(server, file, "again")
+                took = time.monotonic() - began
+                assert said.returncode == 0, said.stderr
+                # About a second and a half of recording, played at its pace.
+                assert took >= (end - start) / 1000 * 0.8, (took, end - start)
+                async with Client(server.room("again")) as copy:
+                    copied = room_at(await moment(copy, now_ms()))
+                    assert {k: copied[k] for k in ("labels", "links", "pinned")} == \
+                        {k: recorded[k] for k in ("labels", "links", "pinned")}
+                    assert copied["params"] == recorded["params"], "unpaused at the end, as recorded"
+                    assert [kind for _, kind in await kinds(copy)] == [
+                        "params", "added", "linked", "removed", "added", "linked", "added", "params"]
+        run(scenario())
