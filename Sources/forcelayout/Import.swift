@@ -30,7 +30,7 @@ struct Import: ParsableCommand {
         """
     )
 
-    @Argument(help: "The graph file (- for standard input).")
+    @Argument(help: "The graph file, or a recording (.flhistory); - for standard input.")
     var file: String
 
     @Option(help: "The room's WebSocket address.")
