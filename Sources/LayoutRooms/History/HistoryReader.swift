@@ -7,7 +7,7 @@ import Synchronization
 /// connection has at most one `moment` under way (`PendingMoments`): a newer request replaces
 /// one not begun, so a client dragging a timeline gets the latest moment, not a backlog.
 package final class HistoryReader: Sendable {
-    private let queue = DispatchQueue(label: "forcelayout.history", qos: .utility)
+    let queue = DispatchQueue(label: "forcelayout.history", qos: .utility)
 
     package init() {}
 
@@ -74,5 +74,13 @@ package final class PendingMoments: Sendable {
             state.waiting = nil
             return next
         }
+    }
+}
+
+extension HistoryReader {
+    /// A recording of `span` of `log` (`HistoryLog.recording`), handed to `deliver` (nil: nothing
+    /// is kept) from the reader's queue.
+    package func recording(of log: HistoryLog, _ span: HistorySpan, deliver: @escaping @Sendable ([UInt8]?) -> Void) {
+        queue.async { deliver(log.recording(from: span.from, to: span.to)) }
     }
 }
