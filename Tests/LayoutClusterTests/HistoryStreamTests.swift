@@ -161,6 +161,26 @@ final class HistoryStreamTests: XCTestCase {
         XCTAssertEqual(HistoryStreamChunk(.array([]))?.count, 0)
     }
 
+    func testARestoresEventFollowsTheCheckpointThatHoldsIt() throws {
+        // A restore opens a segment whose checkpoint is the restored room, numbered with the
+        // `restored` event after it (`HistoryRecorder`): that event is kept.
+        let (first, _) = checkpoint(at: base, seq: 4, cells: 2)
+        let (second, _) = checkpoint(at: base + 20, seq: 6, cells: 0)
+        let restored = Envelope(seq: 6, event: LayoutEvent(kind: .restored, by: "c2@b", tick: 3,
+                                                           detail: .restored(moment: base, ids: [], records: [], links: []),
+                                                           at: base + 20))
+        var reading = HistoryStreamLog(bounds: HistoryBounds(bytes: 1 << 20, seconds: 3600))
+        reading.apply(HistoryStreamChunk(entries: [
+            HistoryStreamEntry(id: try id("\(base)-0"), record: HistoryFileFormat.checkpoint(first)),
+            HistoryStreamEntry(id: try id("\(base + 10)-0"), record: HistoryFileFormat.event(added([3], seq: 5, at: base + 10))),
+            HistoryStreamEntry(id: try id("\(base + 20)-0"), record: HistoryFileFormat.checkpoint(second)),
+            HistoryStreamEntry(id: try id("\(base + 20)-1"), record: HistoryFileFormat.event(restored)),
+        ]))
+        XCTAssertEqual(reading.skipped, 0)
+        XCTAssertEqual(reading.log.events(before: nil, count: 10).events.map(\.event.kind), [.added, .restored])
+        XCTAssertEqual(reading.log.segmentCount, 2)
+    }
+
     func testSegmentsTheBoundsDropAreTrimmedFromTheStreamOnRead() throws {
         // Three checkpoints an hour apart, a bound of 50 minutes: the first goes (all it holds is
         // older than that once the second began before the bound).

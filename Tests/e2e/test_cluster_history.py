@@ -58,13 +58,14 @@ def test_a_relays_client_scrubs_the_owners_history_and_restores_through_it(clust
             # The relay's client lists what the owner's client lists (the stream is read at
             # each request: the clear just made is there).
             owned, relayed = await history(a), await history(b)
-            assert relayed["events"] == owned["events"], (relayed["events"], owned["events"])
-            kinds = [(e["kind"], e.get("n")) for e in relayed["events"] if e["kind"] not in ("woke", "settled")]
+            def upto_clear(listing):
+                return [e for e in listing["events"] if e["seq"] <= cleared["seq"]]
+            assert upto_clear(relayed) == upto_clear(owned), (relayed["events"], owned["events"])
+            kinds = [(e["kind"], e.get("n")) for e in upto_clear(relayed) if e["kind"] not in ("woke", "settled")]
             assert kinds == [("added", 3), ("linked", 2), ("pinned", None), ("added", 2), ("cleared", 5)], kinds
             assert relayed["from"] <= start and relayed["more"] is False
-            assert relayed["events"][-1]["seq"] == cleared["seq"]
             page = await history(c, before=cleared["seq"], count=2)
-            assert [e["seq"] for e in page["events"]] == [e["seq"] for e in relayed["events"]][-3:-1] and page["more"]
+            assert [e["seq"] for e in page["events"]] == [e["seq"] for e in upto_clear(relayed)][-3:-1] and page["more"]
 
             # Three moments, from both relays, as the owner's client sees them.
             for client in (b, c):
@@ -100,7 +101,7 @@ def test_a_relays_client_scrubs_the_owners_history_and_restores_through_it(clust
             assert sorted(frame["ids"]) == sorted(ids)
             # The restore reaches the relays' history too.
             listing = await history(b)
-            assert listing["events"][-1]["kind"] == "restored" and listing["events"][-1]["seq"] == restored["seq"]
+            assert [e["seq"] for e in listing["events"] if e["kind"] == "restored"] == [restored["seq"]]
         finally:
             await leave([a, b, c])
     run(scenario())
@@ -127,8 +128,8 @@ def test_after_the_owner_is_killed_the_new_owner_scrubs_back_and_restores_what_w
             cluster[0].stop()  # kill -9
             failover = await b.event("failover", timeout=8)
             assert failover["previous"] == "a" and failover["seq"] > cleared["seq"]
+            assert (await c.event("failover"))["seq"] == failover["seq"]
             owner_client, relay_client = (b, c) if failover["node"] == "b" else (c, b)
-            await relay_client.event("failover")
             await asyncio.sleep(0.3)
 
             # The new owner's history holds the dead owner's: the clear, the moment before it.

@@ -27,6 +27,8 @@ struct HistoryStreamLog: Sendable {
     private(set) var skipped = 0
     /// The ids of the last checkpoint or keyframe with ids (a keyframe without ids has them).
     private var ids: [CellID] = []
+    /// The last event's number: events go on after it (a restore's checkpoint has its event's).
+    private var lastEvent: UInt64 = 0
 
     init(bounds: HistoryBounds) {
         log = HistoryLog(bounds: bounds)
@@ -57,10 +59,11 @@ struct HistoryStreamLog: Sendable {
                 let dropped = log.start(checkpoint)
                 if let minimum = segments.started(entry.id, dropped: dropped) { trim = minimum }
             case .event(let envelope):
-                guard !log.isEmpty, envelope.seq > log.lastSeq else {
+                guard !log.isEmpty, envelope.seq > lastEvent else {
                     skipped += 1
                     continue
                 }
+                lastEvent = envelope.seq
                 log.append(envelope)
             case .keyframe(let keyframe):
                 guard !log.isEmpty else { continue }
