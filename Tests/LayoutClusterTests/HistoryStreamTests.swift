@@ -48,6 +48,37 @@ final class HistoryStreamTests: XCTestCase {
         XCTAssertEqual(segments.count, 1)
     }
 
+    func testRecordsPastTheBoundAreDroppedUntilTheNextCheckpointAndSaidOnce() throws {
+        var writer = HistoryStreamWriter(maxQueuedBytes: 1000)
+        guard case .write(let first, nil) = writer.checkpoint(bytes: 600, at: 10, ids: [1, 2], dropped: 0) else {
+            return XCTFail("the first checkpoint goes")
+        }
+        XCTAssertEqual(first.description, "10-0")
+        XCTAssertEqual(writer.record(bytes: 300, at: 10), .write(try id("10-1"), trim: nil))
+        XCTAssertEqual(writer.queuedBytes, 900)
+        // Redis is slow: the next does not fit, nor do those after it even once room is made
+        // (an event lost: the ones after it would rebuild wrong moments).
+        XCTAssertEqual(writer.record(bytes: 200, at: 11), .drop(say: true, trim: nil))
+        XCTAssertEqual(writer.record(bytes: 10, at: 12), .drop(say: false, trim: nil), "said once")
+        XCTAssertFalse(writer.answered(bytes: 600, failed: false))
+        XCTAssertEqual(writer.record(bytes: 10, at: 13), .drop(say: false, trim: nil))
+        XCTAssertTrue(writer.gap)
+        // A checkpoint starts a segment readable alone: records go again, with IDs after the last.
+        XCTAssertTrue(writer.carries([1, 2, 3]))
+        XCTAssertEqual(writer.checkpoint(bytes: 100, at: 9, ids: [1, 2, 3], dropped: 1), .write(try id("10-2"), trim: try id("10-2")))
+        XCTAssertFalse(writer.gap)
+        XCTAssertFalse(writer.carries([1, 2, 3]), "a keyframe of the checkpoint's cells leaves its ids out")
+        XCTAssertEqual(writer.record(bytes: 10, at: 20, ids: [4]), .write(try id("20-0"), trim: nil))
+        XCTAssertTrue(writer.carries([1, 2, 3]))
+        // A write that failed opens a gap too, said again (a new one since the checkpoint).
+        XCTAssertTrue(writer.answered(bytes: 10, failed: true))
+        XCTAssertEqual(writer.record(bytes: 10, at: 21), .drop(say: false, trim: nil))
+        // A checkpoint that does not fit is dropped too, but what the log dropped is trimmed.
+        XCTAssertEqual(writer.checkpoint(bytes: 5000, at: 30, ids: [], dropped: 1), .drop(say: false, trim: nil),
+                       "the segment left has no checkpoint written: nothing to trim to")
+        XCTAssertEqual(writer.queuedBytes, 400)
+    }
+
     // MARK: reading replies
 
     private let base = 1_718_000_000_000

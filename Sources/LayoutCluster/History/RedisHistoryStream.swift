@@ -16,8 +16,8 @@ import Synchronization
 /// Records are encoded on a queue of the stream's own and go out through the cluster's history
 /// connection (`ClusterNode.historyRedis`), fenced by the room's lease as the replicator's
 /// batches are: neither a room's turn nor the service thread waits for Redis. What waits for
-/// Redis is bounded (`maxQueuedBytes`): past it, records are dropped (logged) until the next
-/// checkpoint, which starts a segment readable on its own.
+/// Redis is bounded (`HistoryStreamWriter.maxQueuedBytes`): past it, records are dropped
+/// (logged) until the next checkpoint, which starts a segment readable on its own.
 final class RedisHistoryStream: HistorySink {
     let keys: ClusterKeys
     private let node: String
@@ -26,26 +26,8 @@ final class RedisHistoryStream: HistorySink {
     private let queue = DispatchQueue(label: "forcelayout.history-stream", qos: .utility)
     /// Batches sent and not answered yet (`flush` waits for them).
     private let writes = DispatchGroup()
-    private let state = Mutex(State())
+    private let state = Mutex(HistoryStreamWriter())
 
-    private struct State {
-        /// The last ID written (nil: none yet; after `load`, the stream's last).
-        var last: HistoryStreamID?
-        var segments = HistoryStreamSegments()
-        /// The ids of the last checkpoint or keyframe with ids written.
-        var ids: [CellID] = []
-        /// Bytes of records sent and not answered.
-        var queuedBytes = 0
-        /// A record did not reach the stream: the others are dropped until the next checkpoint
-        /// (events applied to a state that lacks one would rebuild wrong moments).
-        var gap = false
-        /// The gap was logged (once until a checkpoint is written again).
-        var warned = false
-    }
-
-    /// Most bytes of records waiting for Redis, per room: a stalled Redis costs this much
-    /// memory at most, and the room's frames never wait for it.
-    static let maxQueuedBytes = 32 << 20
     /// Entries read per XRANGE.
     static let chunk = 256
 
@@ -59,45 +41,34 @@ final class RedisHistoryStream: HistorySink {
     func start(_ checkpoint: Checkpoint, dropped: Int) {
         queue.async { [self] in
             let record = HistoryFileFormat.checkpoint(checkpoint)
-            let (commands, bytes) = state.withLock { state -> ([[[UInt8]]], Int) in
-                guard state.queuedBytes + record.count <= Self.maxQueuedBytes else {
-                    overflowed(&state)
-                    // What the log dropped goes from the stream all the same.
-                    return (state.segments.started(nil, dropped: dropped).map { [trim(to: $0)] } ?? [], 0)
-                }
-                let id = HistoryStreamID.next(after: state.last, at: checkpoint.at)
-                state.last = id
-                // A segment readable on its own: the records after it go again.
-                state.gap = false
-                state.warned = false
-                state.ids = checkpoint.state.layout.cells.map(\.id)
-                state.queuedBytes += record.count
-                let minimum = state.segments.started(id, dropped: dropped)
-                return ([add(id, record)] + (minimum.map { [trim(to: $0)] } ?? []), record.count)
+            let ids = checkpoint.state.layout.cells.map(\.id)
+            let decision = state.withLock { $0.checkpoint(bytes: record.count, at: checkpoint.at, ids: ids, dropped: dropped) }
+            switch decision {
+            case .write(let id, let minimum):
+                submit([add(id, record)] + (minimum.map { [trim(to: $0)] } ?? []), bytes: record.count)
+            case .drop(let say, let minimum):
+                if say { overflowed() }
+                // What the log dropped goes from the stream all the same.
+                if let minimum { submit([trim(to: minimum)], bytes: 0) }
             }
-            if !commands.isEmpty { submit(commands, bytes: bytes) }
         }
     }
 
     func append(_ envelope: Envelope<LayoutEvent>) {
         queue.async { [self] in
             let record = HistoryFileFormat.event(envelope)
-            guard let id = state.withLock({ reserve(record.count, at: envelope.event.at, &$0) }) else { return }
-            submit([add(id, record)], bytes: record.count)
+            write(record, state.withLock { $0.record(bytes: record.count, at: envelope.event.at) })
         }
     }
 
     func append(_ keyframe: Keyframe) {
         queue.async { [self] in
-            let written = state.withLock { state -> (HistoryStreamID, [UInt8])? in
-                let withIDs = keyframe.ids != state.ids
+            let (record, decision) = state.withLock { state in
+                let withIDs = state.carries(keyframe.ids)
                 let record = HistoryFileFormat.keyframe(keyframe, withIDs: withIDs)
-                guard let id = reserve(record.count, at: keyframe.at, &state) else { return nil }
-                if withIDs { state.ids = keyframe.ids }
-                return (id, record)
+                return (record, state.record(bytes: record.count, at: keyframe.at, ids: withIDs ? keyframe.ids : nil))
             }
-            guard let (id, record) = written else { return }
-            submit([add(id, record)], bytes: record.count)
+            write(record, decision)
         }
     }
 
@@ -126,11 +97,7 @@ final class RedisHistoryStream: HistorySink {
             logger.warning("room \(keys.room): \(reading.skipped) entries of its history in Redis were not records of it: skipped")
         }
         let log = reading.log
-        state.withLock { state in
-            state = State()
-            state.last = reading.last
-            state.segments = reading.segments
-        }
+        state.withLock { $0 = HistoryStreamWriter(last: reading.last, segments: reading.segments) }
         if let trim { queue.async { [self] in submit([self.trim(to: trim)], bytes: 0) } }
         return log.isEmpty ? nil : log
     }
@@ -139,7 +106,7 @@ final class RedisHistoryStream: HistorySink {
     /// room's lease: a relay forgetting the room deletes nothing).
     func remove() {
         queue.async { [self] in
-            state.withLock { $0 = State() }
+            state.withLock { $0 = HistoryStreamWriter() }
             writes.enter()
             redis.submit(.init([RedisCommand.eval(Self.removeScript, keys: [keys.lease, keys.history],
                                                   arguments: RedisCommand.words(node))]) { [writes] _ in writes.leave() })
@@ -158,25 +125,15 @@ final class RedisHistoryStream: HistorySink {
 
     // MARK: writing
 
-    /// The ID of a record of `bytes` made at `at`, counted as waiting; nil: it is dropped (a
-    /// gap waiting for a checkpoint, or too much waits for Redis).
-    private func reserve(_ bytes: Int, at: Int, _ state: inout State) -> HistoryStreamID? {
-        guard !state.gap else { return nil }
-        guard state.queuedBytes + bytes <= Self.maxQueuedBytes else {
-            overflowed(&state)
-            return nil
+    private func write(_ record: [UInt8], _ decision: HistoryStreamWriter.Decision) {
+        switch decision {
+        case .write(let id, _): submit([add(id, record)], bytes: record.count)
+        case .drop(let say, _): if say { overflowed() }
         }
-        let id = HistoryStreamID.next(after: state.last, at: at)
-        state.last = id
-        state.queuedBytes += bytes
-        return id
     }
 
-    private func overflowed(_ state: inout State) {
-        state.gap = true
-        guard !state.warned else { return }
-        state.warned = true
-        logger.warning("room \(keys.room): more than \(Self.maxQueuedBytes >> 20) MB of history wait for Redis; its records are dropped until the next checkpoint (the history in memory goes on; a server taking the room over or a relay sees a gap)")
+    private func overflowed() {
+        logger.warning("room \(keys.room): more than \(HistoryStreamWriter.maxQueuedBytes >> 20) MB of history wait for Redis; its records are dropped until the next checkpoint (the history in memory goes on; a server taking the room over, or a relay, sees a gap)")
     }
 
     private func add(_ id: HistoryStreamID, _ record: [UInt8]) -> [[UInt8]] {
@@ -204,12 +161,9 @@ final class RedisHistoryStream: HistorySink {
             case .failure(let error):
                 failure = error.description
             }
-            state.withLock { state in
-                state.queuedBytes -= bytes
-                guard let failure else { return }
-                state.gap = true
-                guard !failure.isEmpty, !state.warned else { return }
-                state.warned = true
+            let say = state.withLock { $0.answered(bytes: bytes, failed: failure != nil) }
+            // Refused (""): another server holds the lease, the room stops here.
+            if say, let failure, !failure.isEmpty {
                 logger.warning("room \(keys.room): its history could not be written to Redis (\(failure)); its records are dropped until the next checkpoint")
             }
         })
