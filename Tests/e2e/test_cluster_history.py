@@ -32,7 +32,7 @@ def links_of(message):
     return sorted(zip(message["links"]["source"], message["links"]["target"]))
 
 
-def test_a_relays_client_scrubs_the_owners_history_and_restores_through_it(cluster):
+def test_a_relays_client_scrubs_the_owners_history_and_restores_through_it(cluster, redis):
     async def scenario():
         a, b, c = await join_in_order(cluster, "relayed-past")
         try:
@@ -102,6 +102,11 @@ def test_a_relays_client_scrubs_the_owners_history_and_restores_through_it(clust
             # The restore reaches the relays' history too.
             listing = await history(b)
             assert [e["seq"] for e in listing["events"] if e["kind"] == "restored"] == [restored["seq"]]
+            # The stream gone under it (by hand here; a trim past what it read does the same):
+            # the relay reads it again from its start rather than answer from its stale copy.
+            redis.call("DEL", "fl:{relayed-past}:history")
+            await b.send({"type": "moment", "at": whole, "ref": "gone"})
+            assert (await b.error("unavailable"))["ref"] == "gone"
         finally:
             await leave([a, b, c])
     run(scenario())

@@ -59,11 +59,17 @@ final class RelayedHistory: Sendable {
     private func fetch() {
         let last = state.withLock { $0.reading.last }
         var commands = [RedisCommand.words("XRANGE", keys.history, last?.after ?? "-", "+", "COUNT", String(RedisHistoryStream.chunk))]
-        if let last { commands.insert(RedisCommand.words("XRANGE", keys.history, last.description, last.description), at: 0) }
+        if let last {
+            commands.insert(RedisCommand.eval(Self.stillThere, keys: [keys.history], arguments: RedisCommand.words(last.description)), at: 0)
+        }
         redis.submit(.init(commands) { [self] result in
             queue.async { [self] in fetched(result, checked: last != nil) }
         })
     }
+
+    /// 1 when the entry ARGV[1] is still in the stream, else 0: said without sending the entry
+    /// (a keyframe of a large room is megabytes, and a client scrubbing asks many times).
+    static let stillThere = "return #redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1])"
 
     private func fetched(_ result: Result<[RedisReply], RedisConnection.Failure>, checked: Bool) {
         let replies: [RedisReply]
@@ -71,7 +77,7 @@ final class RelayedHistory: Sendable {
         case .success(let got): replies = got
         case .failure(let failure): return finish(.failure(Failure(description: failure.description)))
         }
-        if checked, replies.first == .array([]) {
+        if checked, replies.first == .integer(0) {
             state.withLock { $0.reading = HistoryStreamLog(bounds: $0.reading.log.bounds) }
             return fetch()
         }

@@ -40,8 +40,8 @@ extension Server {
         return room
     }
 
-    /// Neither stepped nor relayed here now (its owner is being found, after a failover).
+    /// Neither stepped nor relayed here now (loading, or its owner being found after a failover).
     private func notStepped(_ session: Session, _ room: Room, ref: String?) {
-        reject(session, ProtocolError(.unavailable, "room \(room.name) has no owner known here right now: ask again", ref: ref))
+        reject(session, ProtocolError(.unavailable, "room \(room.name) is neither stepped nor relayed here right now (loading, or moving between servers): ask again", ref: ref))
     }
 }
