@@ -81,30 +81,40 @@ package enum HistoryFileFormat {
         var records: [Record] = []
         var offset = header.count
         var ids: [CellID] = []
-        while bytes.count - offset >= 9 {
-            let length = Int(bytes.u32(at: offset))
-            guard length >= 1, length <= bytes.count - offset - 8 else { break }
-            let stored = bytes.u32(at: offset + 4)
-            let payload = bytes[(offset + 8)..<(offset + 8 + length)]
-            let crc = payload.withUnsafeBufferPointer { crc32(crc32(0, nil, 0), $0.baseAddress, uInt($0.count)) }
-            guard UInt32(truncatingIfNeeded: crc) == stored else { break }
-            offset += 8 + length
-            let body = payload.dropFirst()
-            switch RecordType(rawValue: payload.first!) {
-            case .checkpoint:
-                guard let point = checkpoint(body) else { continue }
-                ids = point.state.layout.cells.map(\.id)
-                records.append(.checkpoint(point))
-            case .event:
-                if let envelope = HistoryEventReading.envelope(body) { records.append(.event(envelope)) }
-            case .keyframe:
-                guard let frame = keyframe(body, ids: &ids) else { continue }
-                records.append(.keyframe(frame))
-            case nil:
-                continue
-            }
+        while let (record, next) = record(in: bytes, at: offset, ids: &ids) {
+            offset = next
+            if let record { records.append(record) }
         }
         return (records, offset)
+    }
+
+    /// The record framed at `offset` of `bytes` and the offset after it; nil when none is whole
+    /// there (its length runs past the end, or its CRC is wrong). The record is nil when it is
+    /// of an unknown type or does not parse (skipped). `ids`: those of the last keyframe with
+    /// ids or checkpoint before it (a keyframe without ids has them), updated by this one. A
+    /// file's records are read so, and a Redis stream's, one record an entry (docs/cluster.md).
+    package static func record(in bytes: [UInt8], at offset: Int, ids: inout [CellID]) -> (record: Record?, next: Int)? {
+        guard offset >= 0, bytes.count - offset >= 9 else { return nil }
+        let length = Int(bytes.u32(at: offset))
+        guard length >= 1, length <= bytes.count - offset - 8 else { return nil }
+        let stored = bytes.u32(at: offset + 4)
+        let payload = bytes[(offset + 8)..<(offset + 8 + length)]
+        let crc = payload.withUnsafeBufferPointer { crc32(crc32(0, nil, 0), $0.baseAddress, uInt($0.count)) }
+        guard UInt32(truncatingIfNeeded: crc) == stored else { return nil }
+        let next = offset + 8 + length
+        let body = payload.dropFirst()
+        switch RecordType(rawValue: payload.first!) {
+        case .checkpoint:
+            guard let point = checkpoint(body) else { return (nil, next) }
+            ids = point.state.layout.cells.map(\.id)
+            return (.checkpoint(point), next)
+        case .event:
+            return (HistoryEventReading.envelope(body).map { .event($0) }, next)
+        case .keyframe:
+            return (keyframe(body, ids: &ids).map { .keyframe($0) }, next)
+        case nil:
+            return (nil, next)
+        }
     }
 
     private static func checkpoint(_ body: ArraySlice<UInt8>) -> Checkpoint? {

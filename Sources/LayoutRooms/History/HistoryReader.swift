@@ -53,7 +53,7 @@ package final class PendingMoments: Sendable {
     package init() {}
 
     /// Whether `request` is to be answered now; false: it waits (replacing one that waited).
-    func submit(_ request: HistoryReader.Request) -> Bool {
+    package func submit(_ request: HistoryReader.Request) -> Bool {
         state.withLock { state in
             guard state.running else {
                 state.running = true
@@ -65,7 +65,7 @@ package final class PendingMoments: Sendable {
     }
 
     /// The one answered is done: the next to answer, if one waits.
-    func finished() -> HistoryReader.Request? {
+    package func finished() -> HistoryReader.Request? {
         state.withLock { state in
             guard let next = state.waiting else {
                 state.running = false
