@@ -82,7 +82,7 @@ export function createRewind({ state, send, now = () => Date.now() }) {
     },
     /** Show the room as it was at `t` (server ms); at or past now: live. */
     goTo(t) {
-      if (!Number.isFinite(t)) return;
+      if (!Number.isFinite(t) || unavailable !== null) return;
       if (t >= this.now()) return live();
       // not before the oldest moment the server keeps (when it said; else it clamps)
       at = timeline.from === null ? t : Math.max(timeline.from, t);
@@ -117,11 +117,13 @@ export function createRewind({ state, send, now = () => Date.now() }) {
       }
       if (msg.type === 'error') {
         if (msg.ref === HISTORY_REF) {
-          // said on the timeline itself (an older server: unknown_type), not as a notice
+          // said on the timeline itself, not as a notice; an older server knows no history at
+          // all (and no moments: the handle stays live), anything else is asked again later
           timeline.asked = false;
-          unavailable = typeof msg.message === 'string' ? msg.message : 'the server keeps no history';
+          if (msg.code === 'unknown_type') unavailable = 'this server keeps no history (an older version)';
+          else unavailable = null;
           changed();
-          return true;
+          return msg.code === 'unknown_type';
         }
         if (scrub.refused(msg) && !scrub.busy && at !== null && state.moment === null) {
           live(); // no moment could be shown: back to what there is

@@ -113,7 +113,7 @@ export function createTimelineBar({ root, toggle, text, liveButton, restoreButto
     const at = rewind.at;
     const viewing = at !== null;
     const shown = state.moment;
-    if (rewind.unavailable !== null) text.textContent = `No history here: ${rewind.unavailable}`;
+    if (rewind.unavailable !== null) text.textContent = `No history here: ${rewind.unavailable}.`;
     else if (!viewing) text.textContent = 'Live. Drag the handle back to see the room as it was (only you see it).';
     else text.textContent = describeMoment(at, lastChange(at), { clamped: shown?.clamped === true && shown.at === at });
     liveButton.hidden = !viewing;

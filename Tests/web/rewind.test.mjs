@@ -117,12 +117,25 @@ test('restore sends the moment shown; this page\u2019s own restored event brings
 test('a server without history says so on the timeline, not as an error; a refused moment is an error', () => {
   const { state, rewind, hear } = setup();
   rewind.open(true);
-  assert.equal(hear({ type: 'error', code: 'unknown_type', message: 'unknown message type history', ref: 'history' }), true);
-  assert.equal(rewind.unavailable, 'unknown message type history');
+  assert.equal(hear({ type: 'error', code: 'unknown_type', message: 'unknown type "history"', ref: 'history' }), true);
+  assert.equal(rewind.unavailable, 'this server keeps no history (an older version)');
   assert.equal(state.rejected, null);
   rewind.goTo(T0 + 2000);
-  hear({ type: 'error', code: 'unknown_type', message: 'unknown message type moment', ref: 'moment-1' });
-  assert.equal(state.rejected.message, 'unknown message type moment');
+  assert.equal(rewind.at, null, 'nothing to scrub');
+});
+
+test('a refused history request is shown and asked again; a refused moment is an error, and live', () => {
+  const { server, state, rewind, hear } = setup();
+  rewind.open(true);
+  hear({ type: 'error', code: 'rate_limited', message: 'too fast', ref: 'history' });
+  assert.equal(state.rejected.code, 'rate_limited', 'shown as every error is');
+  assert.equal(rewind.unavailable, null);
+  rewind.open(false);
+  rewind.open(true);
+  assert.equal(server.sent.filter((m) => m.type === 'history').length, 2);
+  rewind.goTo(T0 + 2000);
+  hear({ type: 'error', code: 'bad_request', message: 'at must be a number', ref: 'moment-1' });
+  assert.equal(state.rejected.message, 'at must be a number');
   assert.equal(rewind.at, null, 'no moment to show: live');
 });
 
