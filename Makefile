@@ -81,7 +81,7 @@ test-e2e:
 	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q Tests/e2e
 
 test-browser:
-	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q Tests/web/test_browser.py Tests/web/test_rooms.py Tests/web/test_data.py Tests/web/test_access.py Tests/web/test_finding.py
+	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q Tests/web/test_browser.py Tests/web/test_rooms.py Tests/web/test_data.py Tests/web/test_access.py Tests/web/test_finding.py Tests/web/test_history.py
 
 clean:
 	rm -rf .build

@@ -421,6 +421,8 @@ window.forcelayout = {
     opened: rewind.opened, at: rewind.at, shown: state.moment?.at ?? null, events: rewind.timeline.events.length,
     more: rewind.timeline.more, figures: rewind.figures(),
   }),
+  /** How many cells the canvas draws now: the live layout's, or the moment's of the past shown. */
+  drawnCells: () => scene.scene.count,
   /** Go to time `at` of the room's past (server ms), or live (null): what the timeline's handle does. */
   goTo: (at) => (at === null ? rewind.live() : rewind.goTo(at)),
 };
