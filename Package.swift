@@ -49,7 +49,13 @@ let package = Package(
         // wire, the state file's format, and the state machines (a connection's life, the
         // session directory, a room's claim). It cannot reach libwebsockets or hiredis: only
         // the server links them.
-        .target(name: "LayoutCore", dependencies: ["CCrypto", "ForceLayout", "EventBus"]),
+        .target(
+            name: "LayoutCore",
+            dependencies: [
+                "CCrypto", "ForceLayout", "EventBus",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         // The rooms and what keeps them: stepping threads, state files, and the hand-off to the
         // service thread (queue, waker, mailboxes). It reaches neither libwebsockets (the server
         // wakes it through `ServiceWaker`) nor Redis (a cluster is a `RoomCluster` to it).

@@ -62,7 +62,7 @@ extension ClusterNode {
                 case .layout(let layout): command = layout
                 case .setAccess(let mode): command = .access(.mode(mode))
                 case .deleteRoom: command = .access(.delete)
-                case .subscribe, .replay, .rotate: return  // the relay's own (a rotation comes as `access`)
+                case .subscribe, .replay, .rotate, .history, .moment: return  // the relay's own (a rotation comes as `access`)
                 }
                 room.commands.push(QueuedCommand(command: command, client: client, ref: decoded.ref, reject: reply))
                 wakeRoom.withLock { $0 }?(room)

@@ -162,6 +162,12 @@ enum MessagePathFuzzer {
             require(!kinds.isEmpty, "rotate of no links", bytes)
         case .layout(.access):
             fail("a client's message decoded to the server's own access change", bytes)
+        case .layout(.restore(let at)):
+            require(at >= 0, "restore at \(at)", bytes)
+        case .history(let before, let count):
+            require((1...limits.historyBatch).contains(count) && (before ?? 1) >= 1, "history count \(count)", bytes)
+        case .moment(let at, _):
+            require(at >= 0, "moment at \(at)", bytes)
         }
     }
 

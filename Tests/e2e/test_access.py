@@ -31,6 +31,9 @@ MESSAGES = {
     "replay": ({"type": "replay", "count": 1}, "viewer"),
     "access": ({"type": "access", "access": "view"}, "owner"),
     "rotate": ({"type": "rotate", "links": ["view"]}, "owner"),
+    "history": ({"type": "history", "count": 1}, "viewer"),
+    "moment": ({"type": "moment", "at": 0}, "viewer"),
+    "restore": ({"type": "restore", "at": 0}, "editor"),
 }
 RANK = {"viewer": 0, "editor": 1, "owner": 2}
 ADMIN_TOKEN = "admin-token-0123456789abcdefghij"
@@ -98,7 +101,7 @@ def test_every_message_kind_by_every_role():
     """Viewers are refused every change with `forbidden` (their `ref` echoed), editors the
     owner's messages; nothing refused changes the room, and every connection stays open."""
     assert set(MESSAGES) == {"add", "update", "link", "unlink", "remove", "clear", "params", "pin", "unpin",
-                             "subscribe", "replay", "access", "rotate"}, "every client message kind"
+                             "subscribe", "replay", "access", "rotate", "history", "moment", "restore"}, "every client message kind"
     with RunningServer() as server:
         async def scenario():
             owner = await Client(server.room("roles")).__aenter__()

@@ -59,6 +59,10 @@ extension LayoutState {
         case .point:
             // Not the layout's: the room's pointers change (`RoomLayout`, `pointer(for:)`).
             return nil
+        case .restore:
+            // From the room's history, which the layout does not hold: `RoomLayout` rebuilds the
+            // moment and hands it to `restore(_:moment:by:)`.
+            return nil
         case .access(let change):
             var next = access
             switch change {

@@ -36,7 +36,8 @@ public struct LayoutState {
     /// refuse the add (the state file's id reservation could not be written).
     public typealias IDReserver = (_ count: Int, _ state: LayoutState) throws(ProtocolError) -> Void
 
-    public let simulation: Simulation
+    /// Replaced only by a restore (`LayoutState+Restore`); otherwise changed in place.
+    public internal(set) var simulation: Simulation
     public let limits: Limits
     /// The cells of every room together (`maxTotalCells`); nil: this layout alone counts.
     public let budget: CellBudget?
@@ -48,11 +49,11 @@ public struct LayoutState {
     public package(set) var dataVersion = 0
     /// Who may come into the room, and as what; saved with the layout.
     public package(set) var access: RoomAccess
-    public private(set) var settled: Bool
+    public internal(set) var settled: Bool
     /// Cells pinned by a drag, and the connection dragging each (`releaseDrags`).
     var dragPins: [CellID: String] = [:]
     /// Since the last `takeChanges`; everything is due at first.
-    private var changes: Changes = [.membership, .positions, .pins, .other, .access]
+    var changes: Changes = [.membership, .positions, .pins, .other, .access]
 
     /// `budget` must already count the cells `simulation` holds. `settled`: what a state file
     /// says of a restored layout (nil: what the engine reports).

@@ -80,6 +80,19 @@ public enum LayoutCommand: Equatable, Sendable {
     /// room's `Pointers`, not the layout, change (no event; the room's owner applies it, so a
     /// relay forwards it as it forwards the others).
     case point(id: CellID?, name: String?)
+    /// An editor restores the room as it was at `at` (ms since 1970): `LayoutState.restore`
+    /// from its history (`HistoryLog.moment`).
+    case restore(at: Int)
+}
+
+extension LayoutCommand {
+    /// Whether applying it may take cells away (its history keeps a keyframe just before).
+    package var removesCells: Bool {
+        switch self {
+        case .remove, .removeNewest, .clear, .access(.delete), .restore: true
+        default: false
+        }
+    }
 }
 
 /// A validated message from a client.
@@ -93,6 +106,10 @@ public enum ClientMessage: Equatable, Sendable {
     case rotate(Set<LinkKind>)
     /// The owner deletes the room.
     case deleteRoom
+    /// Up to `count` events of the room's history older than `before` (nil: the newest).
+    case history(before: UInt64?, count: Int)
+    /// The room as it was at `at`; `have`: the `dataSeq` of the data the client holds.
+    case moment(at: Int, have: UInt64?)
 
     /// Its `type` on the wire.
     package var kindName: String {
@@ -107,6 +124,9 @@ public enum ClientMessage: Equatable, Sendable {
         case .layout(.pin): "pin"
         case .layout(.unpin): "unpin"
         case .layout(.point): "point"
+        case .layout(.restore): "restore"
+        case .history: "history"
+        case .moment: "moment"
         case .layout(.access(.mode)), .setAccess: "access"
         case .layout(.access(.links)), .rotate: "rotate"
         case .layout(.access(.delete)), .deleteRoom: "delete"
@@ -131,7 +151,7 @@ public enum ClientMessage: Equatable, Sendable {
     /// would be left behind).
     package var needsRoom: Bool {
         switch self {
-        case .subscribe, .replay: false
+        case .subscribe, .replay, .history, .moment: false
         default: true
         }
     }
@@ -142,7 +162,7 @@ public enum ClientMessage: Equatable, Sendable {
         switch self {
         case .layout(.point): .viewer
         case .layout: .editor
-        case .subscribe, .replay: .viewer
+        case .subscribe, .replay, .history, .moment: .viewer
         case .setAccess, .rotate, .deleteRoom: .owner
         }
     }

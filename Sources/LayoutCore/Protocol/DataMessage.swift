@@ -7,7 +7,17 @@ import ForceLayout
 package enum DataMessage {
     package static func encode(records: [CellRecordData], links: [Link], linkAttrs: LinkAttributes = LinkAttributes()) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 64 + records.count * 24 + links.count * 24)
-        writer.raw("{\"type\":\"data\",\"cells\":{\"id\":")
+        writer.raw("{\"type\":\"data\",")
+        writeColumns(records: records, links: links, linkAttrs: linkAttrs, into: &writer)
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    /// `"cells":{…},"links":{…}`: the columns, as the `data` message and a history `moment`
+    /// carry them.
+    package static func writeColumns(records: [CellRecordData], links: [Link], linkAttrs: LinkAttributes,
+                                     into writer: inout JSONWriter) {
+        writer.raw("\"cells\":{\"id\":")
         writer.integers(records.map(\.id))
         column("label", records.map(\.data.label), into: &writer) { $0.string($1) }
         column("radius", records.map(\.radius), into: &writer) { $0.number($1) }
@@ -24,8 +34,7 @@ package enum DataMessage {
         if !linkAttrs.isEmpty {
             column("attrs", links.map { linkAttrs[$0.source, $0.target] }, into: &writer) { $0.attrs($1) }
         }
-        writer.raw("}}")
-        return writer.bytes
+        writer.raw("}")
     }
 
     /// `,"name":[…]` with `null` for nil, or nothing when every value is nil.

@@ -14,6 +14,8 @@ public enum EventKind: String, CaseIterable, Sendable {
     case access
     /// The room's owner deleted it (`ids`: the cells it held); everyone in it is closed next.
     case deleted
+    /// An editor restored a moment of the room's history (`moment`; `ids`: the cells now).
+    case restored
 }
 
 /// Something that happened to the shared layout. Its wire form (all but the sequence number,
@@ -39,6 +41,9 @@ public struct LayoutEvent: BusEvent, Equatable {
         case failover(node: String, previous: String?, pinned: [CellID])
         /// The room's access now, and the links rotated (none when only the mode changed).
         case access(mode: AccessMode, rotated: [LinkKind])
+        /// The moment restored (ms since 1970), the cells the room holds now, and its data as
+        /// the `data` message has it (cells with data, every link).
+        case restored(moment: Int, ids: [CellID], records: [CellRecordData], links: [LinkRecord])
     }
 
     public let kind: EventKind
@@ -133,6 +138,15 @@ public struct LayoutEvent: BusEvent, Equatable {
         case .membership(let client, let clients):
             writer.member("client", client)
             writer.member("clients", clients)
+        case .restored(let moment, let ids, let records, let links):
+            writer.member("moment", moment)
+            writer.raw(",\"ids\":")
+            writer.integers(ids)
+            var attrs = LinkAttributes()
+            for link in links where link.attrs != nil { attrs[link.link.source, link.link.target] = link.attrs }
+            writer.raw(",\"data\":{")
+            DataMessage.writeColumns(records: records, links: links.map(\.link), linkAttrs: attrs, into: &writer)
+            writer.raw("}")
         }
     }
 

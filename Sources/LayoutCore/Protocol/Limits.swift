@@ -16,6 +16,11 @@ public struct Limits: Sendable, Equatable {
     /// Bytes of events kept for `hello` and `replay` (their messages' sizes): whatever the
     /// events, a `hello` or a `replay` is at most this much history.
     public var replayBytes: Int = initial(\.replayBytes)
+    /// A room's history (`HistoryLog`): at most this many bytes, nothing older than this.
+    public var historyBytes: Int = initial(\.historyBytes)
+    public var historySeconds: Int = initial(\.historySeconds)
+    /// Events in one `history` answer.
+    public var historyBatch: Int = initial(\.historyBatch)
     /// Token bucket per connection: sustained messages per second and burst size.
     public var messagesPerSecond: Double = initial(\.messagesPerSecond)
     public var messageBurst: Double = initial(\.messageBurst)
@@ -53,6 +58,9 @@ public struct Limits: Sendable, Equatable {
 
     /// What a room's bus keeps for `hello` and `replay`.
     public var replay: ReplayBounds { ReplayBounds(events: replayBuffer, bytes: replayBytes) }
+
+    /// What a room's history keeps.
+    public var history: HistoryBounds { HistoryBounds(bytes: historyBytes, seconds: historySeconds) }
 
     private static func initial<Value>(_ path: WritableKeyPath<Limits, Value>) -> Value {
         guard let spec = table.first(where: { $0.keyPath == path }) else { fatalError("Limits.table has no row for \(path)") }

@@ -72,8 +72,11 @@ public struct MessageDecoder: Sendable {
             return .setAccess(mode)
         case "rotate": return .rotate(try decodeRotate(&fields))
         case "delete": return .deleteRoom
+        case "history": return try decodeHistory(&fields)
+        case "moment": return try decodeMoment(&fields)
+        case "restore": return .layout(.restore(at: try moment("at", in: &fields)))
         default:
-            let known = "add, remove, clear, params, pin, unpin, update, link, unlink, subscribe, replay, access, rotate, delete, point"
+            let known = "add, remove, clear, params, pin, unpin, update, link, unlink, subscribe, replay, access, rotate, delete, point, history, moment, restore"
             throw ProtocolError(.unknownType, "unknown type \(Excerpt.quoted(type, limit: 64)) (expected one of \(known))")
         }
     }

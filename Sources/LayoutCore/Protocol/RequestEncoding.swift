@@ -73,6 +73,17 @@ extension ClientRequest {
             writer.strings(LinkKind.allCases.filter(kinds.contains).map(\.rawValue))
         case .deleteRoom, .layout(.access(.delete)):
             writer.raw("{\"type\":\"delete\"")
+        case .layout(.restore(let at)):
+            writer.raw("{\"type\":\"restore\",\"at\":")
+            writer.integer(at)
+        case .history(let before, let count):
+            writer.raw("{\"type\":\"history\",\"count\":")
+            writer.integer(count)
+            if let before { writer.member("before", before) }
+        case .moment(let at, let have):
+            writer.raw("{\"type\":\"moment\",\"at\":")
+            writer.integer(at)
+            if let have { writer.member("have", have) }
         case .layout(.access(.links)):
             // The digests a rotation made are the server's, never a client's to send: the
             // message that asked for them is a rotate.

@@ -25,6 +25,8 @@ package final class Room: Sendable {
     package let access = AccessBoard()
     /// Who points where (`PointerBoard`): changed by the room's turn here, or mirrored.
     package let pointers = PointerBoard()
+    /// Its past: events, keyframes and checkpoints (`RoomHistory`), appended by its turn.
+    package let history: RoomHistory
     /// In a cluster, the access this server made for the room's creator (its first joiner
     /// here), for whichever server makes the room if nobody made it before (`NodeMessage.adopt`).
     package let proposedAccess = Mutex<RoomAccess?>(nil)
@@ -41,9 +43,10 @@ package final class Room: Sendable {
     private let layout: Mutex<RoomLayout?>
     private let roleBox: Mutex<RoomRole>
 
-    init(name: RoomName, layout: consuming sending RoomLayout, replay: ReplayBounds, changed: ChangedRooms) {
+    init(name: RoomName, layout: consuming sending RoomLayout, replay: ReplayBounds, history: HistoryBounds = .off, changed: ChangedRooms) {
         self.name = name
         bus = EventBus(replay: replay)
+        self.history = RoomHistory(bounds: history)
         self.changed = changed
         self.layout = Mutex(layout)
         roleBox = Mutex(.local)
@@ -53,18 +56,19 @@ package final class Room: Sendable {
 
     /// A room of the cluster whose owner is not known yet: no layout, no frame, until this
     /// server takes its lease (`install`) or mirrors its owner (`relay`).
-    convenience init(pendingName name: RoomName, replay: ReplayBounds, changed: ChangedRooms) {
-        self.init(layoutless: name, role: .pending, replay: replay, changed: changed)
+    convenience init(pendingName name: RoomName, replay: ReplayBounds, history: HistoryBounds = .off, changed: ChangedRooms) {
+        self.init(layoutless: name, role: .pending, replay: replay, history: history, changed: changed)
     }
 
     /// A room whose file is being read (`RoomHost+Loading`): no layout until `installLocal`.
-    convenience init(loadingName name: RoomName, replay: ReplayBounds, changed: ChangedRooms) {
-        self.init(layoutless: name, role: .loading, replay: replay, changed: changed)
+    convenience init(loadingName name: RoomName, replay: ReplayBounds, history: HistoryBounds = .off, changed: ChangedRooms) {
+        self.init(layoutless: name, role: .loading, replay: replay, history: history, changed: changed)
     }
 
-    private init(layoutless name: RoomName, role: RoomRole, replay: ReplayBounds, changed: ChangedRooms) {
+    private init(layoutless name: RoomName, role: RoomRole, replay: ReplayBounds, history: HistoryBounds = .off, changed: ChangedRooms) {
         self.name = name
         bus = EventBus(replay: replay)
+        self.history = RoomHistory(bounds: history)
         self.changed = changed
         layout = Mutex(nil)
         roleBox = Mutex(role)

@@ -44,7 +44,7 @@ extension RoomHost {
             registry.failed(name)
             return .refused(status: 503, why: "room \(name): its file is unchanged since it was refused: \(why)")
         }
-        let room = Room(loadingName: name, replay: limits.replay, changed: changed)
+        let room = Room(loadingName: name, replay: limits.replay, history: limits.history, changed: changed)
         // The joiner that sets off the load makes the room if its file holds none after all (it
         // vanished, or holds a room its owner deleted): it is then that room's owner.
         let owner = LinkSecret.random()

@@ -10,7 +10,7 @@ extension RoomHost {
     /// given back). Not waited for on this thread: that may wait on Redis.
     package func openPending(_ name: RoomName, proposing access: RoomAccess?,
                              then claim: @escaping @Sendable (Room) -> Void) -> Room {
-        let room = Room(pendingName: name, replay: limits.replay, changed: changed)
+        let room = Room(pendingName: name, replay: limits.replay, history: limits.history, changed: changed)
         room.proposedAccess.withLock { $0 = access }
         rooms[name] = room
         if let closing = closing.removeValue(forKey: name) {

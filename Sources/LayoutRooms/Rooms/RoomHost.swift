@@ -201,7 +201,7 @@ package final class RoomHost {
     private func open(_ name: RoomName, access: RoomAccess) -> Room {
         let layout = layoutMaker(name, path: files.path(for: name))(nil, nil, access)()
         budget.force(layout.state.simulation.count)
-        let room = Room(name: name, layout: layout, replay: limits.replay, changed: changed)
+        let room = Room(name: name, layout: layout, replay: limits.replay, history: limits.history, changed: changed)
         rooms[name] = room
         pool.add(room)
         logger.info("room \(name) created (\(rooms.count) in memory)")

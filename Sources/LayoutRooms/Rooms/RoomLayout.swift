@@ -17,6 +17,8 @@ package struct RoomLayout {
     /// Commands kept for a later turn, in order: the first is an add waiting for its ids'
     /// reservation to be written (`StateKeeper.prepare`).
     private var deferred: [QueuedCommand] = []
+    /// What goes into the room's history (`RoomHistory`).
+    private var recorder = HistoryRecorder()
 
     package init(state: LayoutState, keeper: StateKeeper?) {
         self.state = state
@@ -92,7 +94,7 @@ package struct RoomLayout {
     private mutating func tellSaving(_ room: Room) {
         guard let failing = keeper?.savingChanged() else { return }
         room.status.update { $0.unsaved = failing ? true : nil }
-        room.bus.publish(LayoutEvent(kind: failing ? .unsaved : .saved, by: nil, tick: state.simulation.tick, detail: .none))
+        publish(LayoutEvent(kind: failing ? .unsaved : .saved, by: nil, tick: state.simulation.tick, detail: .none), to: room)
         room.announce()
     }
 
@@ -125,8 +127,15 @@ package struct RoomLayout {
                     room.changePointers { $0.point(pointer) }
                     continue
                 }
-                let events = try state.apply(queued.command, from: queued.client) { count, state throws(ProtocolError) in
-                    try keeper?.reserve(count, for: state)
+                // The moment just before a change that removes cells shows them where they were.
+                if queued.command.removesCells { recorder.keyframe(state, in: room.history) }
+                let events: [LayoutEvent]
+                if case .restore(let at) = queued.command {
+                    events = try restore(at, by: queued.client, from: room.history)
+                } else {
+                    events = try state.apply(queued.command, from: queued.client) { count, state throws(ProtocolError) in
+                        try keeper?.reserve(count, for: state)
+                    }
                 }
                 if !events.isEmpty { keeper?.changed() }
                 // Handshakes and exports are judged by the new access before anyone hears of it,
@@ -135,7 +144,7 @@ package struct RoomLayout {
                     publishAccess(to: room)
                     keeper?.saveSoon()
                 }
-                for event in events { room.bus.publish(event) }
+                for event in events { publish(event, to: room) }
                 // Pointers at cells it removed end, after the event that removed them.
                 if state.membershipChanged, !room.pointers.isEmpty {
                     let simulation = state.simulation
@@ -174,7 +183,7 @@ package struct RoomLayout {
             case .releaseDrags(let client):
                 let events = state.releaseDrags(of: client)
                 if !events.isEmpty { keeper?.changed() }
-                for event in events { room.bus.publish(event) }
+                for event in events { publish(event, to: room) }
             case .export(let format, let deliver):
                 let bytes = written[format] ?? state.export(room: room.name.description).encoded(as: format)
                 written[format] = bytes
@@ -208,7 +217,7 @@ package struct RoomLayout {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         timings.record(seconds * 1e3)
         keeper?.changed()
-        for event in events { room.bus.publish(event) }
+        for event in events { publish(event, to: room) }
         if !events.isEmpty { room.announce() }
         return seconds
     }
@@ -216,6 +225,7 @@ package struct RoomLayout {
     /// The frame (when cells moved, joined or left) and the status; then the service thread
     /// is told the room has news.
     mutating func publishChanges(to room: Room) {
+        recorder.start(state, in: room.history, seq: room.bus.nextSeq - 1)
         let (changes, pinned) = state.takeChanges()
         guard !changes.isEmpty else { return }
         if changes.contains(.access) { publishAccess(to: room) }
@@ -234,6 +244,7 @@ package struct RoomLayout {
             publishStatus(to: room, pinned: pinned)
             room.publish(.frame(published, textHead: encoder.headCount, textMembership: encoder.membershipPart,
                                 binaryMembership: binaryEncoder.membershipSection, nextDueIn: state.isStepping ? interval : 0))
+            recorder.framed(state, in: room.history)
         } else {
             publishStatus(to: room, pinned: pinned)
             room.publish(.status)
@@ -256,6 +267,24 @@ package struct RoomLayout {
 
     mutating func close() {
         keeper?.close(state)
+    }
+
+    /// `event` to the room's connections (its bus) and its history.
+    private mutating func publish(_ event: LayoutEvent, to room: Room) {
+        let envelope = room.bus.publish(event)
+        recorder.record(envelope, state, in: room.history)
+    }
+
+    /// The room becomes what it was at `at` (`LayoutState.restore`), rebuilt from its history.
+    private mutating func restore(_ at: Int, by client: String, from history: RoomHistory) throws(ProtocolError) -> [LayoutEvent] {
+        guard !history.isOff else {
+            throw ProtocolError(.unavailable, "this server keeps no history (--history-bytes or --history-seconds is 0)")
+        }
+        guard let moment = history.current.moment(at: at) else {
+            throw ProtocolError(.unavailable, "the room has no history yet")
+        }
+        let saved = moment.state.snapshot(placed: moment.placed, floor: state.simulation.nextID)
+        return try state.restore(saved, moment: moment.at, by: client)
     }
 
     private func publishStatus(to room: Room, pinned: [CellID]?) {

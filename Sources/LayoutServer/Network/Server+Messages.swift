@@ -64,6 +64,10 @@ extension Server {
                 session.subscription?.setFilter(selection.filter)
             case .replay(let count, let kinds):
                 send(session, OutgoingMessage(ServerMessages.replay(session.room.bus.replay(last: count, kinds.filter))))
+            case .history(let before, let count):
+                history(session, before: before, count: count, ref: request.ref)
+            case .moment(let at, let have):
+                moment(session, at: at, have: have, ref: request.ref)
             }
         }
     }

@@ -46,6 +46,8 @@ public final class Server {
     let publicFiles: PublicFiles
     let overflowAlarm = OverflowAlarm()
     let host: RoomHost
+    /// Rebuilds moments of rooms' histories for clients that scrub, off this thread.
+    let historyReader = HistoryReader()
     /// This server's part in the cluster (`--redis`); nil: a server on its own. The rooms see
     /// it as their `RoomCluster`.
     let cluster: ClusterNode?

@@ -14,6 +14,8 @@ final class Session {
     let peer: String
     let mailbox: Mailbox
     var subscription: Subscription<LayoutEvent>?
+    /// Its `moment` requests under way (`HistoryReader`).
+    let moments = PendingMoments()
     var bucket: TokenBucket
     /// Waiting for its room, open, closing, close sent (`ConnectionLife`).
     var life: ConnectionLife

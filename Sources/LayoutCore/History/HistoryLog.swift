@@ -1,0 +1,115 @@
+import DequeModule
+import EventBus
+import ForceLayout
+
+/// A room's history in memory: segments (`HistorySegment`), each a checkpoint with the events
+/// and keyframes after it, bounded by `HistoryBounds` (the oldest segment is dropped first,
+/// never the newest). Pure: the room's turn appends to it, readers rebuild moments from a copy.
+public struct HistoryLog: Sendable {
+    public let bounds: HistoryBounds
+    private(set) var segments: Deque<HistorySegment> = []
+    /// What the segments take, as they count it.
+    public private(set) var bytes = 0
+
+    public init(bounds: HistoryBounds) {
+        self.bounds = bounds
+    }
+
+    public var isEmpty: Bool { segments.isEmpty }
+    /// The oldest moment one can go back to.
+    public var oldestAt: Int? { segments.first?.firstAt }
+    /// The newest time filed.
+    public var newestAt: Int? { segments.last?.lastAt }
+    public var segmentCount: Int { segments.count }
+
+    /// Whether the next record should open a segment (`start`): there is none, or the last
+    /// one passed `HistoryBounds.segmentBytes`.
+    public var wantsCheckpoint: Bool {
+        guard let last = segments.last else { return true }
+        return last.bytes > bounds.segmentBytes
+    }
+
+    /// Opens a segment from `checkpoint` (the first, after a restore, or when the last grew
+    /// full), then drops what the bounds no longer hold as of `checkpoint.at`.
+    public mutating func start(_ checkpoint: Checkpoint) {
+        segments.append(HistorySegment(checkpoint: checkpoint))
+        bytes += segments[segments.count - 1].bytes
+        trim(now: checkpoint.at)
+    }
+
+    /// `envelope` joins the last segment (there must be one: `start` first).
+    public mutating func append(_ envelope: Envelope<LayoutEvent>) {
+        guard !segments.isEmpty else { return }
+        let before = segments[segments.count - 1].bytes
+        segments[segments.count - 1].append(envelope)
+        bytes += segments[segments.count - 1].bytes - before
+    }
+
+    public mutating func append(_ keyframe: Keyframe) {
+        guard !segments.isEmpty else { return }
+        let before = segments[segments.count - 1].bytes
+        segments[segments.count - 1].append(keyframe)
+        bytes += segments[segments.count - 1].bytes - before
+    }
+
+    /// Drops the oldest segments while the history passes its bytes, or while the next segment
+    /// starts before `now - seconds` (everything in the oldest is older than that); the newest
+    /// stays whatever its size.
+    public mutating func trim(now: Int) {
+        let horizon = now - bounds.seconds * 1000
+        while segments.count > 1, bytes > bounds.bytes || segments[1].firstAt < horizon {
+            bytes -= segments.removeFirst().bytes
+        }
+    }
+
+    /// Up to `count` events older than `before` (all: nil), oldest first, and whether older ones
+    /// are kept.
+    public func events(before: UInt64?, count: Int) -> (events: [Envelope<LayoutEvent>], more: Bool) {
+        var picked: [Envelope<LayoutEvent>] = []
+        for segment in segments.reversed() {
+            for envelope in segment.events.reversed() where before.map({ envelope.seq < $0 }) ?? true {
+                if picked.count == count { return (picked.reversed(), true) }
+                picked.append(envelope)
+            }
+        }
+        return (picked.reversed(), false)
+    }
+
+    /// The room as it was at `at` (clamped to the oldest moment kept: `clamped`), with the
+    /// keyframe nearest at or before it and a few after (for cells added since that keyframe);
+    /// nil when nothing is kept.
+    public func moment(at: Int) -> Moment? {
+        guard let oldest = oldestAt else { return nil }
+        let clamped = at < oldest
+        let time = max(at, oldest)
+        // The last segment that starts at or before the moment.
+        var index = segments.count - 1
+        while index > 0 && segments[index].firstAt > time { index -= 1 }
+        let segment = segments[index]
+        var state = MomentState(checkpoint: segment.checkpoint)
+        for envelope in segment.events(atOrBefore: time) where envelope.seq > segment.checkpoint.seq {
+            state.apply(envelope)
+        }
+        let (before, after) = segment.keyframes(around: time, later: Moment.laterKeyframes)
+        var later = Array(after)
+        var next = index + 1
+        while later.count < Moment.laterKeyframes && next < segments.count {
+            later.append(contentsOf: segments[next].keyframes.prefix(Moment.laterKeyframes - later.count))
+            next += 1
+        }
+        return Moment(at: time, clamped: clamped, state: state, keyframe: before, later: later)
+    }
+
+    /// One rebuilt moment (`moment(at:)`).
+    public struct Moment: Sendable {
+        /// Keyframes after the moment searched for cells the one before it lacks.
+        static let laterKeyframes = 4
+        public let at: Int
+        public let clamped: Bool
+        public let state: MomentState
+        public let keyframe: Keyframe?
+        public let later: [Keyframe]
+
+        public var placed: [(id: CellID, x: Double, y: Double)] { state.placed(keyframe: keyframe, later: later) }
+    }
+}

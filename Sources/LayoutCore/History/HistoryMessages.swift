@@ -1,0 +1,104 @@
+import EventBus
+import ForceLayout
+
+/// The answers to `history` and `moment` (docs/protocol.md, "History").
+package enum HistoryMessages {
+    /// `{"type":"history","from":…,"to":…,"events":[…],"more":…}`: the events as `event`
+    /// messages carry them, their bulky arrays replaced by their lengths (`n`).
+    package static func history(_ events: [Envelope<LayoutEvent>], more: Bool, from: Int?, to: Int, ref: String?) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 96 + events.count * 96)
+        writer.raw("{\"type\":\"history\"")
+        if let ref { writer.member("ref", ref) }
+        if let from { writer.member("from", from) } else { writer.raw(",\"from\":null") }
+        writer.member("to", to)
+        writer.raw(",\"events\":")
+        writer.array(events) { writer, envelope in summary(envelope, into: &writer) }
+        writer.member("more", more)
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    /// One event in brief: `seq`, `kind`, `by`, `tick`, `at`, its small members, and `n`.
+    static func summary(_ envelope: Envelope<LayoutEvent>, into writer: inout JSONWriter) {
+        let event = envelope.event
+        writer.raw("{\"seq\":")
+        writer.integer(envelope.seq)
+        writer.member("kind", event.kind.rawValue)
+        if let by = event.by { writer.member("by", by) }
+        writer.member("tick", event.tick)
+        writer.member("at", event.at)
+        switch event.detail {
+        case .cells(let ids): writer.member("n", ids.count)
+        case .added(let ids, _): writer.member("n", ids.count)
+        case .updated(let records): writer.member("n", records.count)
+        case .linked(let links): writer.member("n", links.count)
+        case .unlinked(let ends): writer.member("n", ends.count)
+        case .params(_, let changed):
+            writer.raw(",\"changed\":")
+            writer.strings(changed)
+        case .pinned(let id, let x, let y):
+            writer.member("id", id)
+            writer.member("x", x)
+            writer.member("y", y)
+        case .unpinned(let id): writer.member("id", id)
+        case .failover(let node, let previous, let pinned):
+            writer.member("node", node)
+            if let previous { writer.member("previous", previous) }
+            writer.member("n", pinned.count)
+        case .access(let mode, _): writer.member("access", mode.rawValue)
+        case .restored(let moment, let ids, _, _):
+            writer.member("moment", moment)
+            writer.member("n", ids.count)
+        case .membership(let client, let clients):
+            writer.member("client", client)
+            writer.member("clients", clients)
+        case .none, .relayed: break
+        }
+        writer.raw("}")
+    }
+
+    /// `{"type":"moment",…}`: the room at `moment.at` (its data left out when the client has
+    /// it: `have` equals the moment's `dataSeq`).
+    package static func moment(_ moment: HistoryLog.Moment, have: UInt64?, ref: String?) -> [UInt8] {
+        let state = moment.state
+        let placed = moment.placed
+        let withData = have != state.dataSeq
+        var writer = JSONWriter(reservingCapacity: 256 + placed.count * 24 + (withData ? state.cells.count * 24 : 0))
+        writer.raw("{\"type\":\"moment\"")
+        if let ref { writer.member("ref", ref) }
+        writer.member("at", moment.at)
+        if moment.clamped { writer.member("clamped", true) }
+        writer.member("seq", state.seq)
+        writer.member("tick", state.tick)
+        if let keyframe = moment.keyframe { writer.member("keyframe", keyframe.at) }
+        writer.raw(",\"ids\":")
+        writer.integers(placed.map(\.id))
+        writer.raw(",\"x\":")
+        writer.array(placed) { $0.number(rounded($1.x)) }
+        writer.raw(",\"y\":")
+        writer.array(placed) { $0.number(rounded($1.y)) }
+        writer.raw(",\"pinned\":")
+        writer.integers(placed.lazy.filter { state.pins[$0.id] != nil }.map(\.id))
+        writer.raw(",\"owners\":")
+        var ownership = Ownership()
+        for (id, _) in state.cells {
+            if let owner = state.owners[id] { ownership.record([id], by: owner) }
+        }
+        FrameEncoder.writeOwners(ownership.runs, into: &writer)
+        writer.raw(",\"params\":")
+        ServerMessages.writeParameters(state.parameters, into: &writer)
+        writer.member("dataSeq", state.dataSeq)
+        if withData {
+            var attrs = LinkAttributes()
+            for (ends, record) in state.links where record.attrs != nil { attrs[ends.source, ends.target] = record.attrs }
+            writer.raw(",")
+            DataMessage.writeColumns(records: Array(state.cells.values), links: state.links.values.map(\.link),
+                                     linkAttrs: attrs, into: &writer)
+        }
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    /// Two decimals: finer than a keyframe's quantization over any box under 1300 units wide.
+    private static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+}

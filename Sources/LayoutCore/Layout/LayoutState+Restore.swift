@@ -1,0 +1,42 @@
+import ForceLayout
+
+extension LayoutState {
+    /// The room becomes `saved` (a moment of its history, `MomentState.snapshot`): its cells
+    /// with their ids, data, links, parameters, pins, positions and owners, as one change by
+    /// `client`. Its access stays; ticks and the membership version go on (a client never
+    /// takes the new membership for one it saw); ids go on from the higher of the two next ids,
+    /// so none is handed out twice. Refused as an `add` of its cells would be when the limits
+    /// cannot hold it, changing nothing.
+    public mutating func restore(_ saved: SavedState, moment: Int, by client: String) throws(ProtocolError) -> [LayoutEvent] {
+        guard !access.deleted else { throw ProtocolError(.forbidden, "the room was deleted by its owner") }
+        let count = saved.layout.cells.count
+        guard count <= limits.maxCells else {
+            throw ProtocolError(.limit, "restoring \(count) cells would pass maxCells (\(limits.maxCells))")
+        }
+        guard saved.layout.links.count <= limits.maxLinks else {
+            throw ProtocolError(.limit, "restoring \(saved.layout.links.count) links would pass maxLinks (\(limits.maxLinks))")
+        }
+        var layout = saved.layout
+        layout.nextID = max(layout.nextID, simulation.nextID)
+        let restored = try Self.checked { () throws(LayoutError) in try Simulation(snapshot: layout, seed: UInt64(simulation.tick) &+ 1) }
+        if let budget {
+            budget.give(simulation.count)
+            guard budget.take(count) else {
+                _ = budget.take(simulation.count)
+                throw ProtocolError(.limit, "restoring \(count) cells would pass maxTotalCells (\(budget.limit)): the rooms hold \(budget.total)")
+            }
+        }
+        restored.resume(tick: simulation.tick, after: simulation.version)
+        simulation = restored
+        catalog = saved.catalog
+        ownership = Ownership(runs: saved.owners)
+        dragPins = [:]
+        dataVersion += 1
+        settled = saved.settled
+        changes.formUnion([.membership, .positions, .pins, .other])
+        let records = self.records
+        let links = simulation.links.map { LinkRecord($0, attrs: catalog[link: $0.source, $0.target]) }
+        return [LayoutEvent(kind: .restored, by: client, tick: simulation.tick,
+                            detail: .restored(moment: moment, ids: simulation.ids, records: records, links: links))]
+    }
+}

@@ -1,0 +1,78 @@
+import Dispatch
+import LayoutCore
+import Synchronization
+
+/// Rebuilds moments of rooms' histories (`HistoryLog.moment`) for the clients that scrub,
+/// on a queue of its own: neither the service thread nor a room's turn waits for it. Each
+/// connection has at most one `moment` under way (`PendingMoments`): a newer request replaces
+/// one not begun, so a client dragging a timeline gets the latest moment, not a backlog.
+package final class HistoryReader: Sendable {
+    private let queue = DispatchQueue(label: "forcelayout.history", qos: .utility)
+
+    package init() {}
+
+    /// A moment asked for by one connection.
+    package struct Request: Sendable {
+        package let at: Int
+        package let have: UInt64?
+        package let ref: String?
+
+        package init(at: Int, have: UInt64?, ref: String?) {
+            self.at = at
+            self.have = have
+            self.ref = ref
+        }
+    }
+
+    /// Answers `request` into `mailbox` (then wakes the service thread through the room),
+    /// unless a newer request of the connection replaces it first.
+    package func moment(_ request: Request, of room: Room, into mailbox: Mailbox, pending: PendingMoments) {
+        guard pending.submit(request) else { return }
+        queue.async { [self] in answer(request, of: room, into: mailbox, pending: pending) }
+    }
+
+    private func answer(_ request: Request, of room: Room, into mailbox: Mailbox, pending: PendingMoments) {
+        let bytes: [UInt8]
+        if let moment = room.history.current.moment(at: request.at) {
+            bytes = HistoryMessages.moment(moment, have: request.have, ref: request.ref)
+        } else {
+            bytes = ServerMessages.error(ProtocolError(.unavailable, "the room has no history yet", ref: request.ref))
+        }
+        mailbox.push(OutgoingMessage(bytes))
+        room.announce()
+        if let next = pending.finished() {
+            queue.async { [self] in answer(next, of: room, into: mailbox, pending: pending) }
+        }
+    }
+}
+
+/// One connection's `moment` requests: the one being answered, and the newest waiting.
+package final class PendingMoments: Sendable {
+    private let state = Mutex<(running: Bool, waiting: HistoryReader.Request?)>((false, nil))
+
+    package init() {}
+
+    /// Whether `request` is to be answered now; false: it waits (replacing one that waited).
+    func submit(_ request: HistoryReader.Request) -> Bool {
+        state.withLock { state in
+            guard state.running else {
+                state.running = true
+                return true
+            }
+            state.waiting = request
+            return false
+        }
+    }
+
+    /// The one answered is done: the next to answer, if one waits.
+    func finished() -> HistoryReader.Request? {
+        state.withLock { state in
+            guard let next = state.waiting else {
+                state.running = false
+                return nil
+            }
+            state.waiting = nil
+            return next
+        }
+    }
+}

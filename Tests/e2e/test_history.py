@@ -1,0 +1,154 @@
+"""A room remembers: its history (`history`), any moment of it (`moment`), and an editor's
+`restore` of a moment, which everyone sees as one change (`restored`, with the room's data)."""
+import asyncio
+import time
+
+from client import Client, run
+from room_tools import add, set_params
+from server import RunningServer
+
+
+def now_ms():
+    return int(time.time() * 1000)
+
+
+async def history(client, **fields):
+    await client.send({"type": "history", **fields})
+    return await client.next("history")
+
+
+async def moment(client, at, **fields):
+    await client.send({"type": "moment", "at": at, **fields})
+    return await client.next("moment")
+
+
+async def labelled(client, labels):
+    await client.send({"type": "add", "cells": [{"label": label} for label in labels]})
+    return (await client.event("added", by=client.id))["ids"]
+
+
+def test_limits_are_announced():
+    with RunningServer("--history-bytes", "1048576", "--history-seconds", "600", "--history-batch", "50") as server:
+        async def scenario():
+            async with Client(server.room("limits")) as client:
+                limits = client.hello["limits"]
+                assert (limits["historyBytes"], limits["historySeconds"], limits["historyBatch"]) == (1048576, 600, 50)
+                await client.send({"type": "history", "count": 51, "ref": "big"})
+                error = await client.error("bad_request")
+                assert error["ref"] == "big" and "history.count" in error["message"], error
+                await client.send({"type": "moment", "ref": "no-at"})
+                assert "needs at" in (await client.error("bad_request"))["message"]
+        run(scenario())
+
+
+def test_moments_show_the_cells_data_and_links_as_they_were_and_a_restore_brings_them_back():
+    with RunningServer() as server:
+        async def scenario():
+            async with Client(server.room("past")) as ana, Client(server.room("past")) as bo:
+                start = now_ms()
+                await asyncio.sleep(0.02)
+                ids = await labelled(ana, ["Valjean", "Javert", "Fantine"])
+                await ana.send({"type": "link", "links": [{"source": ids[0], "target": ids[1]},
+                                                          {"source": ids[1], "target": ids[2], "distance": 40}]})
+                await ana.event("linked", by=ana.id)
+                await set_params(ana, charge=55)
+                await ana.send({"type": "pin", "id": ids[2], "x": 10, "y": -20})
+                await ana.event("pinned", by=ana.id)
+                await asyncio.sleep(0.3)
+                whole = now_ms()
+                await asyncio.sleep(0.3)
+                more = await add(bo, 2)
+                await asyncio.sleep(0.05)
+                five = now_ms()
+                await asyncio.sleep(0.05)
+                await ana.send({"type": "clear"})
+                cleared = await bo.event("cleared", by=ana.id)
+                assert sorted(cleared["ids"]) == sorted(ids + more)
+
+                # The history lists the changes, newest last, bulky arrays as counts.
+                listing = await history(bo)
+                kinds = [(e["kind"], e.get("by"), e.get("n")) for e in listing["events"] if e["kind"] not in ("woke", "settled")]
+                assert kinds == [("added", ana.id, 3), ("linked", ana.id, 2), ("params", ana.id, None),
+                                 ("pinned", ana.id, None), ("added", bo.id, 2), ("cleared", ana.id, 5)], kinds
+                assert listing["from"] <= start and listing["to"] >= cleared["at"] and listing["more"] is False
+                assert not [e for e in listing["events"] if "ids" in e or "cells" in e or "links" in e]
+                # Paging: the two before the clear, then the rest before those.
+                page = await history(bo, before=cleared["seq"], count=2)
+                at_clear = [e["seq"] for e in listing["events"]].index(cleared["seq"])
+                assert page["events"] == listing["events"][at_clear - 2:at_clear] and page["more"] is True
+                rest = await history(bo, before=page["events"][0]["seq"])
+                assert rest["events"] + page["events"] == listing["events"][:at_clear] and rest["more"] is False
+
+                # Three moments: before anything, whole, and the five cells.
+                empty = await moment(bo, start)
+                assert empty["ids"] == [] and empty["cells"]["id"] == [], empty
+                then = await moment(bo, whole)
+                assert then["ids"] == ids, then
+                assert then["cells"]["label"] == ["Valjean", "Javert", "Fantine"]
+                assert sorted(zip(then["links"]["source"], then["links"]["target"])) == [(ids[0], ids[1]), (ids[1], ids[2])]
+                assert then["params"]["charge"] == 55 and then["pinned"] == [ids[2]]
+                pinned_at = then["ids"].index(ids[2])
+                assert (then["x"][pinned_at], then["y"][pinned_at]) == (10, -20)
+                assert all(isinstance(v, (int, float)) for v in then["x"] + then["y"])
+                assert then["owners"] == [[ana.id, ids[0], ids[-1]]]
+                # Asked again with the data it holds, the data is left out.
+                again = await moment(bo, whole, have=then["dataSeq"])
+                assert "cells" not in again and again["ids"] == ids
+                fifth = await moment(bo, five, have=then["dataSeq"])
+                assert fifth["ids"] == ids + more and "cells" in fifth
+                after = await moment(bo, now_ms())
+                assert after["ids"] == []
+                # Nothing changed for anyone: ana got no moment, the room is still empty.
+                assert not ana.since(0, "moment")
+
+                # bo restores the whole moment: everyone sees one change with the data.
+                await bo.send({"type": "restore", "at": whole})
+                restored = await ana.event("restored", by=bo.id)
+                assert restored["moment"] == whole and restored["ids"] == ids
+                assert restored["data"]["cells"]["label"] == ["Valjean", "Javert", "Fantine"]
+                assert len(restored["data"]["links"]["source"]) == 2
+                frame = await ana.frame_with(ids)
+                assert frame["ids"] == ids
+                # New cells get new ids (never one handed out before).
+                newer = await add(ana, 1)
+                assert newer[0] > max(ids + more)
+                async with Client(server.room("past")) as late:
+                    data = await late.next("data")
+                    assert data["cells"]["label"] == ["Valjean", "Javert", "Fantine"]
+                    assert late.hello["params"]["charge"] == 55
+                    assert late.hello["pinned"] == [ids[2]]
+                # The restore is in the history, and the moment before it can be restored too.
+                listing = await history(bo)
+                assert [e for e in listing["events"] if e["kind"] == "restored"] == [
+                    {k: v for k, v in restored.items() if k not in ("type", "ids", "data")} | {"n": 3}]
+                await bo.send({"type": "restore", "at": restored["at"] - 1})
+                undone = await ana.event("restored", by=bo.id)
+                assert undone["ids"] == []
+        run(scenario())
+
+
+def test_a_viewer_may_scrub_but_not_restore():
+    with RunningServer("--default-access", "view") as server:
+        async def scenario():
+            async with Client(server.room("watch")) as owner:
+                await add(owner, 2)
+                async with Client(server.room("watch")) as viewer:
+                    assert viewer.hello["role"] == "viewer"
+                    seen = await moment(viewer, now_ms())
+                    assert len(seen["ids"]) == 2
+                    await viewer.send({"type": "restore", "at": 0, "ref": "r"})
+                    assert (await viewer.error("forbidden"))["ref"] == "r"
+        run(scenario())
+
+
+def test_no_history_when_it_is_off():
+    with RunningServer("--history-bytes", "0") as server:
+        async def scenario():
+            async with Client(server.room("none")) as client:
+                await add(client, 1)
+                await client.send({"type": "moment", "at": now_ms(), "ref": "m"})
+                error = await client.error("unavailable")
+                assert "no history" in error["message"] and error["ref"] == "m"
+                await client.send({"type": "restore", "at": now_ms()})
+                await client.error("unavailable")
+        run(scenario())
