@@ -7,7 +7,7 @@
 // and the dragged cell, and a lost connection lets go of everything.
 import { createPointers } from './pointers.js';
 import { clearFocus, mayChange, ownerLookup, selectId, setDrag, setHover } from './state.js';
-import { describeOwner } from './owners.js';
+import { describeOwner, ownerOf } from './owners.js';
 import { cellName } from './celldata.js';
 import { throttle } from './throttle.js';
 import { dragPin, dropMessage } from './dragpins.js';
@@ -27,7 +27,7 @@ export function createHands({ canvas, renderer, scene, state, tooltip, send, ask
   function hover(id, clientX, clientY) {
     setHover(state, id);
     if (id === null) return;
-    const owner = ownerLookup(state)(id);
+    const owner = state.moment?.owners ? ownerOf(state.moment.owners, id) : ownerLookup(state)(id);
     // what is drawn: the live layout's data and pins, or a moment's of the past
     const pinned = drawn.pinned.has(id) ? ' · pinned' : '';
     const group = drawn.data.cells.get(id)?.group;

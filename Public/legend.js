@@ -14,7 +14,7 @@ export function createLegend(el, state, paintOf) {
   function render() {
     // what the canvas draws: the live layout, or the moment of the past shown
     const { moment } = state;
-    const { legend } = moment === null ? paintOf(state.ids) : paintOf(moment.ids, moment.data);
+    const { legend } = moment === null ? paintOf(state.ids) : paintOf(moment.ids, moment.data, moment.owners ?? state.owners);
     const me = state.client;
     const rows = legend.rows;
     const key = JSON.stringify([legend.by, rows.map((r) => [r.name, r.count, r.css]), me, state.focused && state.group]);

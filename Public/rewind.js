@@ -44,6 +44,7 @@ export function createRewind({ state, send, now = () => Date.now() }) {
   state.on('connection', () => {
     if (state.connection !== 'connected') return;
     timeline.asked = false;
+    unavailable = null; // perhaps another server now
     scrub.resume();
     loadMore({ fresh: true });
   });
@@ -117,13 +118,15 @@ export function createRewind({ state, send, now = () => Date.now() }) {
       }
       if (msg.type === 'error') {
         if (msg.ref === HISTORY_REF) {
-          // said on the timeline itself, not as a notice; an older server knows no history at
-          // all (and no moments: the handle stays live), anything else is asked again later
+          // said on the timeline itself, not as a notice: an older server knows no history at
+          // all, one may keep none (unavailable, its reason): the handle stays live; anything
+          // else is shown as every error is, and asked again when the timeline opens
           timeline.asked = false;
           if (msg.code === 'unknown_type') unavailable = 'this server keeps no history (an older version)';
+          else if (msg.code === 'unavailable') unavailable = typeof msg.message === 'string' ? msg.message : 'this server keeps no history';
           else unavailable = null;
           changed();
-          return msg.code === 'unknown_type';
+          return unavailable !== null;
         }
         if (scrub.refused(msg) && !scrub.busy && at !== null && state.moment === null) {
           live(); // no moment could be shown: back to what there is

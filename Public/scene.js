@@ -6,7 +6,8 @@
 // no allocation. While the page shows a moment of the past (state.moment: rewind.js), that is
 // drawn instead: its cells, positions, data, links and pins (the live frames still go through
 // the interpolator, so going live shows the room as it is at once).
-import { ownerLookup, pickedCell } from './state.js';
+import { pickedCell } from './state.js';
+import { ownerOf } from './owners.js';
 import { createPalette } from './palette.js';
 import { paintCells } from './cellpaint.js';
 
@@ -26,13 +27,15 @@ export function createScene(state, interp) {
   let paints = [];
   /**
    * Colour slots, palette and legend of a membership (cellpaint.js), in the state's colour
-   * scheme, and each cell's own radius (radii: null when every cell has the default).
+   * scheme, and each cell's own radius (radii: null when every cell has the default): of the
+   * live layout, or of a moment of the past (its data and owners' runs).
    */
-  function paintOf(ids, data = state.data) {
+  function paintOf(ids, data = state.data, runs = state.owners) {
     const { scheme } = state;
-    let p = paints.find((q) => q.ids === ids && q.runs === state.owners && q.scheme === scheme && q.data === data && q.version === data.version);
+    let p = paints.find((q) => q.ids === ids && q.runs === runs && q.scheme === scheme && q.data === data && q.version === data.version);
     if (!p) {
-      p = { ids, runs: state.owners, scheme, data, version: data.version, ...paintCells(ids, ownerLookup(state), data.cells, scheme), radii: radiiOf(ids, data.cells) };
+      const owner = (id) => ownerOf(runs, id);
+      p = { ids, runs, scheme, data, version: data.version, ...paintCells(ids, owner, data.cells, scheme), radii: radiiOf(ids, data.cells) };
       paints = [p, ...paints.slice(0, 1)];
     }
     return p;
@@ -69,7 +72,8 @@ export function createScene(state, interp) {
     scene.count = moment === null ? s.count : moment.ids.length;
     scene.index = moment === null ? indexOf(scene.ids) : moment.index;
     scene.data = moment === null ? state.data : moment.data;
-    const p = paintOf(scene.ids, scene.data);
+    // a moment's cells in the colours of who had added them then (or, not said, of now)
+    const p = moment === null ? paintOf(scene.ids) : paintOf(scene.ids, scene.data, moment.owners ?? state.owners);
     scene.slots = p.slots;
     scene.palette = p.palette;
     scene.radii = p.radii;

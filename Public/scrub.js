@@ -7,6 +7,7 @@
 // paint and links caches hold). It times each answer (`figures`). Pure, no DOM: `send(message)`
 // says whether it went, `now()` is a clock in ms.
 import { applyDataMessage, createCellData } from './celldata.js';
+import { normalizeRuns } from './owners.js';
 
 const isNumberArray = (v, n) => Array.isArray(v) && v.length === n;
 
@@ -56,7 +57,7 @@ export function createScrub({ send, now = () => 0 }) {
     },
     /**
      * A `moment` answer: the moment to draw ({at, seq, clamped, ids, index, xy, data, params,
-     * pinned, dataSeq}), or null when it cannot be drawn. The newest time wanted since goes out.
+     * pinned, owners, dataSeq}), or null when it cannot be drawn. The newest time wanted since goes out.
      */
     answer(msg) {
       if (asked !== null) {
@@ -132,6 +133,8 @@ export function momentOf(msg, dataOf = () => createCellData()) {
   }
   const params = msg.params !== null && typeof msg.params === 'object' && !Array.isArray(msg.params) ? msg.params : {};
   const pinned = new Set((Array.isArray(msg.pinned) ? msg.pinned : []).filter((id) => index.has(id)));
+  // who had added the cells then (runs as a frame's), null when the answer does not say
+  const owners = Array.isArray(msg.owners) ? normalizeRuns(msg.owners) : null;
   return {
     at: msg.at,
     seq: Number.isSafeInteger(msg.seq) ? msg.seq : null,
@@ -143,5 +146,6 @@ export function momentOf(msg, dataOf = () => createCellData()) {
     data: dataOf(msg),
     params,
     pinned,
+    owners,
   };
 }

@@ -9,6 +9,7 @@
 // events that change nothing one could restore or undo: not marks
 const QUIET = new Set(['settled', 'woke', 'joined', 'left', 'saved', 'unsaved']);
 const BULKY = ['ids', 'cells', 'links', 'pinned'];
+const DROPPED = ['type', 'data']; // a restore's data: not for the timeline
 const MAX_EVENTS = 200000; // a busy hour of drags; the oldest go first past it
 
 /** A timeline that knows nothing yet. */
@@ -33,7 +34,13 @@ const isSeq = (v) => Number.isSafeInteger(v) && v >= 0;
 export function compactEvent(ev) {
   const out = {};
   for (const [k, v] of Object.entries(ev)) {
-    if (k === 'type') continue;
+    if (DROPPED.includes(k)) continue;
+    if (k === 'params' && v !== null && typeof v === 'object') {
+      // of the whole set, the values that changed (what the line says)
+      const changed = Array.isArray(ev.changed) ? ev.changed.filter((n) => typeof n === 'string' && n in v) : [];
+      out.params = Object.fromEntries(changed.map((n) => [n, v[n]]));
+      continue;
+    }
     if (BULKY.includes(k) && Array.isArray(v)) out.n ??= v.length;
     else out[k] = v;
   }

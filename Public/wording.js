@@ -37,9 +37,10 @@ function describeChange(ev) {
       return `${who} cleared ${plural(count(ev.ids, ev.n), 'cell')}`;
     case 'params': {
       const params = ev.params && typeof ev.params === 'object' ? ev.params : {};
-      const names = (Array.isArray(ev.changed) ? ev.changed : []).filter((n) => typeof n === 'string' && n in params);
+      const names = (Array.isArray(ev.changed) ? ev.changed : []).filter((n) => typeof n === 'string');
       if (names.length === 0) return `${who} set the parameters`;
-      return `${who} ${names.map((n) => paramChange(n, params[n])).join(', ')}`;
+      // a history answer names what changed without the values: "c2 changed charge"
+      return `${who} ${names.map((n) => (n in params ? paramChange(n, params[n]) : `changed ${n}`)).join(', ')}`;
     }
     case 'updated':
       return `${who} updated ${plural(count(ev.cells, ev.n), 'cell')}`;

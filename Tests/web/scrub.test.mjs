@@ -79,6 +79,8 @@ test('a moment as the canvas draws it', () => {
   assert.equal(m.clamped, true);
   assert.equal(m.seq, 9);
   assert.equal(m.data, 'data');
+  assert.equal(m.owners, null, 'not said');
+  assert.deepEqual(momentOf({ ...answer({ at: 5 }), owners: [['c1', 1, 2]] }).owners, [['c1', 1, 2]], 'who had added them then');
   // an empty room
   assert.equal(momentOf({ type: 'moment', at: 5, ids: [] }).ids.length, 0);
   // shapes that cannot be drawn

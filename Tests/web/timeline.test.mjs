@@ -16,7 +16,10 @@ const seqs = (t) => t.events.map((e) => e.seq);
 test('an event is kept small: bulky arrays as their length, the rest as it is', () => {
   const e = compactEvent(ev(3, 'added', { ids: [1, 2, 3], cells: [{ id: 1, label: 'a' }] }));
   assert.deepEqual(e, { seq: 3, kind: 'added', by: 'c1', tick: 3, at: T0 + 3000, n: 3 });
-  assert.equal(compactEvent(ev(4, 'params', { params: { charge: 5 }, changed: ['charge'] })).changed[0], 'charge');
+  const params = compactEvent(ev(4, 'params', { params: { charge: 5, theta: 0.9 }, changed: ['charge'] }));
+  assert.deepEqual([params.changed, params.params], [['charge'], { charge: 5 }], 'of the whole set, what changed');
+  assert.equal(describeEvent(params), 'c1 set charge to 5');
+  assert.equal(compactEvent(ev(5, 'restored', { moment: T0, ids: [1], data: { cells: { id: [1] } } })).data, undefined);
   assert.equal(compactEvent({ seq: 5, kind: 'removed', n: 12, at: T0 }).n, 12, 'a history event keeps its n');
   // the wording reads both the same
   assert.equal(describeEvent(e), 'c1 added 3 cells');

@@ -79,6 +79,7 @@ test('log keys merge a slider run and a drag, not toggles', () => {
 
 test('the past: history events by their n, undos, restores, the moment shown', () => {
   assert.equal(describeEvent({ kind: 'removed', by: 'c3', n: 4 }), 'c3 removed 4 cells');
+  assert.equal(describeEvent({ kind: 'params', by: 'c2', changed: ['charge', 'theta'] }), 'c2 changed charge, changed theta');
   assert.equal(describeEvent({ kind: 'linked', by: 'c3', n: 1 }), 'c3 linked 1 pair');
   assert.equal(describeEvent({ kind: 'added', by: 'c3', n: -2 }), 'c3 added 0 cells');
   assert.equal(describeEvent({ kind: 'removed', by: 'c3', ids: [1, 2], undo: 57 }), 'c3 undid: removed 2 cells');
