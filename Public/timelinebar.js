@@ -27,6 +27,12 @@ export function createTimelineBar({ root, toggle, text, liveButton, restoreButto
   let pending = false;
   let ticker = null;
   let colors = readColors();
+  // The span the track shows: taken again as the clock ticks and the timeline changes, but
+  // held while the handle is dragged, so the marks under the pointer keep still (and are not
+  // counted again at every move: `cached`).
+  let range = rewind.range();
+  let cached = { version: -1, start: 0, end: 0, w: 0, cols: null };
+  let dragging = null; // the pointer holding the handle
 
   function readColors() {
     const cs = getComputedStyle(root);
@@ -62,8 +68,16 @@ export function createTimelineBar({ root, toggle, text, liveButton, restoreButto
     });
   }
 
+  function columns(w) {
+    const { timeline } = rewind;
+    const c = cached;
+    if (c.version !== timeline.version || c.start !== range.start || c.end !== range.end || c.w !== w) {
+      cached = { version: timeline.version, start: range.start, end: range.end, w, cols: markColumns(timeline, range, w) };
+    }
+    return cached.cols;
+  }
+
   function draw() {
-    const range = rewind.range();
     const { timeline } = rewind;
     const w = canvas.width;
     const h = canvas.height;
@@ -84,7 +98,7 @@ export function createTimelineBar({ root, toggle, text, liveButton, restoreButto
       ctx.fillRect(x0, h - band, Math.max(1, Math.ceil(xOf(s.end, range, w)) - x0), band);
     }
     ctx.globalAlpha = 1;
-    const cols = markColumns(timeline, range, w);
+    const cols = columns(w);
     const top = Math.round(6 * dpr);
     for (let x = 0; x < cols.length; x++) {
       if (cols[x] === 255) continue;
@@ -123,7 +137,7 @@ export function createTimelineBar({ root, toggle, text, liveButton, restoreButto
     document.body.dataset.moment = shown === null ? '' : String(shown.at);
     root.classList.toggle('viewing', viewing);
 
-    const range = rewind.range();
+    if (dragging === null) range = rewind.range();
     track.setAttribute('aria-valuemin', String(Math.round(range.start)));
     track.setAttribute('aria-valuemax', String(Math.round(range.end)));
     track.setAttribute('aria-valuenow', String(Math.round(at ?? range.end)));
@@ -192,12 +206,10 @@ export function createTimelineBar({ root, toggle, text, liveButton, restoreButto
     const rect = canvas.getBoundingClientRect();
     const x = clientX - rect.left;
     if (x >= rect.width - LIVE_PX) return Infinity; // live
-    const range = rewind.range();
     const near = changeNear(rewind.timeline, x, range, rect.width, SNAP_PX);
     return near ? near.at : atOf(x, range, rect.width);
   }
 
-  let dragging = null; // the pointer holding the handle
   track.addEventListener('pointerdown', (e) => {
     if (e.button !== 0) return;
     dragging = e.pointerId;
@@ -217,9 +229,7 @@ export function createTimelineBar({ root, toggle, text, liveButton, restoreButto
 
   track.addEventListener('keydown', (e) => {
     if (e.ctrlKey || e.altKey || e.metaKey) return;
-    const now = rewind.now();
-    const at = rewind.at ?? now;
-    const range = rewind.range();
+    const at = rewind.at ?? rewind.now();
     let to;
     switch (e.key) {
       case 'ArrowLeft':
