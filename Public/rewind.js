@@ -81,9 +81,9 @@ export function createRewind({ state, send, now = () => Date.now() }) {
       else if (at !== null) live();
       changed();
     },
-    /** Show the room as it was at `t` (server ms); at or past now: live. */
+    /** Show the room as it was at `t` (server ms); at or past now (Infinity too): live. */
     goTo(t) {
-      if (!Number.isFinite(t) || unavailable !== null) return;
+      if (Number.isNaN(t) || typeof t !== 'number' || unavailable !== null) return;
       if (t >= this.now()) return live();
       // not before the oldest moment the server keeps (when it said; else it clamps)
       at = timeline.from === null ? t : Math.max(timeline.from, t);

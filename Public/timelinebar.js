@@ -193,7 +193,8 @@ export function createTimelineBar({ root, toggle, text, liveButton, restoreButto
   restoreButton.addEventListener('click', () => {
     const shown = state.moment;
     if (shown === null || !confirmRestore(clockTime(new Date(shown.at)))) return;
-    if (rewind.restore()) say(`Restoring the room as it was at ${clockTime(new Date(shown.at))}`);
+    // the `restored` event says it (the log, the timeline) and brings this page live
+    if (!rewind.restore()) say('Not connected: waiting for the server');
   });
   list.addEventListener('click', (e) => {
     const b = e.target.closest('button[data-at]');

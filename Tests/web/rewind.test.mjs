@@ -89,6 +89,11 @@ test('scrubbing shows the moment to this page; live is the live state at once', 
   rewind.goTo(T0 + 2000);
   rewind.goTo(T0 + 10000);
   assert.equal(rewind.at, null);
+  rewind.goTo(T0 + 2000);
+  rewind.goTo(Infinity); // End, the track's right end
+  assert.equal(rewind.at, null);
+  rewind.goTo(Number.NaN);
+  assert.equal(rewind.at, null);
   // before the oldest moment the server keeps: the oldest
   rewind.goTo(T0 - 5000);
   assert.equal(rewind.at, T0 - 5000, 'the server has not said which that is: it clamps');

@@ -18,6 +18,7 @@ import time
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
+from test_access import choose_access
 from test_browser import add_cells, connected
 from test_data import data_sizes
 from test_finding import imported, last_saved, lesmis, saved_files
@@ -35,7 +36,14 @@ def undo_key(page):
     page.find("body").send_keys(Keys.CONTROL, "z")
 
 
-def test_scrub_back_before_a_clear_restore_it_and_undo_in_each_window(server, pages, tmp_path):
+def press(page, *keys):
+    """Keys to the timeline's handle, focused (an element's send_keys would click it first:
+    a click on the track moves the handle there)."""
+    page.js("document.querySelector('#timeline-track').focus()")
+    ActionChains(page.driver).send_keys(*keys).perform()
+
+
+def test_scrub_back_before_a_clear_and_restore_it(server, pages, tmp_path):
     url = f"{server.http}/r/history-scrub"
     a, b = pages(url, size=(1280, 860)), pages(url, size=(1280, 860))
     connected(a)
@@ -56,9 +64,9 @@ def test_scrub_back_before_a_clear_restore_it_and_undo_in_each_window(server, pa
     track = b.find("#timeline-track")
     assert track.get_attribute("role") == "slider"
     assert track.get_attribute("aria-valuetext") == "Live"
-    track.send_keys(Keys.ARROW_LEFT)  # the clear: the moment just after it
+    press(b, Keys.ARROW_LEFT)  # the clear: the moment just after it
     b.wait(lambda: "cleared 77 cells" in b.find("#past").text, "the line to name the clear")
-    track.send_keys(Keys.ARROW_LEFT)  # the last change before it
+    press(b, Keys.ARROW_LEFT)  # the last change before it
     b.wait(lambda: timeline(b)["shown"] is not None and drawn(b) == 77, "the graph as it was before the clear")
     assert b.js("return window.forcelayout.state.moment.data.links.size") == 254
     assert b.js("return [...window.forcelayout.state.moment.data.cells.values()].some((c) => c.label === 'Valjean')")
@@ -84,12 +92,11 @@ def test_scrub_back_before_a_clear_restore_it_and_undo_in_each_window(server, pa
     print(f"moments while dragging: {figures['answers']} answered, {figures['meanMs']:.1f} ms mean, {figures['maxMs']:.1f} ms max")
 
     # restore the graph: both windows show it, live
-    track.send_keys(Keys.HOME)
+    press(b, Keys.HOME)
     b.wait(lambda: timeline(b)["shown"] is not None, "the oldest moment")
-    track.send_keys(Keys.END)
+    press(b, Keys.END)
     b.wait(lambda: timeline(b)["at"] is None, "End: live")
-    track.send_keys(Keys.ARROW_LEFT)
-    track.send_keys(Keys.ARROW_LEFT)
+    press(b, Keys.ARROW_LEFT, Keys.ARROW_LEFT)
     b.wait(lambda: drawn(b) == 77 and timeline(b)["shown"] is not None, "before the clear again")
     b.js("window.confirm = () => true")
     b.find("#past-restore").click()
@@ -99,7 +106,15 @@ def test_scrub_back_before_a_clear_restore_it_and_undo_in_each_window(server, pa
     assert any("restored the room as it was at" in line for line in a.log_lines())
     b.screenshot("history-restored.png")
 
-    # undo: each window its own last change, one at a time
+
+def test_ctrl_z_undoes_each_windows_own_change(server, pages):
+    url = f"{server.http}/r/history-undo"
+    a, b = pages(url), pages(url)
+    connected(a)
+    connected(b)
+    add_cells(a, 77)
+    b.wait(lambda: b.cells() == 77, "a's cells in b")
+    assert a.find("#undo").is_displayed()
     add_cells(a, 10)
     a.wait(lambda: "add" in (a.find("#undo").get_attribute("title") or ""), "Undo to say what it undoes")
     add_cells(b, 5)
@@ -116,17 +131,17 @@ def test_a_viewer_scrubs_but_has_no_restore(server, pages):
     url = f"{server.http}/r/history-viewer"
     owner = pages(url)
     connected(owner)
+    choose_access(owner, "view")  # the room's maker owns it: anyone else watches
     add_cells(owner, 12)
     owner.js("window.confirm = () => true")
     owner.find('button[data-action="clear"]').click()
     owner.wait(lambda: owner.cells() == 0, "the clear")
-    view = owner.js("return window.forcelayout.state.links.view")  # the room's maker owns it
-    viewer = pages(f"{url}#view={view}")
+    viewer = pages(url)
     connected(viewer)
     viewer.wait(lambda: viewer.js("return window.forcelayout.state.role") == "viewer", "the view link's role")
     viewer.find("#history-toggle").click()
     viewer.wait(lambda: timeline(viewer)["events"] > 0, "the room's past")
-    viewer.find("#timeline-track").send_keys(Keys.ARROW_LEFT, Keys.ARROW_LEFT)
+    press(viewer, Keys.ARROW_LEFT, Keys.ARROW_LEFT)
     viewer.wait(lambda: drawn(viewer) == 12, "the cells before the clear")
     assert not viewer.find("#past-restore").is_displayed()
     assert not viewer.find("#undo").is_displayed()
