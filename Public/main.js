@@ -415,7 +415,8 @@ window.forcelayout = {
   protocol: () => net.protocol,
   /**
    * The timeline: {opened, at (the time shown, null: live), shown (the moment drawn's time, or
-   * null), events (held), more, figures: how long moments took to come ({answers, meanMs, maxMs})}.
+   * null), events (held), more, figures: how long moments took to come and this page's work
+   * on them ({answers, meanMs, maxMs, buildMeanMs, buildMaxMs})}.
    */
   timeline: () => ({
     opened: rewind.opened, at: rewind.at, shown: state.moment?.at ?? null, events: rewind.timeline.events.length,

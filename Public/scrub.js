@@ -14,9 +14,12 @@ const isNumberArray = (v, n) => Array.isArray(v) && v.length === n;
 export function createScrub({ send, now = () => 0 }) {
   let wanted = null; // the newest time wanted and not asked yet
   let asked = null; // {at, ref, t}: the request under way, and when it went
-  const figures = { answers: 0, meanMs: 0, maxMs: 0 };
+  // answers: how many; meanMs, maxMs: from request to answer; buildMeanMs, buildMaxMs: this
+  // page's own work on an answer (its positions, and its data when it brings some)
+  const figures = { answers: 0, meanMs: 0, maxMs: 0, buildMeanMs: 0, buildMaxMs: 0 };
   let held = null; // {dataSeq, data}: the cells' data of the last moment
   let refs = 0;
+  let last = null; // the last moment made: its ids and index serve the next one when the same
 
   function ask() {
     if (asked !== null || wanted === null) return;
@@ -60,13 +63,21 @@ export function createScrub({ send, now = () => 0 }) {
      * pinned, owners, dataSeq}), or null when it cannot be drawn. The newest time wanted since goes out.
      */
     answer(msg) {
-      if (asked !== null) {
-        const ms = now() - asked.t;
+      const t0 = now();
+      const timed = asked !== null;
+      if (timed) {
+        const ms = t0 - asked.t;
         figures.meanMs += (ms - figures.meanMs) / ++figures.answers;
         figures.maxMs = Math.max(figures.maxMs, ms);
       }
       asked = null;
-      const moment = momentOf(msg, dataOf);
+      const moment = momentOf(msg, dataOf, last);
+      if (moment !== null) last = moment;
+      if (timed) {
+        const ms = now() - t0;
+        figures.buildMeanMs += (ms - figures.buildMeanMs) / figures.answers;
+        figures.buildMaxMs = Math.max(figures.buildMaxMs, ms);
+      }
       ask();
       return moment;
     },
@@ -81,9 +92,10 @@ export function createScrub({ send, now = () => 0 }) {
     resume() {
       asked = null;
       held = null;
+      last = null;
       ask();
     },
-    /** How long answers took (ms from the request): {answers, meanMs, maxMs}. */
+    /** How long answers took (ms from the request) and this page's work on them: {answers, meanMs, maxMs, buildMeanMs, buildMaxMs}. */
     get figures() {
       return { ...figures };
     },
@@ -116,20 +128,32 @@ function columns(cells) {
   return out;
 }
 
-/** A `moment` message as the canvas draws it, or null when it is not one. */
-export function momentOf(msg, dataOf = () => createCellData()) {
+function sameIds(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * A `moment` message as the canvas draws it, or null when it is not one. When its cells are
+ * those of `previous` (the moment before, as scrubbing mostly goes), it takes that one's `ids`
+ * and `index`: the canvas's caches of a membership (colours, radii, links) hold.
+ */
+export function momentOf(msg, dataOf = () => createCellData(), previous = null) {
   if (msg === null || typeof msg !== 'object' || msg.type !== 'moment' || !Number.isFinite(msg.at)) return null;
-  const ids = Array.isArray(msg.ids) ? msg.ids : [];
+  let ids = Array.isArray(msg.ids) ? msg.ids : [];
   const n = ids.length;
   if (!isNumberArray(msg.x ?? [], n) || !isNumberArray(msg.y ?? [], n)) return null;
+  const same = previous !== null && sameIds(previous.ids, ids);
+  if (same) ids = previous.ids;
   const xy = new Float64Array(2 * n);
-  const index = new Map();
+  const index = same ? previous.index : new Map();
   for (let i = 0; i < n; i++) {
     const x = Number(msg.x[i]);
     const y = Number(msg.y[i]);
     xy[2 * i] = Number.isFinite(x) ? x : 0;
     xy[2 * i + 1] = Number.isFinite(y) ? y : 0;
-    index.set(ids[i], i);
+    if (!same) index.set(ids[i], i);
   }
   const params = msg.params !== null && typeof msg.params === 'object' && !Array.isArray(msg.params) ? msg.params : {};
   const pinned = new Set((Array.isArray(msg.pinned) ? msg.pinned : []).filter((id) => index.has(id)));

@@ -148,5 +148,21 @@ test('each answer is timed from its request', () => {
   scrub.answer(answer(link.sent[0]));
   clock = 100;
   scrub.answer(answer(link.sent[1]));
-  assert.deepEqual(scrub.figures, { answers: 2, meanMs: 50, maxMs: 60 });
+  assert.deepEqual(scrub.figures, { answers: 2, meanMs: 50, maxMs: 60, buildMeanMs: 0, buildMaxMs: 0 });
+});
+
+test('a moment of the same cells as the one before takes its ids and index (the canvas caches hold)', () => {
+  const link = fakeLink();
+  const scrub = createScrub({ send: (m) => link.send(m) });
+  scrub.want(1);
+  const a = scrub.answer(answer(link.sent[0], { ids: [4, 5, 6] }));
+  scrub.want(2);
+  const b = scrub.answer(answer(link.sent[1], { ids: [4, 5, 6] }));
+  assert.equal(b.ids, a.ids);
+  assert.equal(b.index, a.index);
+  assert.notEqual(b.xy, a.xy, 'positions of their own');
+  scrub.want(3);
+  const c = scrub.answer(answer(link.sent[2], { ids: [4, 6] }));
+  assert.notEqual(c.ids, a.ids);
+  assert.equal(c.index.get(6), 1);
 });
