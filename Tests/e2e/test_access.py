@@ -27,6 +27,7 @@ MESSAGES = {
     "params": ({"type": "params", "charge": 12}, "editor"),
     "pin": ({"type": "pin", "id": 2, "x": 5, "y": 5}, "editor"),
     "unpin": ({"type": "unpin", "id": 1}, "editor"),
+    "undo": ({"type": "undo"}, "editor"),
     "subscribe": ({"type": "subscribe", "kinds": "all"}, "viewer"),
     "replay": ({"type": "replay", "count": 1}, "viewer"),
     "access": ({"type": "access", "access": "view"}, "owner"),
@@ -101,7 +102,7 @@ def test_every_message_kind_by_every_role():
     """Viewers are refused every change with `forbidden` (their `ref` echoed), editors the
     owner's messages; nothing refused changes the room, and every connection stays open."""
     assert set(MESSAGES) == {"add", "update", "link", "unlink", "remove", "clear", "params", "pin", "unpin",
-                             "subscribe", "replay", "access", "rotate", "history", "moment", "restore"}, "every client message kind"
+                             "subscribe", "replay", "access", "rotate", "history", "moment", "restore", "undo"}, "every client message kind"
     with RunningServer() as server:
         async def scenario():
             owner = await Client(server.room("roles")).__aenter__()

@@ -91,7 +91,7 @@ def test_limits_are_flags_and_reported_in_hello():
              "--max-clients", "9", "--max-connections", "40", "--max-connections-per-address", "20",
              "--max-queued-bytes", "100000", "--request-timeout", "7", "--max-rooms", "12",
              "--rooms-per-minute", "3", "--max-total-cells", "700", "--room-idle-seconds", "30", "--max-links", "77",
-             "--max-exports-per-address", "3", "--max-export-bytes", "2000000"]
+             "--max-exports-per-address", "3", "--max-export-bytes", "2000000", "--undo-depth", "9"]
 
     async def scenario(server):
         async with Client(server.ws) as client:
@@ -101,7 +101,7 @@ def test_limits_are_flags_and_reported_in_hello():
                                               "maxConnectionsPerAddress": 20, "maxQueuedBytes": 100000,
                                               "requestTimeout": 7, "maxRooms": 12, "roomsPerMinute": 3, "maxRoomsPerAddress": 12,
                                               "maxTotalCells": 700, "roomIdleSeconds": 30,
-                                              "maxExportsPerAddress": 3, "maxExportBytes": 2000000}
+                                              "maxExportsPerAddress": 3, "maxExportBytes": 2000000, "undoDepth": 9}
             await client.send({"type": "add", "count": 51})
             assert "50" in (await client.error("limit"))["message"]
             for _ in range(12):

@@ -83,6 +83,9 @@ public enum LayoutCommand: Equatable, Sendable {
     /// An editor restores the room as it was at `at` (ms since 1970): `LayoutState.restore`
     /// from its history (`HistoryLog.moment`).
     case restore(at: Int)
+    /// The client's last change is undone (`UndoBook`): applied on the room's turn, as the
+    /// others, so a relay forwards it to the room's owner.
+    case undo
 }
 
 extension LayoutCommand {
@@ -127,6 +130,7 @@ public enum ClientMessage: Equatable, Sendable {
         case .layout(.restore): "restore"
         case .history: "history"
         case .moment: "moment"
+        case .layout(.undo): "undo"
         case .layout(.access(.mode)), .setAccess: "access"
         case .layout(.access(.links)), .rotate: "rotate"
         case .layout(.access(.delete)), .deleteRoom: "delete"

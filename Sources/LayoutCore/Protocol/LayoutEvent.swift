@@ -53,6 +53,9 @@ public struct LayoutEvent: BusEvent, Equatable {
     /// Wall-clock time it happened, ms since 1970 (`at` on the wire): a late joiner's log
     /// shows when replayed events happened, not when they arrived.
     public let at: Int
+    /// The seq of the event this one undoes (`undo` on the wire), when a client's `undo` made
+    /// it; nil otherwise (and for a relayed event, whose tail carries it).
+    public let undo: UInt64?
     /// `,"kind":…}`: the message after `{"type":"event","seq":N`.
     public let encodedTail: [UInt8]
 
@@ -61,12 +64,13 @@ public struct LayoutEvent: BusEvent, Equatable {
 
     public static func now() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded()) }
 
-    public init(kind: EventKind, by: String?, tick: Int, detail: Detail, at: Int = LayoutEvent.now()) {
+    public init(kind: EventKind, by: String?, tick: Int, detail: Detail, at: Int = LayoutEvent.now(), undo: UInt64? = nil) {
         self.kind = kind
         self.by = by
         self.tick = tick
         self.detail = detail
         self.at = at
+        self.undo = undo
         var writer = JSONWriter()
         writer.member("kind", kind.rawValue)
         if let by {
@@ -74,6 +78,7 @@ public struct LayoutEvent: BusEvent, Equatable {
         }
         writer.member("tick", tick)
         writer.member("at", at)
+        if let undo { writer.member("undo", undo) }
         Self.write(detail, into: &writer)
         writer.raw("}")
         encodedTail = writer.bytes
@@ -85,6 +90,7 @@ public struct LayoutEvent: BusEvent, Equatable {
         self.by = by
         self.tick = tick
         self.at = at
+        undo = nil
         detail = .relayed
         self.encodedTail = encodedTail
     }
@@ -151,7 +157,7 @@ public struct LayoutEvent: BusEvent, Equatable {
     }
 
     public static func == (lhs: LayoutEvent, rhs: LayoutEvent) -> Bool {
-        lhs.kind == rhs.kind && lhs.by == rhs.by && lhs.tick == rhs.tick && lhs.detail == rhs.detail
+        lhs.kind == rhs.kind && lhs.by == rhs.by && lhs.tick == rhs.tick && lhs.detail == rhs.detail && lhs.undo == rhs.undo
     }
 }
 

@@ -19,6 +19,8 @@ package struct RoomLayout {
     private var deferred: [QueuedCommand] = []
     /// What goes into the room's history (`RoomHistory`).
     private var recorder = HistoryRecorder()
+    /// The way back to each client that sent a change, for its `undoable` news (until it leaves).
+    private var undoReplies: [String: @Sendable ([UInt8]) -> Void] = [:]
 
     package init(state: LayoutState, keeper: StateKeeper?) {
         self.state = state
@@ -115,6 +117,7 @@ package struct RoomLayout {
                 break
             case .waiting:
                 deferred = Array(waiting[index...])
+                tellUndoable()
                 return published
             case .failed(var error):
                 error.ref = queued.ref
@@ -129,6 +132,7 @@ package struct RoomLayout {
                 }
                 // The moment just before a change that removes cells shows them where they were.
                 if queued.command.removesCells { recorder.keyframe(state, in: room.history) }
+                if state.undo.isOn { undoReplies[queued.client] = queued.reply }
                 let events: [LayoutEvent]
                 if case .restore(let at) = queued.command {
                     events = try restore(at, by: queued.client, from: room.history)
@@ -144,7 +148,11 @@ package struct RoomLayout {
                     publishAccess(to: room)
                     keeper?.saveSoon()
                 }
-                for event in events { publish(event, to: room) }
+                for (index, event) in events.enumerated() {
+                    let seq = publish(event, to: room)
+                    // The step this change made, if any, undoes the event that tells of it.
+                    if index == 0 { state.undo.published(seq: seq) }
+                }
                 // Pointers at cells it removed end, after the event that removed them.
                 if state.membershipChanged, !room.pointers.isEmpty {
                     let simulation = state.simulation
@@ -157,7 +165,15 @@ package struct RoomLayout {
                 queued.reject(error)
             }
         }
+        tellUndoable()
         return published
+    }
+
+    /// Each client whose undo list changed hears what it can undo now (`undoable`).
+    private mutating func tellUndoable() {
+        for (client, count, next) in state.undo.takeChanged() {
+            undoReplies[client]?(ServerMessages.undoable(count: count, next: next))
+        }
     }
 
     /// Answers the requests waiting (`TurnRequest`): joiners get the room's data, exports
@@ -181,6 +197,9 @@ package struct RoomLayout {
                 state.republishAll()
                 keeper?.writeAgainNow()
             case .releaseDrags(let client):
+                // It left: its undo list goes with it (its id never comes again).
+                state.forgetUndo(of: client)
+                undoReplies[client] = nil
                 let events = state.releaseDrags(of: client)
                 if !events.isEmpty { keeper?.changed() }
                 for event in events { publish(event, to: room) }
@@ -270,9 +289,11 @@ package struct RoomLayout {
     }
 
     /// `event` to the room's connections (its bus) and its history.
-    private mutating func publish(_ event: LayoutEvent, to room: Room) {
+    @discardableResult
+    private mutating func publish(_ event: LayoutEvent, to room: Room) -> UInt64 {
         let envelope = room.bus.publish(event)
         recorder.record(envelope, state, in: room.history)
+        return envelope.seq
     }
 
     /// The room becomes what it was at `at` (`LayoutState.restore`), rebuilt from its history.
