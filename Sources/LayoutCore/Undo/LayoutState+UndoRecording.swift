@@ -57,7 +57,7 @@ extension LayoutState {
         case .unpin(let id):
             guard simulation.isPinned(id), dragPins[id] != client, let position = simulation.position(of: id) else { return nil }
             return .pin(id: id, pinned: true, x: position.x, y: position.y)
-        case .access, .point, .undo: return nil
+        case .access, .point, .undo, .restore: return nil
         }
     }
 
