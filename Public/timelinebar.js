@@ -145,7 +145,18 @@ export function createTimelineBar({ root, toggle, text, liveButton, restoreButto
 
     const around = changesAround(rewind.timeline, at ?? range.end, { before: viewing ? 3 : 5, after: viewing ? 2 : 0 });
     const current = around.before.at(-1);
-    const items = [...around.before, ...around.after].map((ev) => {
+    // built again only when it changes: a button of it may have the focus
+    const key = `${viewing}:${current?.seq}:${[...around.before, ...around.after].map((ev) => ev.seq).join(',')}`;
+    if (key !== listed) {
+      listed = key;
+      list.replaceChildren(...listItems(around, current, viewing));
+    }
+    redraw();
+  }
+
+  let listed = '';
+  function listItems(around, current, viewing) {
+    return [...around.before, ...around.after].map((ev) => {
       const li = document.createElement('li');
       const b = document.createElement('button');
       b.type = 'button';
@@ -160,8 +171,6 @@ export function createTimelineBar({ root, toggle, text, liveButton, restoreButto
       li.append(b);
       return li;
     });
-    list.replaceChildren(...items);
-    redraw();
   }
 
   // ---- opening and closing ----
