@@ -3,7 +3,8 @@
 // timeline.js MARK_CLASSES), a band where the layout rested, and a handle. Dragging the
 // handle back shows this page the room as it was (the canvas draws the moment; the room goes
 // on live for everyone else); near a mark it snaps to it, at the right end it is live. The
-// line above says what is shown ("Viewing 14:03:12 — c3 cleared 120 cells") with Live and
+// pointer over a mark says who did what, and when. The line above says what is shown
+// ("Viewing 14:03:12 — c3 cleared 120 cells") with Live and
 // Restore this moment (an editor's or owner's page: the room becomes that moment for
 // everyone, asked first); the list below it holds the changes around the moment, each a
 // button that goes there. The track is an ARIA slider: ← → the previous and next change,
@@ -229,7 +230,14 @@ export function createTimelineBar({ root, toggle, text, liveButton, restoreButto
     e.preventDefault();
   });
   track.addEventListener('pointermove', (e) => {
-    if (dragging === e.pointerId) rewind.goTo(timeAtPointer(e.clientX));
+    if (dragging === e.pointerId) {
+      rewind.goTo(timeAtPointer(e.clientX));
+      return;
+    }
+    // a mark under the pointer says who did what, and when
+    const rect = canvas.getBoundingClientRect();
+    const near = changeNear(rewind.timeline, e.clientX - rect.left, range, rect.width, SNAP_PX);
+    track.title = near ? `${clockTime(new Date(near.at))} ${describeEvent(near)}` : '';
   });
   const release = (e) => {
     if (dragging === e.pointerId) dragging = null;
