@@ -35,7 +35,7 @@ define ensure_packages
 endef
 
 .PHONY: run build deps test-deps test test-swift test-fuzz-corpus test-node test-e2e test-browser clean \
-	bench bench-deps bench-graphs bench-page bench-import bench-room screenshot fuzz load load-rooms attack shape cluster cluster-deps load-cluster
+	bench bench-deps bench-graphs bench-page bench-scrub bench-import bench-room screenshot fuzz load load-rooms attack shape cluster cluster-deps load-cluster
 
 ## Install what is missing, build in release, serve on http://$(HOST):$(PORT)/
 run: deps
@@ -81,7 +81,7 @@ test-e2e:
 	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q Tests/e2e
 
 test-browser:
-	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q Tests/web/test_browser.py Tests/web/test_rooms.py Tests/web/test_data.py Tests/web/test_access.py Tests/web/test_finding.py
+	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q Tests/web/test_browser.py Tests/web/test_rooms.py Tests/web/test_data.py Tests/web/test_access.py Tests/web/test_finding.py Tests/web/test_history.py
 
 clean:
 	rm -rf .build
@@ -117,6 +117,13 @@ bench-page:
 	$(RELEASE_BUILD)
 	$(PYTHON) bench/page.py $(BENCH_PAGE_ARGS)
 	node bench/search.mjs
+
+## Issue 27: how soon the page shows each moment while its timeline's handle is dragged
+## through the past of a 10k-cell room (bench/scrub.py; SCRUB_ARGS, e.g. --minutes 60)
+bench-scrub:
+	$(call ensure_packages,$(BUILD_PACKAGES) $(BROWSER_PACKAGES))
+	$(RELEASE_BUILD)
+	$(PYTHON) bench/scrub.py $(SCRUB_ARGS)
 
 ## Issue 23: a 500x500 grid (250k nodes, 499k links) through `forcelayout import` into a fresh
 ## release server: the import's wall time (target 15 s), then frames/s, steps/s and the longest

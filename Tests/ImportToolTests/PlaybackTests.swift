@@ -145,7 +145,7 @@ final class PlaybackTests: XCTestCase {
         let plan = try plan(recording([
             event(5, .removed, .cells([1]), at: 2000),
             restored,
-            event(6, .restored, .restored(moment: 1500, ids: [1, 2], records: [], links: []), at: 5000),
+            event(6, .restored, .restored(moment: 1500, ids: [1, 2], pinned: [], records: [], links: []), at: 5000),
         ]))
         XCTAssertEqual(Array(wire(plan).dropFirst(4)), [
             #"{"type":"remove","ids":[1]} @1000"#,

@@ -198,7 +198,7 @@ final class HistoryStreamTests: XCTestCase {
         let (first, _) = checkpoint(at: base, seq: 4, cells: 2)
         let (second, _) = checkpoint(at: base + 20, seq: 6, cells: 0)
         let restored = Envelope(seq: 6, event: LayoutEvent(kind: .restored, by: "c2@b", tick: 3,
-                                                           detail: .restored(moment: base, ids: [], records: [], links: []),
+                                                           detail: .restored(moment: base, ids: [], pinned: [], records: [], links: []),
                                                            at: base + 20))
         var reading = HistoryStreamLog(bounds: HistoryBounds(bytes: 1 << 20, seconds: 3600))
         reading.apply(HistoryStreamChunk(entries: [

@@ -67,7 +67,7 @@ package enum HistoryEventReading {
             // A checkpoint of the restored room follows it in its history: its cells and data
             // are taken from there (its wire form keeps them for clients).
             guard let moment = integer(value["moment"]), let ids = ids(value["ids"]) else { return nil }
-            return .restored(moment: moment, ids: ids, records: [], links: [])
+            return .restored(moment: moment, ids: ids, pinned: self.ids(value["pinned"]) ?? [], records: [], links: [])
         case .joined, .left:
             guard case .string(let client)? = value["client"], let clients = integer(value["clients"]) else { return nil }
             return .membership(client: client, clients: clients)

@@ -47,7 +47,7 @@ package enum HistoryMessages {
             if let previous { writer.member("previous", previous) }
             writer.member("n", pinned.count)
         case .access(let mode, _): writer.member("access", mode.rawValue)
-        case .restored(let moment, let ids, _, _):
+        case .restored(let moment, let ids, _, _, _):
             writer.member("moment", moment)
             writer.member("n", ids.count)
         case .membership(let client, let clients):

@@ -44,6 +44,6 @@ extension LayoutState {
         let records = self.records
         let links = simulation.links.map { LinkRecord($0, attrs: catalog[link: $0.source, $0.target]) }
         return [LayoutEvent(kind: .restored, by: client, tick: simulation.tick,
-                            detail: .restored(moment: moment, ids: simulation.ids, records: records, links: links), at: now)]
+                            detail: .restored(moment: moment, ids: simulation.ids, pinned: simulation.pinnedIDs, records: records, links: links), at: now)]
     }
 }

@@ -89,10 +89,11 @@ public enum LayoutCommand: Equatable, Sendable {
 }
 
 extension LayoutCommand {
-    /// Whether applying it may take cells away (its history keeps a keyframe just before).
+    /// Whether applying it may take cells away (its history keeps a keyframe just before): an
+    /// undo may (of an add, or a restore).
     package var removesCells: Bool {
         switch self {
-        case .remove, .removeNewest, .clear, .access(.delete), .restore: true
+        case .remove, .removeNewest, .clear, .access(.delete), .restore, .undo: true
         default: false
         }
     }

@@ -41,9 +41,9 @@ public struct LayoutEvent: BusEvent, Equatable {
         case failover(node: String, previous: String?, pinned: [CellID])
         /// The room's access now, and the links rotated (none when only the mode changed).
         case access(mode: AccessMode, rotated: [LinkKind])
-        /// The moment restored (ms since 1970), the cells the room holds now, and its data as
-        /// the `data` message has it (cells with data, every link).
-        case restored(moment: Int, ids: [CellID], records: [CellRecordData], links: [LinkRecord])
+        /// The moment restored (ms since 1970), the cells the room holds now and those pinned,
+        /// and its data as the `data` message has it (cells with data, every link).
+        case restored(moment: Int, ids: [CellID], pinned: [CellID], records: [CellRecordData], links: [LinkRecord])
     }
 
     public let kind: EventKind
@@ -156,10 +156,12 @@ public struct LayoutEvent: BusEvent, Equatable {
         case .membership(let client, let clients):
             writer.member("client", client)
             writer.member("clients", clients)
-        case .restored(let moment, let ids, let records, let links):
+        case .restored(let moment, let ids, let pinned, let records, let links):
             writer.member("moment", moment)
             writer.raw(",\"ids\":")
             writer.integers(ids)
+            writer.raw(",\"pinned\":")
+            writer.integers(pinned)
             var attrs = LinkAttributes()
             for link in links where link.attrs != nil { attrs[link.link.source, link.link.target] = link.attrs }
             writer.raw(",\"data\":{")

@@ -130,9 +130,9 @@ package struct RoomLayout {
                     room.changePointers { $0.point(pointer) }
                     continue
                 }
-                if state.undo.isOn { undoReplies[queued.client] = queued.reply }
                 // The moment just before a change that removes cells shows them where they were.
                 if queued.command.removesCells { recorder.keyframe(state, in: room.history) }
+                if state.undo.isOn { undoReplies[queued.client] = queued.reply }
                 let events: [LayoutEvent]
                 if case .restore(let at) = queued.command {
                     events = try restore(at, by: queued.client, from: room.history)
