@@ -120,7 +120,7 @@ def test_moments_show_the_cells_data_and_links_as_they_were_and_a_restore_brings
                 # The restore is in the history, and the moment before it can be restored too.
                 listing = await history(bo)
                 assert [e for e in listing["events"] if e["kind"] == "restored"] == [
-                    {k: v for k, v in restored.items() if k not in ("type", "ids", "data")} | {"n": 3}]
+                    {k: v for k, v in restored.items() if k not in ("type", "ids", "data", "pinned")} | {"n": 3}]
                 await bo.send({"type": "restore", "at": restored["at"] - 1})
                 undone = await ana.event("restored", by=bo.id)
                 assert undone["ids"] == []

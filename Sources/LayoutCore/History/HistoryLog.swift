@@ -89,8 +89,10 @@ public struct HistoryLog: Sendable {
 
     /// The room as it was at `at` (clamped to the oldest moment kept: `clamped`), with the
     /// keyframe nearest at or before it and a few after (for cells added since that keyframe);
-    /// nil when nothing is kept.
-    public func moment(at: Int) -> Moment? {
+    /// nil when nothing is kept. `reusing`: a moment rebuilt before (a handle dragged forward),
+    /// gone on from when it is of the same segment and not past `at`, instead of rebuilding the
+    /// checkpoint.
+    public func moment(at: Int, reusing: MomentState? = nil) -> Moment? {
         guard let oldest = oldestAt else { return nil }
         let clamped = at < oldest
         let time = max(at, oldest)
@@ -98,8 +100,15 @@ public struct HistoryLog: Sendable {
         var index = segments.count - 1
         while index > 0 && segments[index].firstAt > time { index -= 1 }
         let segment = segments[index]
-        var state = MomentState(checkpoint: segment.checkpoint)
-        for envelope in segment.events(atOrBefore: time) where envelope.seq > segment.checkpoint.seq {
+        let events = segment.events(atOrBefore: time)
+        let through = max(segment.checkpoint.seq, events.last?.seq ?? 0)
+        var state: MomentState
+        if let reusing, reusing.origin == (segment.checkpoint.at, segment.checkpoint.seq), reusing.seq <= through {
+            state = reusing
+        } else {
+            state = MomentState(checkpoint: segment.checkpoint)
+        }
+        for envelope in events where envelope.seq > state.seq && envelope.seq > segment.checkpoint.seq {
             state.apply(envelope)
         }
         let (before, after) = segment.keyframes(around: time, later: Moment.laterKeyframes)

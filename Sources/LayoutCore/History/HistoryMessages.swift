@@ -75,9 +75,9 @@ package enum HistoryMessages {
         writer.raw(",\"ids\":")
         writer.integers(placed.map(\.id))
         writer.raw(",\"x\":")
-        writer.array(placed) { $0.number(rounded($1.x)) }
+        writer.array(placed) { $0.position($1.x) }
         writer.raw(",\"y\":")
-        writer.array(placed) { $0.number(rounded($1.y)) }
+        writer.array(placed) { $0.position($1.y) }
         writer.raw(",\"pinned\":")
         writer.integers(placed.lazy.filter { state.pins[$0.id] != nil }.map(\.id))
         writer.raw(",\"owners\":")
@@ -99,7 +99,4 @@ package enum HistoryMessages {
         writer.raw("}")
         return writer.bytes
     }
-
-    /// Two decimals: finer than a keyframe's quantization over any box under 1300 units wide.
-    private static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 }
