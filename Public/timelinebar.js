@@ -12,6 +12,7 @@
 // End (or Esc) live. `h` opens and closes it (main.js).
 import { changeNear, changesAround, indexAt, isChange, MARK_CLASSES, markColumns, settledSpans, stepChange, xOf, atOf } from './timeline.js';
 import { clockTime, describeEvent, describeMoment } from './wording.js';
+import { fitCanvas } from './canvasfit.js';
 
 const SNAP_PX = 5; // a press this near a mark goes to the mark
 const LIVE_PX = 4; // this near the right end is live
@@ -51,12 +52,7 @@ export function createTimelineBar({ root, toggle, text, liveButton, restoreButto
   // ---- drawing, at most once an animation frame ----
 
   function resize() {
-    const rect = canvas.getBoundingClientRect();
-    dpr = window.devicePixelRatio || 1;
-    cssW = Math.max(1, rect.width);
-    cssH = Math.max(1, rect.height);
-    canvas.width = Math.max(1, Math.round(cssW * dpr));
-    canvas.height = Math.max(1, Math.round(cssH * dpr));
+    ({ cssW, cssH, dpr } = fitCanvas(canvas));
     redraw();
   }
 

@@ -42,12 +42,13 @@ extension LayoutState {
         case .update(let edits):
             var seen = Set<CellID>()
             var cells: [CellBefore] = []
+            // Its place goes back only if some edit of it moved it (one pass: an update may
+            // name a thousand cells).
+            let moved = Set(edits.lazy.filter { $0.x != nil }.map(\.id))
             for edit in edits where seen.insert(edit.id).inserted {
                 guard let position = simulation.position(of: edit.id) else { return nil }
-                // Its place goes back only if some edit of it moved it.
-                let moves = edits.contains { $0.id == edit.id && $0.x != nil }
                 cells.append(CellBefore(id: edit.id, data: catalog[edit.id], radius: simulation.radius(of: edit.id),
-                                        position: moves ? position : nil))
+                                        position: moved.contains(edit.id) ? position : nil))
             }
             return .update(cells)
         case .pin(let id, _, _, let drag):
