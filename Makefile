@@ -18,7 +18,12 @@ RELEASE_BUILD := swift build -c release --product forcelayout
 BUILD_PACKAGES := libwebsockets-dev libssl-dev zlib1g-dev libhiredis-dev pkg-config
 # what the browser test (and make bench-page, make screenshot) need
 BROWSER_PACKAGES := python3-websockets python3-selenium python3-pytest chromium chromium-driver
-TEST_PACKAGES := $(BUILD_PACKAGES) $(BROWSER_PACKAGES) node-d3-force python3-networkx python3-scipy redis-server openssl
+TEST_PACKAGES := $(BUILD_PACKAGES) $(BROWSER_PACKAGES) python3-pytest-xdist node-d3-force python3-networkx python3-scipy redis-server openssl
+# The e2e and browser tests mostly wait on servers and sockets, so they run in parallel
+# (pytest-xdist, a module to a worker: a module's tests may share its server or windows).
+# E2E_WORKERS=0 or BROWSER_WORKERS=0 runs them one at a time.
+E2E_WORKERS ?= 4
+BROWSER_WORKERS ?= 3
 # what make bench's graph rows and make bench-graphs need (bench/graph_quality.py)
 GRAPH_BENCH_PACKAGES := python3-networkx python3-scipy python3-graph-tool python3-igraph python3-cairo python3-websockets
 
@@ -77,11 +82,13 @@ test-fuzz-corpus:
 test-node:
 	node --test Tests/web/
 
+## The tests marked `alone` (wall-clock figures; Tests/e2e/conftest.py) run one at a time after the rest.
 test-e2e:
-	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q Tests/e2e
+	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q -n $(E2E_WORKERS) --dist loadfile -m "not alone" Tests/e2e
+	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q -m alone Tests/e2e
 
 test-browser:
-	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q Tests/web/test_browser.py Tests/web/test_rooms.py Tests/web/test_data.py Tests/web/test_access.py Tests/web/test_finding.py Tests/web/test_history.py
+	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q -n $(BROWSER_WORKERS) --dist loadfile Tests/web/test_browser.py Tests/web/test_rooms.py Tests/web/test_data.py Tests/web/test_access.py Tests/web/test_finding.py Tests/web/test_history.py
 
 clean:
 	rm -rf .build
