@@ -57,7 +57,12 @@ def test_state_survives_a_restart(tmp_path):
             await client.event("removed")
             await client.send({"type": "pin", "id": ids[0], "x": 50, "y": 60})
             await client.event("pinned")
-            frame = await client.next("frame")  # the pin moved a cell: one frame, same membership
+            # The pin moved a cell: a frame shows it (one written before the pin's turn ended,
+            # the remove's, may come first on a busy machine).
+            def held(message):
+                return message.get("type") == "frame" and \
+                    positions({"ids": message.get("ids", ids[:-1]), "xy": message["xy"]})[ids[0]] == (50, 60)
+            frame = await client.find(held)
             return ids, positions({"ids": frame.get("ids", ids[:-1]), "xy": frame["xy"]})
 
     async def check(running, ids, before):
