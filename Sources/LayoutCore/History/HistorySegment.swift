@@ -22,6 +22,9 @@ struct HistorySegment: Sendable {
 
     var firstAt: Int { checkpoint.at }
 
+    /// What its events and keyframes take, the checkpoint aside.
+    var bytesSinceCheckpoint: Int { bytes - checkpoint.bytes }
+
     mutating func append(_ envelope: Envelope<LayoutEvent>) {
         lastAt = max(lastAt, envelope.event.at)
         events.append(envelope)
