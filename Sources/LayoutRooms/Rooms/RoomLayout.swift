@@ -19,6 +19,9 @@ package struct RoomLayout {
     private var deferred: [QueuedCommand] = []
     /// What goes into the room's history (`RoomHistory`).
     private var recorder = HistoryRecorder()
+    /// Nanoseconds this room's turns spent writing its history (`stats`' `historyMs`: issue 27
+    /// wants it under 5% of the stepping).
+    private var historyNanos: UInt64 = 0
 
     package init(state: LayoutState, keeper: StateKeeper?) {
         self.state = state
@@ -128,7 +131,11 @@ package struct RoomLayout {
                     continue
                 }
                 // The moment just before a change that removes cells shows them where they were.
-                if queued.command.removesCells { recorder.keyframe(state, in: room.history) }
+                if queued.command.removesCells {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    recorder.keyframe(state, in: room.history)
+                    historyNanos += DispatchTime.now().uptimeNanoseconds - start
+                }
                 let events: [LayoutEvent]
                 if case .restore(let at) = queued.command {
                     events = try restore(at, by: queued.client, from: room.history)
@@ -225,7 +232,9 @@ package struct RoomLayout {
     /// The frame (when cells moved, joined or left) and the status; then the service thread
     /// is told the room has news.
     mutating func publishChanges(to room: Room) {
+        let start = DispatchTime.now().uptimeNanoseconds
         recorder.start(state, in: room.history, seq: room.bus.nextSeq - 1)
+        historyNanos += DispatchTime.now().uptimeNanoseconds - start
         let (changes, pinned) = state.takeChanges()
         guard !changes.isEmpty else { return }
         if changes.contains(.access) { publishAccess(to: room) }
@@ -244,7 +253,9 @@ package struct RoomLayout {
             publishStatus(to: room, pinned: pinned)
             room.publish(.frame(published, textHead: encoder.headCount, textMembership: encoder.membershipPart,
                                 binaryMembership: binaryEncoder.membershipSection, nextDueIn: state.isStepping ? interval : 0))
+            let recording = DispatchTime.now().uptimeNanoseconds
             recorder.framed(state, in: room.history)
+            historyNanos += DispatchTime.now().uptimeNanoseconds - recording
         } else {
             publishStatus(to: room, pinned: pinned)
             room.publish(.status)
@@ -272,7 +283,9 @@ package struct RoomLayout {
     /// `event` to the room's connections (its bus) and its history.
     private mutating func publish(_ event: LayoutEvent, to room: Room) {
         let envelope = room.bus.publish(event)
+        let start = DispatchTime.now().uptimeNanoseconds
         recorder.record(envelope, state, in: room.history)
+        historyNanos += DispatchTime.now().uptimeNanoseconds - start
     }
 
     /// The room becomes what it was at `at` (`LayoutState.restore`), rebuilt from its history.
@@ -290,6 +303,7 @@ package struct RoomLayout {
     private func publishStatus(to room: Room, pinned: [CellID]?) {
         let simulation = state.simulation
         let report = simulation.lastReport
+        let historyBytes = room.history.isOff ? nil : room.history.change { $0.bytes }
         room.status.update { status in
             if let pinned { status.pinned = pinned }
             status.parameters = simulation.parameters
@@ -304,6 +318,8 @@ package struct RoomLayout {
             status.totalMove = report.totalMove
             status.physics = (simulation.usesGraphModel ? LayoutModel.graph : .cells).rawValue
             status.unfolding = simulation.isUnfolding ? true : nil
+            status.historyBytes = historyBytes
+            status.historyMs = room.history.isOff ? nil : Double(historyNanos) / 1e6
         }
     }
 }
