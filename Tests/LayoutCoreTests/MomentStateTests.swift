@@ -71,6 +71,22 @@ final class MomentStateTests: XCTestCase {
         }
     }
 
+    func testManyCellsGoInOnePassAndTheOthersKeepTheirOrder() {
+        var state = moment(cells: 60)
+        let chain = (1..<60).map { LinkRecord(Link(source: $0, target: $0 + 1)) }
+        state.apply(F.envelope(1, .linked, .linked(chain), at: 1))
+        state.apply(F.envelope(2, .pinned, .pinned(id: 40, x: 0, y: 0), at: 2))
+        let doomed = Array(stride(from: 2, through: 60, by: 2))  // 30 cells: more than a few
+        state.apply(F.envelope(3, .removed, .cells(doomed), at: 3))
+        XCTAssertEqual(Array(state.cells.keys), Array(stride(from: 1, through: 59, by: 2)))
+        XCTAssertEqual(ends(state), [], "every link of the chain touched a cell that went")
+        XCTAssertNil(state.pins[40])
+        state.apply(F.envelope(4, .linked, .linked((0..<15).map { LinkRecord(Link(source: 4 * $0 + 1, target: 4 * $0 + 3)) }), at: 4))
+        state.apply(F.envelope(5, .removed, .cells([1, 3]), at: 5))
+        XCTAssertEqual(ends(state), (1..<15).map { [4 * $0 + 1, 4 * $0 + 3] }, "a few go one by one, the rest in order")
+        XCTAssertEqual(state.dataSeq, 5)
+    }
+
     func testUpdatesReplaceACellsDataWholeAndSkipCellsNoLongerThere() {
         var state = moment()
         let record = CellRecordData(id: 2, data: CellData(label: "B", key: .number(2), attrs: attrs(#"{"a":1}"#)), radius: 20)

@@ -106,15 +106,33 @@ public struct MomentState: Sendable {
 
     private mutating func remove(_ ids: [CellID]) {
         guard !ids.isEmpty else { return }
-        let gone = Set(ids)
+        // A few cells (a `remove`): each is looked for among them (a few comparisons, no
+        // hashing) and taken out of the ordered dictionaries on its own; many (a `clear`): one
+        // pass over each, which rebuilds its hash table (taking out one key at a time moves the
+        // ones after it: a `cleared` of 10k cells took a second to replay).
+        let few = ids.count <= Self.fewCells
+        let gone = few ? [] : Set(ids)
+        func isGone(_ id: CellID) -> Bool { few ? ids.contains(id) : gone.contains(id) }
+        if few {
+            for id in ids { _ = cells.removeValue(forKey: id) }
+        } else {
+            cells.removeAll { gone.contains($0.key) }
+        }
         for id in ids {
-            cells[id] = nil
             pins[id] = nil
             owners[id] = nil
         }
-        links.removeAll { gone.contains($0.key.source) || gone.contains($0.key.target) }
+        let cut = links.keys.filter { isGone($0.source) || isGone($0.target) }
+        if cut.count <= Self.fewCells {
+            for ends in cut { _ = links.removeValue(forKey: ends) }
+        } else {
+            links.removeAll { isGone($0.key.source) || isGone($0.key.target) }
+        }
         dataSeq = seq
     }
+
+    /// Up to this many cells or links are taken out one by one (`remove`).
+    private static let fewCells = 16
 
     /// Each cell's position at the moment: its pin, else the keyframe's (`keyframe`, the
     /// nearest at or before the moment), else the first keyframe after that shows it (`later`,
