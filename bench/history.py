@@ -15,10 +15,11 @@
    checkpoint and the events after it, at most `historyBytes`/8), not on how long the history is.
    The share of the stepping thread's time spent on the history is printed for this phase too.
 3. Scrubs: --scrubs `moment` requests at random moments of that history, one at a time from a
-   client in the room (the room still moving, frames arriving meanwhile): the time from sending
-   each to its answer (p50, p99, max) and the answers' sizes, first without `have` (the cells'
-   data and links in every answer), then each again with the `have` its first answer gave
-   (positions only, when the data did not change).
+   client in the room: the time from sending each to its answer (p50, p99, max), the answers'
+   sizes and the server's CPU time a scrub (stepping included while the room moves), first
+   while the room moves (frames arriving meanwhile) without `have` (the cells' data and links
+   in every answer), then each again with the `have` its first answer gave (positions only,
+   when the data did not change), then without `have` once the room is paused.
 
 Prints the figures on stdout, the JSON of each phase on stderr. Exit status 0 unless a phase
 failed. Environment: FORCELAYOUT_BIN (default .build/release/forcelayout). Stdlib and
@@ -253,17 +254,25 @@ async def session_history(session):
         before = answer["events"][0]["seq"]
 
 
-async def scrubs(session, count, seed):
+async def scrubs(session, count, seed, pid):
+    """Three passes over the same moments: without `have` and with it while the room moves,
+    then without it once the room is paused (the server otherwise idle: the answer's own cost,
+    also as the server's CPU time a scrub)."""
     _, (start, end) = await session_history(session)
     rng = random.Random(seed)
     moments = [rng.randint(start, end) for _ in range(count)]
     passes = {}
     have = {}
-    for name in ("without have", "with have"):
+    for name in ("moving, without have", "moving, with have", "paused, without have"):
+        if name.startswith("paused"):
+            await session.send({"type": "params", "paused": True})
+            await session.next("event", lambda e: e.get("kind") == "params")
+            await asyncio.sleep(1)
         times, sizes, omitted = [], [], 0
+        cpu_before = common.proc_figures(pid)[1]
         for n, at in enumerate(moments):
             request = {"type": "moment", "at": at, "ref": f"m{n}"}
-            if name == "with have":
+            if name == "moving, with have":
                 request["have"] = have[n]
             sent = time.perf_counter()
             await session.send(request)
@@ -273,18 +282,20 @@ async def scrubs(session, count, seed):
             have[n] = answer["dataSeq"]
             omitted += "cells" not in answer
             await asyncio.sleep(0.02)  # inside the message rate (60/s)
+        cpu = common.proc_figures(pid)[1] - cpu_before
         ordered = sorted(times)
         passes[name] = {"p50Ms": round(statistics.median(times), 1),
                         "p99Ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 1),
                         "maxMs": round(max(times), 1), "bytesP50": int(statistics.median(sizes)), "bytesMax": max(sizes),
-                        "withoutData": omitted, "spanSeconds": round((end - start) / 1000, 1)}
+                        "withoutData": omitted, "spanSeconds": round((end - start) / 1000, 1),
+                        "serverCpuMsAScrub": round(1000 * cpu / count, 1)}
     return passes
 
 
-async def busy_and_scrub(port, args):
+async def busy_and_scrub(port, pid, args):
     session, busy = await busy_history(port, args.cells, args.seconds, args.rate, args.reimport)
     try:
-        scrub = await scrubs(session, args.scrubs, seed=4)
+        scrub = await scrubs(session, args.scrubs, seed=4, pid=pid)
     except Exception as error:
         raise RuntimeError(f"scrubs: {error!r}") from error
     finally:
@@ -328,7 +339,7 @@ def main():
             except Exception as error:  # noqa: BLE001 (reported, and the next phase runs)
                 failures.append(f"bytes a minute: {error!r}")
         try:
-            busy, scrub = asyncio.run(busy_and_scrub(server.port, args))
+            busy, scrub = asyncio.run(busy_and_scrub(server.port, server.process.pid, args))
             print(json.dumps({"busy": busy, "scrubs": scrub}), file=sys.stderr)
             events, (start, end) = busy["events"]
             print(f"busy room (--history-bytes {args.history_bytes}): {busy['changes']} changes in {busy['seconds']} s, "
@@ -337,7 +348,8 @@ def main():
             for name, figures in scrub.items():
                 print(f"{args.scrubs} scrubs {name}: p50 {figures['p50Ms']} ms, p99 {figures['p99Ms']} ms, "
                       f"max {figures['maxMs']} ms; answer {figures['bytesP50'] / 1e3:.0f} kB (p50), "
-                      f"{figures['bytesMax'] / 1e3:.0f} kB (max); {figures['withoutData']} without cells/links")
+                      f"{figures['bytesMax'] / 1e3:.0f} kB (max); {figures['withoutData']} without cells/links; "
+                      f"server CPU {figures['serverCpuMsAScrub']} ms a scrub")
         except Exception as error:  # noqa: BLE001
             failures.append(f"busy history: {error!r}")
     sys.exit(common.exit_status(failures))
