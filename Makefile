@@ -15,10 +15,15 @@ FORCELAYOUT_NATIVE ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -q
 export FORCELAYOUT_NATIVE
 RELEASE_BUILD := swift build -c release --product forcelayout
 
-BUILD_PACKAGES := libwebsockets-dev libssl-dev libhiredis-dev pkg-config
+BUILD_PACKAGES := libwebsockets-dev libssl-dev zlib1g-dev libhiredis-dev pkg-config
 # what the browser test (and make bench-page, make screenshot) need
 BROWSER_PACKAGES := python3-websockets python3-selenium python3-pytest chromium chromium-driver
-TEST_PACKAGES := $(BUILD_PACKAGES) $(BROWSER_PACKAGES) node-d3-force python3-networkx python3-scipy redis-server openssl
+TEST_PACKAGES := $(BUILD_PACKAGES) $(BROWSER_PACKAGES) python3-pytest-xdist node-d3-force python3-networkx python3-scipy redis-server openssl
+# The e2e and browser tests mostly wait on servers and sockets, so they run in parallel
+# (pytest-xdist, a module to a worker: a module's tests may share its server or windows).
+# E2E_WORKERS=0 or BROWSER_WORKERS=0 runs them one at a time.
+E2E_WORKERS ?= 4
+BROWSER_WORKERS ?= 3
 # what make bench's graph rows and make bench-graphs need (bench/graph_quality.py)
 GRAPH_BENCH_PACKAGES := python3-networkx python3-scipy python3-graph-tool python3-igraph python3-cairo python3-websockets
 
@@ -35,7 +40,7 @@ define ensure_packages
 endef
 
 .PHONY: run build deps test-deps test test-swift test-fuzz-corpus test-node test-e2e test-browser clean \
-	bench bench-deps bench-graphs bench-page bench-import bench-room bench-history screenshot fuzz load load-rooms attack shape cluster cluster-deps load-cluster
+	bench bench-deps bench-graphs bench-page bench-scrub bench-import bench-room bench-history screenshot fuzz load load-rooms attack shape cluster cluster-deps load-cluster
 
 ## Install what is missing, build in release, serve on http://$(HOST):$(PORT)/
 run: deps
@@ -77,11 +82,13 @@ test-fuzz-corpus:
 test-node:
 	node --test Tests/web/
 
+## The tests marked `alone` (wall-clock figures; Tests/e2e/conftest.py) run one at a time after the rest.
 test-e2e:
-	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q Tests/e2e
+	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q -n $(E2E_WORKERS) --dist loadfile -m "not alone" Tests/e2e
+	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q -m alone Tests/e2e
 
 test-browser:
-	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q Tests/web/test_browser.py Tests/web/test_rooms.py Tests/web/test_data.py Tests/web/test_access.py Tests/web/test_finding.py
+	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q -n $(BROWSER_WORKERS) --dist loadfile Tests/web/test_browser.py Tests/web/test_rooms.py Tests/web/test_data.py Tests/web/test_access.py Tests/web/test_finding.py Tests/web/test_history.py
 
 clean:
 	rm -rf .build
@@ -117,6 +124,13 @@ bench-page:
 	$(RELEASE_BUILD)
 	$(PYTHON) bench/page.py $(BENCH_PAGE_ARGS)
 	node bench/search.mjs
+
+## Issue 27: how soon the page shows each moment while its timeline's handle is dragged
+## through the past of a 10k-cell room (bench/scrub.py; SCRUB_ARGS, e.g. --minutes 60)
+bench-scrub:
+	$(call ensure_packages,$(BUILD_PACKAGES) $(BROWSER_PACKAGES))
+	$(RELEASE_BUILD)
+	$(PYTHON) bench/scrub.py $(SCRUB_ARGS)
 
 ## Issue 23: a 500x500 grid (250k nodes, 499k links) through `forcelayout import` into a fresh
 ## release server: the import's wall time (target 15 s), then frames/s, steps/s and the longest

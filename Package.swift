@@ -11,6 +11,14 @@ let vectorC: [CSetting] = nativeAVX ? [.unsafeFlags(["-mavx2", "-mfma"])] : []
 let vectorSwift: [SwiftSetting] = nativeAVX
     ? [.define("FORCELAYOUT_AVX"), .unsafeFlags(["-Xcc", "-mavx2", "-Xcc", "-mfma"])] : []
 
+// The engine is optimised in debug builds too: the physics tests (and the e2e suite's debug
+// server) step layouts thousands of times, which unoptimised Swift makes many times slower,
+// while the rest stays unoptimised for the debugger. -O keeps every precondition and overflow
+// check (there is no assert() in ForceLayout). FORCELAYOUT_ENGINE_ONONE=1 swift build gives an
+// unoptimised engine to step through.
+let engineOnone = ProcessInfo.processInfo.environment["FORCELAYOUT_ENGINE_ONONE"] == "1"
+let engineSwift: [SwiftSetting] = engineOnone ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "forcelayout",
     platforms: [.macOS(.v15)],
@@ -41,9 +49,15 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // zlib's crc32 for the records of a room's history file (History/).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // A whole-mask test for the force loops, which Swift's SIMD types do not inline.
         .target(name: "CVectorMath", cSettings: vectorC),
-        .target(name: "ForceLayout", dependencies: ["CVectorMath"], swiftSettings: vectorSwift),
+        .target(name: "ForceLayout", dependencies: ["CVectorMath"], swiftSettings: vectorSwift + engineSwift),
         .target(name: "EventBus", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
         // The pure core: the layout's state, the protocol's values and codecs, the cluster's
         // wire, the state file's format, and the state machines (a connection's life, the
@@ -52,7 +66,7 @@ let package = Package(
         .target(
             name: "LayoutCore",
             dependencies: [
-                "CCrypto", "ForceLayout", "EventBus",
+                "CCrypto", "CZlib", "ForceLayout", "EventBus",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),

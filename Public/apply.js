@@ -12,7 +12,10 @@ import { SECRET } from './links.js';
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isId = (v) => typeof v === 'number' && Number.isFinite(v);
 
-/** Any server message: hello, frame, event, data, stats, error, role, pointer (others, such as replay, are ignored). */
+/**
+ * Any server message: hello, frame, event, data, stats, error, role, pointer, undoable (others,
+ * such as replay, history and moment, which rewind.js takes, are ignored).
+ */
 export function applyMessage(s, msg) {
   switch (msg.type) {
     case 'hello':
@@ -38,8 +41,22 @@ export function applyMessage(s, msg) {
       applyStanding(s, msg, changes);
       return emitChanges(s, changes);
     }
+    case 'undoable':
+      return applyUndoable(s, msg);
     default:
   }
+}
+
+/**
+ * An `undoable` ({count, next}): how many of this page's own changes the server can undo, and
+ * the next one in words ("add 10 cells"); count 0 when none.
+ */
+export function applyUndoable(s, msg) {
+  const count = Number.isSafeInteger(msg.count) && msg.count > 0 ? msg.count : 0;
+  const next = count > 0 && typeof msg.next === 'string' && msg.next.trim() !== '' ? msg.next.trim() : null;
+  if (s.undoable && s.undoable.count === count && s.undoable.next === next) return;
+  s.undoable = { count, next };
+  emitChanges(s, new Map([['undoable', undefined]]));
 }
 
 // sets s[key] and notes `type` in changes when the value differs
@@ -80,6 +97,11 @@ export function applyHello(s, msg) {
   for (const p of Array.isArray(msg.pointers) ? msg.pointers : []) applyPointer(s, p);
   if (pointers > 0 || s.pointers.size > 0) changes.set('pointers', undefined);
   s.v = null; // the next frame carries ids; frames without them are meaningless until then
+  // what this page may undo is its connection's own changes: a new connection has none yet
+  if (s.undoable !== null) {
+    s.undoable = null;
+    changes.set('undoable', undefined);
+  }
   // the room's data comes in its `data` message after hello (none when it has none)
   if (s.data.cells.size > 0 || s.data.links.size > 0) {
     s.data = createCellData();
@@ -158,8 +180,11 @@ function trackPins(s, ev) {
     case 'cleared':
       s.pinned.clear();
       break;
+    case 'restored':
     case 'failover': {
-      // another server went on from the room's last saved state: its pins are these
+      // another server went on from the room's last saved state (a restore: from a moment
+      // of the past): its pins are these, when the event says
+      if (ev.kind === 'restored' && !Array.isArray(ev.pinned)) return false;
       const pins = new Set((Array.isArray(ev.pinned) ? ev.pinned : []).filter(isId));
       const same = pins.size === s.pinned.size && [...pins].every((id) => s.pinned.has(id));
       s.pinned = pins;

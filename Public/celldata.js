@@ -1,7 +1,7 @@
 // The cells' data and the links, as the server tells them: the `data` message a page gets
 // after hello (columns: cells.id, cells.label, …; links.source, links.target, …) replaces
 // everything; then the events `added` (its `cells`), `updated`, `linked`, `unlinked`,
-// `removed` and `cleared` change it. Pure, no DOM.
+// `removed` and `cleared` change it, and `restored` (its `data`) replaces it. Pure, no DOM.
 //
 // `cells`: Map id -> {label, radius, color, group, key} (only the fields a cell has; `key` is
 // the cell's id in the user's data, a string or a number, which an import resumes by);
@@ -88,6 +88,13 @@ export function applyDataEvent(d, ev) {
     case 'removed':
     case 'cleared':
       changed = forget(d, Array.isArray(ev.ids) ? ev.ids : []);
+      break;
+    case 'restored':
+      // the room is a moment of its past again: its data, as a data message has it
+      if (ev.data !== null && typeof ev.data === 'object') {
+        applyDataMessage(d, ev.data);
+        return true;
+      }
       break;
     default:
   }

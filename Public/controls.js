@@ -10,7 +10,8 @@
 // - select[name=<param>] (a choice's menu) lists its options; picking one sends it at once.
 // - button[data-action]: add / remove (input[name=count] cells), clear, pause (toggles paused).
 // They follow the state: its params and limits, enabled only while connected and only for a
-// page that may change the room (a viewer's are disabled: links.js), and a
+// page that may change the room (a viewer's are disabled: links.js; so are all while the page
+// shows the past: rewind.js), and a
 // message the server rejected is no longer taken as sent (a toggle or a menu the user is not
 // holding shows the server's value again).
 import { controlModel } from './controlmodel.js';
@@ -235,15 +236,21 @@ export function createControls(root, state, { send, confirmClear = () => true })
     maxAdd = Number.isFinite(m) && m >= 1 ? Math.min(1000, Math.floor(m)) : 1000;
     if (countInput) countInput.max = String(maxAdd);
   }
-  /** Enable the controls only while connected, and never for a viewer (who may only watch). */
+  /**
+   * Enable the controls only while connected, never for a viewer (who may only watch), and not
+   * while the page shows the past: what they would change is the live room, not the one shown
+   * (going live, one click or End, brings them back).
+   */
   function setEnabled() {
     const connected = state.connection === 'connected';
     const viewer = state.role === 'viewer';
+    const past = state.moment !== null;
     root.toggleAttribute('data-offline', !connected);
     root.toggleAttribute('data-view-only', viewer);
-    for (const b of root.querySelectorAll('button[data-action]')) b.disabled = !connected || viewer;
-    for (const input of form?.querySelectorAll('input, select') ?? []) input.disabled = viewer;
-    if (countInput) countInput.disabled = viewer;
+    root.toggleAttribute('data-past', past);
+    for (const b of root.querySelectorAll('button[data-action]')) b.disabled = !connected || viewer || past;
+    for (const input of form?.querySelectorAll('input, select') ?? []) input.disabled = viewer || past;
+    if (countInput) countInput.disabled = viewer || past;
   }
 
   state.on('specs', () => build(state.paramSpecs));
@@ -252,6 +259,7 @@ export function createControls(root, state, { send, confirmClear = () => true })
   state.on('physics', showPhysics);
   state.on('connection', setEnabled);
   state.on('access', setEnabled);
+  state.on('moment', setEnabled);
   // forget what was sent: the server does not hold it; a toggle or menu shows what it holds
   state.on('rejected', () => {
     lastSent.clear();

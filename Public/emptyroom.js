@@ -1,13 +1,16 @@
 // What an empty room says to a newcomer, over the canvas: add cells, import a graph (or drop
 // a file), share the address. A viewer is told the room has nothing yet. Shown while the page
-// is connected and the room has no cells (and no import is under way).
+// is connected and the room has no cells (and no import is under way, and the page does not
+// show the past).
 export function createEmptyRoom(el, state, { add, importFile, share }) {
   const edit = el.querySelector('[data-part="edit"]');
   const view = el.querySelector('[data-part="view"]');
   const actions = el.querySelector('[data-part="actions"]');
 
   function render() {
-    const empty = state.connection === 'connected' && state.ids.length === 0 && state.v !== null && document.body.dataset.importing !== 'true';
+    // the past shown is not the empty room now
+    const empty = state.connection === 'connected' && state.ids.length === 0 && state.v !== null && document.body.dataset.importing !== 'true'
+      && state.moment === null;
     el.hidden = !empty;
     const viewer = state.role === 'viewer';
     edit.hidden = viewer;
@@ -23,7 +26,7 @@ export function createEmptyRoom(el, state, { add, importFile, share }) {
     else share(b);
   });
   // an empty room's first frame changes no membership: its positions say the room is known
-  for (const type of ['connection', 'membership', 'access', 'positions']) state.on(type, render);
+  for (const type of ['connection', 'membership', 'access', 'positions', 'moment']) state.on(type, render);
   render();
   return { render };
 }

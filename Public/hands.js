@@ -6,8 +6,8 @@
 // it (pointing.js); a tap on the empty canvas clears the highlight. The canvas's cursor classes follow the hovered
 // and the dragged cell, and a lost connection lets go of everything.
 import { createPointers } from './pointers.js';
-import { clearFocus, ownerLookup, selectId, setDrag, setHover } from './state.js';
-import { describeOwner } from './owners.js';
+import { clearFocus, mayChange, ownerLookup, selectId, setDrag, setHover } from './state.js';
+import { describeOwner, ownerOf } from './owners.js';
 import { cellName } from './celldata.js';
 import { throttle } from './throttle.js';
 import { dragPin, dropMessage } from './dragpins.js';
@@ -27,11 +27,12 @@ export function createHands({ canvas, renderer, scene, state, tooltip, send, ask
   function hover(id, clientX, clientY) {
     setHover(state, id);
     if (id === null) return;
-    const owner = ownerLookup(state)(id);
-    const pinned = state.pinned.has(id) ? ' · pinned' : '';
-    const group = state.data.cells.get(id)?.group;
-    const degree = neighbours.degree(id);
-    const parts = [cellName(state.data, id)];
+    const owner = state.moment?.owners ? ownerOf(state.moment.owners, id) : ownerLookup(state)(id);
+    // what is drawn: the live layout's data and pins, or a moment's of the past
+    const pinned = drawn.pinned.has(id) ? ' · pinned' : '';
+    const group = drawn.data.cells.get(id)?.group;
+    const degree = state.moment === null ? neighbours.degree(id) : 0;
+    const parts = [cellName(drawn.data, id)];
     if (group !== undefined) parts.push(`group ${group}`);
     if (degree > 0) parts.push(degree === 1 ? '1 link' : `${degree.toLocaleString('en-US')} links`);
     parts.push(describeOwner(owner, state.client));
@@ -47,13 +48,13 @@ export function createHands({ canvas, renderer, scene, state, tooltip, send, ask
     if (state.dragging !== null) tooltip.hide();
   });
 
-  // A viewer selects, hovers, zooms and pans; it moves and pins nothing (the server would refuse).
-  const mayChange = () => state.role !== 'viewer';
+  // A viewer selects, hovers, zooms and pans; it moves and pins nothing (the server would
+  // refuse); nor does anyone while the page shows the past (the cell is not where it is now).
   const pointers = createPointers(canvas, renderer, {
     cellAt,
     select: (id) => selectId(state, id),
     dragStart(id) {
-      if (!mayChange()) return;
+      if (!mayChange(state)) return;
       setDrag(state, { id, wx: 0, wy: 0, wasPinned: state.pinned.has(id) });
     },
     dragMove(id, clientX, clientY) {
@@ -75,7 +76,7 @@ export function createHands({ canvas, renderer, scene, state, tooltip, send, ask
       }
     },
     doubleTap(id) {
-      if (!mayChange()) return;
+      if (!mayChange(state)) return;
       if (state.pinned.has(id)) {
         ask({ type: 'unpin', id });
         return;

@@ -37,7 +37,7 @@ export function createImportPanel({ button, input, progress, status, exportLink,
     job = null;
     progress.hidden = true;
     document.body.dataset.importing = '';
-    button.disabled = state.role === 'viewer';
+    button.disabled = state.role === 'viewer' || state.moment !== null;
     const notes = importer.notes.length ? ` Not imported: ${importer.notes.join('; ')}.` : '';
     if (importer.failed) return say(`Import of ${name} stopped: ${importer.failed}.${notes}`, 'error');
     const { cells, links } = importer.progress;
@@ -71,6 +71,7 @@ export function createImportPanel({ button, input, progress, status, exportLink,
     if (job || choosing) return say('An import is under way: wait for it to end', 'error');
     if (state.connection !== 'connected') return say('Not connected: wait for the server, then import again', 'error');
     if (state.role === 'viewer') return say('View only: importing would change the room (it needs the edit link)', 'error');
+    if (state.moment !== null) return say('You are viewing the past: go live to import into the room', 'error');
     let graph;
     try {
       graph = readGraph(await file.text());
@@ -188,8 +189,10 @@ export function createImportPanel({ button, input, progress, status, exportLink,
 
   function showRole() {
     const viewer = state.role === 'viewer';
-    if (!job) button.disabled = viewer;
-    button.title = viewer ? 'View only: importing changes the room' : button.dataset.title ?? button.title;
+    const past = state.moment !== null;
+    if (!job) button.disabled = viewer || past;
+    button.title = viewer ? 'View only: importing changes the room'
+      : past ? 'Viewing the past: go live to import' : button.dataset.title ?? button.title;
     const exportable = state.access === 'open' || key() !== null;
     exportLink.setAttribute('aria-disabled', String(!exportable));
     exportLink.title = exportable ? exportLink.dataset.title : 'Export needs one of this room\u2019s links';
@@ -197,6 +200,7 @@ export function createImportPanel({ button, input, progress, status, exportLink,
   button.dataset.title = button.title;
   exportLink.dataset.title = exportLink.title;
   state.on('access', showRole);
+  state.on('moment', showRole);
 
   return { start, say };
 }

@@ -5,11 +5,15 @@
 //   f       fit the layout (auto camera)     F   fit the selection
 //   / or Ctrl+K   find a cell                Esc   clear the highlight
 //   p       point at the selected cell       ← ↓ previous cell, → ↑ next (as the strip)
+//   h       the room's history (timeline)    r   record a video of the canvas (again: stop)
+//   Ctrl+Z / Cmd+Z   undo my last change
 // No key removes cells: a key pressed by mistake (people expect `-` to zoom out) must not take
-// cells away from everyone; Remove and Clear are buttons, and Clear asks first.
-// Nothing applies with Ctrl, Alt or Meta held (browser shortcuts) but Ctrl+K, while typing in a
-// text or number field, or on the strip (it has its own keys); keys a focused control uses
-// itself (arrows on a slider, space on a button or checkbox) stay with it.
+// cells away from everyone; Remove, Clear and Restore this moment are buttons, and ask first.
+// Undo takes back only this page's own last change, one at a time, as Ctrl+Z does everywhere.
+// Nothing applies with Ctrl, Alt or Meta held (browser shortcuts) but Ctrl+K and Ctrl+Z, while
+// typing in a text or number field (Ctrl+Z there undoes the typing), or on the strip (it has
+// its own keys); keys a focused control uses itself (arrows on a slider, the timeline's too,
+// space on a button or checkbox) stay with it.
 
 const ACTIONS = {
   '+': 'zoomIn',
@@ -30,6 +34,10 @@ const ACTIONS = {
   ArrowDown: 'prev',
   ArrowRight: 'next',
   ArrowUp: 'next',
+  h: 'history',
+  H: 'history',
+  r: 'record',
+  R: 'record',
 };
 
 /**
@@ -40,6 +48,8 @@ const ACTIONS = {
 export function keyAction(e, kind = 'other') {
   if (!e) return null;
   if ((e.ctrlKey || e.metaKey) && !e.altKey && (e.key === 'k' || e.key === 'K')) return 'find';
+  // Ctrl+Shift+Z is redo elsewhere: not this
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && (e.key === 'z' || e.key === 'Z')) return kind === 'text' ? null : 'undo';
   if (e.ctrlKey || e.altKey || e.metaKey) return null;
   const action = Object.hasOwn(ACTIONS, e.key) ? ACTIONS[e.key] : null;
   if (!action || kind === 'text' || kind === 'strip') return null;
@@ -51,9 +61,10 @@ export function keyAction(e, kind = 'other') {
 const TEXT_INPUTS = new Set(['text', 'number', 'search', 'email', 'url', 'tel', 'password', 'date', 'time', 'datetime-local', 'month', 'week']);
 
 /** The kind of a focused element for keyAction, from its tag, type and role. */
-export function targetKind({ tagName = '', type = '', isContentEditable = false, id = '' } = {}) {
+export function targetKind({ tagName = '', type = '', isContentEditable = false, id = '', role = '' } = {}) {
   const tag = String(tagName).toUpperCase();
   if (id === 'strip') return 'strip';
+  if (role === 'slider') return 'control'; // the timeline's handle: its arrows are its own
   if (isContentEditable || tag === 'TEXTAREA' || tag === 'SELECT') return 'text';
   if (tag === 'INPUT') return TEXT_INPUTS.has(String(type).toLowerCase()) || type === '' ? 'text' : 'control';
   if (tag === 'BUTTON') return 'button';

@@ -2,7 +2,8 @@
 // order and "no group"; else one line per client who added cells now in the layout (most
 // cells first), a swatch of its colour, "you" for this page's own; cells of no known owner
 // (restored from a state file) as "restored". At most MAX lines, the rest summed up. It
-// follows the state's membership, owners, data, client id and colour scheme; `paintOf(ids)`
+// follows the state's membership, owners, data, client id and colour scheme (or the moment of
+// the past the canvas shows); `paintOf(ids, data)`
 // gives the legend of a membership (scene.js, shared with the canvas). A group's line is a
 // button that highlights the group's cells.
 const MAX = 12;
@@ -11,7 +12,9 @@ export function createLegend(el, state, paintOf) {
   let last = '';
 
   function render() {
-    const { legend } = paintOf(state.ids);
+    // what the canvas draws: the live layout, or the moment of the past shown
+    const { moment } = state;
+    const { legend } = moment === null ? paintOf(state.ids) : paintOf(moment.ids, moment.data, moment.owners ?? state.owners);
     const me = state.client;
     const rows = legend.rows;
     const key = JSON.stringify([legend.by, rows.map((r) => [r.name, r.count, r.css]), me, state.focused && state.group]);
@@ -61,6 +64,6 @@ export function createLegend(el, state, paintOf) {
     }
   }
 
-  for (const type of ['membership', 'owners', 'data', 'connection', 'theme', 'selection']) state.on(type, render);
+  for (const type of ['membership', 'owners', 'data', 'connection', 'theme', 'selection', 'moment']) state.on(type, render);
   render();
 }

@@ -2,7 +2,8 @@
 // connection that feeds it (net.js, receive.js), then every part of the page, each following
 // the state's change events from the moment it is made: the canvas (renderer, painter,
 // hands), the strip, the controls, the status line, the legend, the log, the room's name,
-// address and switcher, import and export. The room is the one the page's address names (room.js). Nothing here
+// address and switcher, import and export, pictures and video, undo, the timeline of the
+// room's past. The room is the one the page's address names (room.js). Nothing here
 // redraws by hand: the renderer and the strip wake the frame loop when they have something
 // new to draw. The connection never calls back before this module has run to its end.
 import { SUBPROTOCOLS, connect, socketUrl } from './net.js';
@@ -45,6 +46,10 @@ import { viewFromHash, viewHash, viewLinkKey } from './viewlink.js';
 import { roomUrl } from './room.js';
 import { zoomAt } from './camera.js';
 import { describeError } from './wording.js';
+import { createRewind } from './rewind.js';
+import { createTimelineBar } from './timelinebar.js';
+import { createUndo } from './undo.js';
+import { createRecorder } from './recorder.js';
 
 const $ = (sel) => document.querySelector(sel);
 const dark = window.matchMedia('(prefers-color-scheme: dark)');
@@ -67,10 +72,14 @@ const storage = (() => {
   }
 })();
 let key = chooseKey(location.hash, storage, room);
+// the room's past: the timeline's events and the moment shown instead of the live layout
+// (it sends through the connection made next, only once that hears something)
+const rewind = createRewind({ state, send: (msg) => net.send(msg) });
 const net = connect({
   url: socketUrl(location, room),
   protocols: () => offer(SUBPROTOCOLS, key?.secret),
-  onMessage: receiver.onMessage,
+  // the past's answers go to the timeline (rewind.js), the rest to the state
+  onMessage: (msg) => rewind.take(msg) || receiver.onMessage(msg),
   onBinary: receiver.onBinary,
   onState: (connection) => setConnection(state, connection),
   onBytes: perf.received,
@@ -101,6 +110,7 @@ function ask(msg) {
   notice.show('Not connected: waiting for the server');
   return false;
 }
+
 
 // ---- the canvas and the strip ----
 
@@ -264,6 +274,20 @@ const importPanel = createImportPanel({
 createPictures({ png: $('#picture-png'), svg: $('#picture-svg'), scale: $('#picture-scale') }, state, {
   renderer, scene, say: (text, kind) => importPanel.say(text, kind),
 });
+const recorder = createRecorder($('#record'), canvas, state, {
+  say: (text, kind) => importPanel.say(text, kind),
+  onDraw: renderer.invalidate,
+});
+const undo = createUndo($('#undo'), state, { send: ask, say: (text) => notice.show(text) });
+const timelineBar = createTimelineBar({
+  root: $('#timeline'), toggle: $('#history-toggle'), text: $('#past [data-part="text"]'),
+  liveButton: $('#past-live'), restoreButton: $('#past-restore'), closeButton: $('#timeline-close'),
+  track: $('#timeline-track'), list: $('#timeline-changes'),
+}, state, rewind, {
+  confirmRestore: (time) => window.confirm(`Make room \u201c${room}\u201d what it was at ${time}, for everyone in it? What changed since can be found on the timeline.`),
+  onResize: resized,
+  say: (text) => notice.show(text, { seconds: 3 }),
+});
 const copyView = $('#view-copy');
 copyView.addEventListener('click', async () => {
   const { link, needsLink } = viewLinkKey(state.access, state.links, location.hash);
@@ -283,14 +307,17 @@ $('#params').addEventListener('submit', (e) => {
   if (document.activeElement instanceof HTMLInputElement) document.activeElement.blur();
 });
 
-// ---- keyboard: + - space arrows f (keys.js says where they apply) ----
+// ---- keyboard: + - space arrows f h r Ctrl+Z (keys.js says where they apply) ----
 
 document.addEventListener('keydown', (e) => {
   if (e.defaultPrevented) return;
-  const action = keyAction(e, targetKind(e.target instanceof Element ? e.target : {}));
+  const t = e.target instanceof Element ? e.target : null;
+  const action = keyAction(e, targetKind(t ? {
+    tagName: t.tagName, type: t.type, isContentEditable: t.isContentEditable, id: t.id, role: t.getAttribute('role') ?? '',
+  } : {}));
   if (!action) return;
   e.preventDefault();
-  if (e.repeat && action !== 'prev' && action !== 'next') return; // a held key adds once
+  if (e.repeat && action !== 'prev' && action !== 'next') return; // a held key adds (undoes) once
   switch (action) {
     case 'add':
     case 'pause':
@@ -325,6 +352,15 @@ document.addEventListener('keydown', (e) => {
     case 'fit':
       fit();
       break;
+    case 'history':
+      timelineBar.toggle();
+      break;
+    case 'undo':
+      undo.undo();
+      break;
+    case 'record':
+      recorder.toggle();
+      break;
     default:
   }
 });
@@ -336,7 +372,10 @@ function resized() {
   renderer.resize();
   strip.resize();
 }
-new ResizeObserver(resized).observe(document.body);
+// the body, and the canvas alone: the timeline opening under it takes its height
+const sizes = new ResizeObserver(resized);
+sizes.observe(document.body);
+sizes.observe(canvas);
 // a window moved to a screen of another pixel ratio keeps its CSS size: watch the ratio too
 (function watchPixelRatio() {
   window.matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener('change', () => {
@@ -374,4 +413,17 @@ window.forcelayout = {
   },
   /** The subprotocol the server chose: 'forcelayout.v2' (binary frames), 'forcelayout.v1', '' when not connected. */
   protocol: () => net.protocol,
+  /**
+   * The timeline: {opened, at (the time shown, null: live), shown (the moment drawn's time, or
+   * null), events (held), more, figures: how long moments took to come and this page's work
+   * on them ({answers, meanMs, maxMs, buildMeanMs, buildMaxMs})}.
+   */
+  timeline: () => ({
+    opened: rewind.opened, at: rewind.at, shown: state.moment?.at ?? null, events: rewind.timeline.events.length,
+    more: rewind.timeline.more, figures: rewind.figures(),
+  }),
+  /** How many cells the canvas draws now: the live layout's, or the moment's of the past shown. */
+  drawnCells: () => scene.scene.count,
+  /** Go to time `at` of the room's past (server ms), or live (null): what the timeline's handle does. */
+  goTo: (at) => (at === null ? rewind.live() : rewind.goTo(at)),
 };

@@ -1,6 +1,7 @@
 // The canvas follows the state. A frame from the server goes to the interpolator and the
 // camera's fit; anything else the canvas shows (the membership, owners, pins, selection,
-// the hovered and the dragged cell, params, the colour scheme) invalidates the picture, and
+// the hovered and the dragged cell, params, the colour scheme, the moment of the past shown)
+// invalidates the picture, and
 // the renderer wakes the frame loop (frames.js). Each animation frame draws the interpolated
 // scene (scene.js) and glides the strip; a big layout at rest (jiggling by hundredths of a
 // pixel per step) is redrawn only once it moved a quarter of a device pixel.
@@ -26,6 +27,11 @@ export function createPainter({ state, frames, interp, scene, renderer, strip, p
     renderer.invalidate();
   });
   for (const type of REDRAWN_BY) state.on(type, renderer.invalidate);
+  // the past shown, another moment of it, or live again: the fit follows what is drawn
+  state.on('moment', () => {
+    renderer.retarget();
+    renderer.invalidate();
+  });
   state.on('drag', () => {
     renderer.freeze(state.dragging !== null); // the camera holds still under a dragged cell
     renderer.invalidate();

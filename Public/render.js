@@ -24,7 +24,8 @@
 // arcs, as fast there and without building 16 large masks at every step of a zoom.
 // Whole-page figures are in Tests/web/README.md.
 //
-// The camera's fit follows `state` (its positions and cellSize) and the part of the canvas
+// The camera's fit follows `state` (its positions and cellSize, or the moment of the past it
+// shows) and the part of the canvas
 // the panel leaves free (setInsets). Whenever something to draw changed, the renderer calls
 // onChange (the page's frame loop wakes) and draws it at the next frame().
 import { contentBounds, easeCamera, fitCamera, nearestCell, screenToWorld, worldToScreen } from './camera.js';
@@ -128,8 +129,10 @@ export function createRenderer(canvas, state, { onChange = () => {}, overlays = 
 
   function retarget() {
     if (frozen || mode !== 'auto') return;
-    const size = Number(state.params.cellSize) || 20;
-    const b = contentBounds(state.xy, size, state.ids.length);
+    // what is drawn: the live layout, or the moment of the past shown (rewind.js)
+    const shown = state.moment ?? state;
+    const size = Number(shown.params.cellSize) || Number(state.params.cellSize) || 20;
+    const b = contentBounds(shown.xy, size, shown.ids.length);
     target = fitCamera(b, view(), { margin: 28, minSpan: size * 12 });
     if (!camera) camera = { ...target };
     touch();

@@ -3,8 +3,11 @@
 // (its colour, group or owner: cellpaint.js) in the state's colour scheme, its own radius,
 // the links and labels (state.data), and the marks (pinned, selected, hovered, dragged).
 // Index maps and palettes are cached per membership, so a frame costs one interpolation and
-// no allocation.
-import { ownerLookup, pickedCell } from './state.js';
+// no allocation. While the page shows a moment of the past (state.moment: rewind.js), that is
+// drawn instead: its cells, positions, data, links and pins (the live frames still go through
+// the interpolator, so going live shows the room as it is at once).
+import { pickedCell } from './state.js';
+import { ownerOf } from './owners.js';
 import { createPalette } from './palette.js';
 import { paintCells } from './cellpaint.js';
 
@@ -24,13 +27,15 @@ export function createScene(state, interp) {
   let paints = [];
   /**
    * Colour slots, palette and legend of a membership (cellpaint.js), in the state's colour
-   * scheme, and each cell's own radius (radii: null when every cell has the default).
+   * scheme, and each cell's own radius (radii: null when every cell has the default): of the
+   * live layout, or of a moment of the past (its data and owners' runs).
    */
-  function paintOf(ids) {
-    const { scheme, data } = state;
-    let p = paints.find((q) => q.ids === ids && q.runs === state.owners && q.scheme === scheme && q.data === data && q.version === data.version);
+  function paintOf(ids, data = state.data, runs = state.owners) {
+    const { scheme } = state;
+    let p = paints.find((q) => q.ids === ids && q.runs === runs && q.scheme === scheme && q.data === data && q.version === data.version);
     if (!p) {
-      p = { ids, runs: state.owners, scheme, data, version: data.version, ...paintCells(ids, ownerLookup(state), data.cells, scheme), radii: radiiOf(ids, data.cells) };
+      const owner = (id) => ownerOf(runs, id);
+      p = { ids, runs, scheme, data, version: data.version, ...paintCells(ids, owner, data.cells, scheme), radii: radiiOf(ids, data.cells) };
       paints = [p, ...paints.slice(0, 1)];
     }
     return p;
@@ -58,19 +63,22 @@ export function createScene(state, interp) {
    * where the delayed frames had it. Returns true while cells move.
    */
   function update(now) {
-    const { hoveredId, dragging } = state;
-    const s = interp.sample(now);
-    scene.ids = s.ids;
-    scene.xy = s.xy;
-    scene.count = s.count;
-    scene.index = indexOf(scene.ids);
-    const p = paintOf(scene.ids);
+    const { hoveredId, moment } = state;
+    const s = interp.sample(now); // also while a moment is shown: the live frames move on
+    const dragging = moment === null ? state.dragging : null;
+    const shown = moment ?? s;
+    scene.ids = shown.ids;
+    scene.xy = shown.xy;
+    scene.count = moment === null ? s.count : moment.ids.length;
+    scene.index = moment === null ? indexOf(scene.ids) : moment.index;
+    scene.data = moment === null ? state.data : moment.data;
+    // a moment's cells in the colours of who had added them then (or, not said, of now)
+    const p = moment === null ? paintOf(scene.ids) : paintOf(scene.ids, scene.data, moment.owners ?? state.owners);
     scene.slots = p.slots;
     scene.palette = p.palette;
     scene.radii = p.radii;
-    scene.data = state.data;
-    scene.cellSize = Number(state.params.cellSize) || 20;
-    scene.pinned = state.pinned;
+    scene.cellSize = Number((moment ?? state).params.cellSize) || Number(state.params.cellSize) || 20;
+    scene.pinned = moment === null ? state.pinned : moment.pinned;
     // the halo marks a cell the user picked, not the strip's first cell by default
     scene.selectedId = pickedCell(state);
     scene.hoveredId = hoveredId;
@@ -82,7 +90,7 @@ export function createScene(state, interp) {
         scene.xy[2 * i + 1] = dragging.wy;
       }
     }
-    return s.moving;
+    return moment === null && s.moving;
   }
 
   return { scene, update, paintOf };

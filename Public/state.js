@@ -2,7 +2,8 @@
 // messages: params and their specs, membership and positions, owners, pins, clients, stats, the events to
 // show), the room it is the layout of (from the page's address, then hello.room), and what
 // is this page's own (the connection, the selected, hovered and dragged cell, the colour
-// scheme). Pure, no DOM.
+// scheme), and the moment of the room's past it shows instead of the live layout (rewind.js),
+// if any. Pure, no DOM.
 //
 // Every change goes through a function of this file or of apply.js, and each emits the
 // change events of what it changed, once each, after the whole change is made, in the
@@ -33,6 +34,8 @@ export const CHANGES = [
   'physics', // physics: what moves the cells now, 'cells' or 'graph' (hello, stats), or null; unfolding: a multilevel layout unfolds
   'stats', // stats: the server's figures, once a second
   'history', // payload {events, restarted}: server events not shown before (a new server process: restarted)
+  'undoable', // undoable: what this page's own changes the server can undo ({count, next}), or null (no `undoable` yet: an older server)
+  'moment', // moment: the room's past shown instead of the live layout (rewind.js: {at, seq, ids, index, xy, data, params, pinned}), or null: live
   'pointers', // pointers: who points at which cell (Map client -> {id, name}), from hello and `pointer` messages
   'hover', // hoveredId: the cell under the mouse
   'drag', // dragging: the cell dragged here, {id, wx, wy, wasPinned}, or null
@@ -79,6 +82,8 @@ export function createState({ scheme = 'light', room = 'main' } = {}) {
     dragging: null,
     scheme,
     rejected: null,
+    undoable: null, // {count, next}: this page's changes the server can undo (the `undoable` message)
+    moment: null, // the moment of the past shown (rewind.js), null: the live layout
   };
   emitters.set(s, emitter);
   return s;
@@ -130,6 +135,23 @@ export function selectGroup(s, group) {
   s.group = group;
   s.focused = group !== null;
   emitChanges(s, new Map([['selection', undefined]]));
+}
+
+/**
+ * Show a moment of the room's past instead of the live layout ({at, seq, ids, index, xy,
+ * data, params, pinned}: rewind.js), or the live layout again (null). The live state goes on
+ * underneath, so going back to it is instant.
+ */
+export function setMoment(s, moment) {
+  change(s, 'moment', moment ?? null, 'moment');
+}
+
+/**
+ * Whether what this page does changes the room: not a viewer's page (the server would
+ * refuse), and not while it shows the past (what it shows is not what a change would apply to).
+ */
+export function mayChange(s) {
+  return s.role !== 'viewer' && s.moment === null;
 }
 
 /** The cell the user picked and sees highlighted, or null (nothing, or a group, is). */

@@ -8,6 +8,7 @@ import { dotSizes, sumSizes } from './dots.js';
 import { keyTarget } from './stripnav.js';
 import { selectIndex, selectedIndex } from './state.js';
 import { cellName } from './celldata.js';
+import { fitCanvas } from './canvasfit.js';
 
 const BASE = 14; // largest dot slot, CSS px
 const WAVE = 9; // dots in the half-wave
@@ -51,12 +52,7 @@ export function createStrip(el, state, { label = null, onChange = () => {} } = {
   }
 
   function resize() {
-    const rect = canvas.getBoundingClientRect();
-    dpr = window.devicePixelRatio || 1;
-    cssW = Math.max(1, rect.width);
-    cssH = Math.max(1, rect.height);
-    canvas.width = Math.max(1, Math.round(cssW * dpr));
-    canvas.height = Math.max(1, Math.round(cssH * dpr));
+    ({ cssW, cssH, dpr } = fitCanvas(canvas));
     touch();
   }
 

@@ -24,6 +24,12 @@ struct Motion {
         pushX[to] = pushX[from]; pushY[to] = pushY[from]; learnedAt[to] = learnedAt[from]
     }
 
+    /// Copies cell `from` of `other` to slot `to` of this one (a merge, `Simulation.restore`).
+    mutating func copy(_ from: Int, from other: Motion, to: Int) {
+        lastDX[to] = other.lastDX[from]; lastDY[to] = other.lastDY[from]; gain[to] = other.gain[from]
+        pushX[to] = other.pushX[from]; pushY[to] = other.pushY[from]; learnedAt[to] = other.learnedAt[from]
+    }
+
     mutating func truncate(to count: Int) {
         lastDX.removeSubrange(count...); lastDY.removeSubrange(count...); gain.removeSubrange(count...)
         pushX.removeSubrange(count...); pushY.removeSubrange(count...); learnedAt.removeSubrange(count...)

@@ -31,8 +31,9 @@ public final class Simulation {
     /// differently until the next step, settled iff no cell can move.
     public internal(set) var lastReport: StepReport
 
-    /// Same order as `ids`; a pinned cell is held at its position.
-    private(set) var pinned: [Bool] = []
+    /// Same order as `ids`; a pinned cell is held at its position. (Set by this file, and by
+    /// `restore`, which rebuilds the arrays.)
+    var pinned: [Bool] = []
     /// Same order as `ids`: a cell's own radius, or 0 for the default (half the cell size,
     /// following `cellSize`); see `Simulation+Radii.swift`.
     var radii: [Double] = []
@@ -40,8 +41,8 @@ public final class Simulation {
     public internal(set) var customRadii = 0
     /// Same order as `ids`: what the integrator remembers per cell.
     var motion = Motion()
-    /// id -> index into the arrays; rebuilt when removal compacts them.
-    private(set) var index: [CellID: Int] = [:]
+    /// id -> index into the arrays; rebuilt when removal compacts them (or `restore` merges).
+    var index: [CellID: Int] = [:]
     var rng: SeededRandom
     private var maxStepOverride: Double?
     /// Scratch force buffers, kept between steps to avoid reallocating.

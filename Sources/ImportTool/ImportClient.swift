@@ -5,11 +5,12 @@ import LayoutServer
 import LoadTool
 
 /// `forcelayout import`'s connection: one libwebsockets client (protocol v2, whose frames it
-/// skips unread) driving an `ImportSession`, with the session's window of messages in flight,
+/// skips but for their cell count) driving a `RoomDriver` (an `ImportSession` sending a graph
+/// file, a `PlaybackSession` playing a recording), with the driver's window of messages in flight,
 /// paced under the server's rate limit. Runs on the calling thread until the import ends. When the session asks for a
 /// new connection (a batch unanswered, the server closed this one) it opens one, a second
 /// later, and the session resumes on its `hello`.
-public final class ImportClient {
+public final class ImportClient<Driver: RoomDriver>: ClientCallbackTarget {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }
@@ -17,14 +18,16 @@ public final class ImportClient {
     private let url: WebSocketURL
     /// The room's link (or the admin token), offered as one more subprotocol name.
     private let key: String?
-    private var session: ImportSession
-    private let progress: (ImportSession) -> Void
+    private var session: Driver
+    private let progress: (Driver) -> Void
+    /// What libwebsockets' callback finds through the context's user pointer.
+    private lazy var callbackBox = ClientCallbackBox(self)
     private let allocations = CAllocations()
     /// Messages to write, in order (the pace lets them out one by one).
     private var outgoing: [[UInt8]] = []
     private var incoming: [UInt8] = []
     private var bucket: TokenBucket?
-    private var outcome: Result<ImportSession.Summary, Failure>?
+    private var outcome: Result<Driver.Summary, Failure>?
     private var context: OpaquePointer?
     /// The connection open now (nil between two).
     private var connection: OpaquePointer?
@@ -33,16 +36,14 @@ public final class ImportClient {
     /// When to open the next connection (nil: none wanted).
     private var reconnectAt: Double?
 
-    /// `replace`: the room is cleared before the graph goes (`ImportSession.replace`).
-    public init(url: WebSocketURL, graph: GraphFile, key: String? = nil, replace: Bool = false,
-                progress: @escaping (ImportSession) -> Void = { _ in }) {
+    public init(url: WebSocketURL, driver: Driver, key: String? = nil, progress: @escaping (Driver) -> Void = { _ in }) {
         self.url = url
         self.key = key
-        session = ImportSession(graph: graph, replace: replace)
+        session = driver
         self.progress = progress
     }
 
-    public func run() throws(Failure) -> ImportSession.Summary {
+    public func run() throws(Failure) -> Driver.Summary {
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
         info.protocols = UnsafePointer(allocations.keep(array: [
@@ -50,7 +51,7 @@ public final class ImportClient {
                           rx_buffer_size: 64 * 1024, id: 0, user: nil, tx_packet_size: 0),
             lws_protocols(),
         ]))
-        info.user = Unmanaged.passUnretained(self).toOpaque()
+        info.user = Unmanaged.passUnretained(callbackBox).toOpaque()
         forcelayout_lws_set_log_level(Int32(LLL_ERR))
         guard let context = lws_create_context(&info) else { throw Failure(description: "cannot start libwebsockets") }
         self.context = context
@@ -93,7 +94,11 @@ public final class ImportClient {
             if let input { incoming += UnsafeRawBufferPointer(start: input, count: length) }
             guard lws_is_final_fragment(wsi) != 0, lws_remaining_packet_payload(wsi) == 0 else { return 0 }
             defer { incoming.removeAll(keepingCapacity: true) }
-            guard lws_frame_is_binary(wsi) == 0, let message = try? JSONParser.parse(incoming) else { return 0 }
+            if lws_frame_is_binary(wsi) != 0 {
+                if let head = V2FrameHead(incoming) { act(on: session.receivedFrame(cells: Int(head.n)), wsi: wsi) }
+                return 0
+            }
+            guard let message = try? JSONParser.parse(incoming) else { return 0 }
             act(on: session.received(message), wsi: wsi)
         case LWS_CALLBACK_CLIENT_WRITEABLE:
             if replacing { return -1 }
@@ -106,7 +111,7 @@ public final class ImportClient {
             let status = Int(lws_http_client_http_response(wsi))
             connection = nil
             guard outcome == nil else { break }
-            if reconnectAt == nil, !replacing, session.phase == .connecting {
+            if reconnectAt == nil, !replacing, session.connecting {
                 outcome = .failure(Failure(description: ImportAddress.refusal(status: status, detail: why, url: url.description)))
             } else {
                 ended()
@@ -142,7 +147,7 @@ public final class ImportClient {
         if outcome == nil, reconnectAt == nil { reconnectAt = Self.seconds() + 1 }
     }
 
-    private func act(on action: ImportSession.Action, wsi: OpaquePointer?) {
+    private func act(on action: SessionAction<Driver.Summary>, wsi: OpaquePointer?) {
         if case .wait = action { return }
         progress(session)
         switch action {
@@ -193,10 +198,30 @@ public final class ImportClient {
     private static func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }
 
+extension ImportClient where Driver == ImportSession {
+    /// `replace`: the room is cleared before the graph goes (`ImportSession.replace`).
+    public convenience init(url: WebSocketURL, graph: GraphFile, key: String? = nil, replace: Bool = false,
+                            progress: @escaping (ImportSession) -> Void = { _ in }) {
+        self.init(url: url, driver: ImportSession(graph: graph, replace: replace), key: key, progress: progress)
+    }
+}
+
+/// An `ImportClient` of any driver, as libwebsockets' callback (a C function, not generic) calls it.
+protocol ClientCallbackTarget: AnyObject {
+    func handle(wsi: OpaquePointer, reason: lws_callback_reasons, input: UnsafeMutableRawPointer?, length: Int) -> Int32
+}
+
+/// The context's user pointer: the client, whatever its driver (it owns the box).
+final class ClientCallbackBox {
+    unowned let target: any ClientCallbackTarget
+
+    init(_ target: any ClientCallbackTarget) { self.target = target }
+}
+
 /// libwebsockets' callback: finds the `ImportClient` through the context's user pointer.
 func importClientCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
                           _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
     guard let wsi, let context = lws_get_context(wsi), let opaque = lws_context_user(context) else { return 0 }
-    return Unmanaged<ImportClient>.fromOpaque(opaque).takeUnretainedValue()
+    return Unmanaged<ClientCallbackBox>.fromOpaque(opaque).takeUnretainedValue().target
         .handle(wsi: wsi, reason: reason, input: input, length: length)
 }

@@ -24,6 +24,9 @@ struct ClusterKeys: Sendable {
     var requests: String { base + "requests" }
     /// Channel: the owner's frames, events, status and data answers (`RoomBroadcast`).
     var broadcast: String { base + "out" }
+    /// Stream: the room's history (`RedisHistoryStream`), one record an entry, written by its
+    /// owner, read back by a server taking the room over and by relays for their clients.
+    var history: String { base + "history" }
     /// Channel: a relay's nudge that requests wait in `requests`.
     var nudge: String { base + "nudge" }
 

@@ -58,7 +58,7 @@ extension ClusterNode {
             case .armFallback(let seconds):
                 queue.asyncAfter(deadline: .now() + seconds) { [self] in fallBack(box, name) }
             case .won(let previous):
-                if let read { won(name, Claim(saved: read.saved, previous: previous, roster: read.roster)) }
+                if let read { won(name, Claim(saved: read.saved, previous: previous, roster: read.roster), room: box.room ?? relayedRoom(name)) }
             case .giveLeaseBack: redis.submit(.init([Self.releaseScript(ClusterKeys(name), node: self.name)]))
             case .takeRequests: if case .owner(let owned, _)? = state.withLock({ $0.routes[name] }) { takeRequests(of: owned) }
             case .republish:
@@ -153,13 +153,14 @@ extension ClusterNode {
     }
 
     /// The lease is ours: the room's state, read with it, is decoded off the service thread and
-    /// Redis's threads (neither waits for a large room's state to be read and checked), then
+    /// Redis's threads (neither waits for a large room's state to be read and checked), and its
+    /// history read from its stream into `target` (the room in memory here, if known), then
     /// the service thread steps the room (`ClusterNotice.won`).
-    private func won(_ room: RoomName, _ claim: Claim) {
-        let notices = notices
-        DispatchQueue.global(qos: .userInitiated).async {
+    private func won(_ room: RoomName, _ claim: Claim, room target: Room?) {
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
             var claim = claim
             claim.state = claim.decoded(room)
+            if let target { loadHistory(of: target, state: claim.state) }
             notices.post(.won(room, claim))
         }
     }

@@ -50,12 +50,12 @@ extension ClusterNode {
             let reply = reply(to: client, on: node)
             switch decoder.decode(message) {
             case .failure(let error):
-                reply(error)
+                reply(ServerMessages.error(error))
             case .success(let decoded):
                 // The relay refused what the role may not send; a request that says otherwise
                 // is refused here too.
                 guard role >= decoded.message.requiredRole else {
-                    return reply(decoded.message.refusal(to: role, ref: decoded.ref))
+                    return reply(ServerMessages.error(decoded.message.refusal(to: role, ref: decoded.ref)))
                 }
                 let command: LayoutCommand
                 switch decoded.message {
@@ -64,11 +64,11 @@ extension ClusterNode {
                 case .deleteRoom: command = .access(.delete)
                 case .subscribe, .replay, .rotate, .history, .moment: return  // the relay's own (a rotation comes as `access`)
                 }
-                room.commands.push(QueuedCommand(command: command, client: client, ref: decoded.ref, reject: reply))
+                room.commands.push(QueuedCommand(command: command, client: client, ref: decoded.ref, reply: reply))
                 wakeRoom.withLock { $0 }?(room)
             }
         case .access(let node, let client, let change):
-            room.commands.push(QueuedCommand(command: .access(change), client: client, ref: nil, reject: reply(to: client, on: node)))
+            room.commands.push(QueuedCommand(command: .access(change), client: client, ref: nil, reply: reply(to: client, on: node)))
             wakeRoom.withLock { $0 }?(room)
         case .joined(let node, let client, let readsText):
             if replicator.joined(client, on: node, local: false, readsText: readsText) { room.presence(.joined, of: client) }
@@ -89,11 +89,12 @@ extension ClusterNode {
         }
     }
 
-    /// How an error for a relay's client goes back to it: on its server's channel.
-    private func reply(to client: String, on node: String) -> @Sendable (ProtocolError) -> Void {
-        { [self] error in
+    /// How a message for a relay's client (an error, its `undoable`) goes back to it: on its
+    /// server's channel.
+    private func reply(to client: String, on node: String) -> @Sendable ([UInt8]) -> Void {
+        { [self] message in
             redis.submit(.init([RedisCommand.words("PUBLISH", ClusterKeys.node(node))
-                + [NodeMessage.reply(client: client, message: ServerMessages.error(error)).encoded]]))
+                + [NodeMessage.reply(client: client, message: message).encoded]]))
         }
     }
 

@@ -20,6 +20,13 @@ package final class ClusterNode: RoomCluster {
     /// Lease renewals and this server's summary, on a connection of their own: however far
     /// behind `redis` falls, they are not queued behind it (`LeasePolicy`).
     let heartbeat: RedisCommands
+    /// Rooms' histories (`RedisHistoryStream`, `RelayedHistory`), on a connection of their own:
+    /// a checkpoint or a relay's read of a large room's history is megabytes, which must not
+    /// hold back frames and events queued behind them.
+    let historyRedis: RedisCommands
+    /// Relayed rooms' histories, as read for this server's clients; answered on `historyQueue`.
+    let relayedHistories = RelayedHistories()
+    let historyQueue = DispatchQueue(label: "forcelayout.relayed-history", qos: .utility)
     /// When the service thread last came round (`serviceCameRound`), in uptime nanoseconds.
     let serviceRound = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
     let subscriber: Mutex<RedisSubscriber?> = Mutex(nil)
@@ -66,6 +73,7 @@ package final class ClusterNode: RoomCluster {
         heartbeat = RedisCommands(address: config.redis, purpose: "heartbeat", logger: logger) { up in
             if up { redis.reconnectNow() }
         }
+        historyRedis = RedisCommands(address: config.redis, purpose: "history", logger: logger) { _ in }
     }
 
     /// The service thread is alive: called on each of its rounds.
@@ -121,6 +129,7 @@ package final class ClusterNode: RoomCluster {
         subscriber.subscribe(ClusterKeys.node(name))
         redis.start()
         heartbeat.start()
+        historyRedis.start()
         subscriber.start()
         scheduleLeaseTick()
     }
@@ -139,6 +148,7 @@ package final class ClusterNode: RoomCluster {
                         RedisCommand.words("ZREM", ClusterKeys.nodes, name)])
         subscriber.withLock { $0 }?.stop()
         heartbeat.stop()
+        historyRedis.stop()
         redis.stop()
     }
 
@@ -152,6 +162,7 @@ package final class ClusterNode: RoomCluster {
             if case .relay? = state.routes[room.name] { return true }
             return false
         }
+        relayedHistories.remove(room.name)
         let subscriber = subscriber.withLock { $0 }
         if wasRelayed { subscriber?.unsubscribe(replicator.keys.broadcast) }
         subscriber?.subscribe(replicator.keys.nudge)
@@ -190,6 +201,7 @@ package final class ClusterNode: RoomCluster {
             state.leases.released(room)
             return state.routes.removeValue(forKey: room)
         }
+        relayedHistories.remove(room)
         let keys = ClusterKeys(room)
         switch route {
         case .owner(_, let replicator):
@@ -253,6 +265,7 @@ package final class ClusterNode: RoomCluster {
         if up {
             redis.reconnectNow()
             heartbeat.reconnectNow()
+            historyRedis.reconnectNow()
         } else {
             let mirrors = state.withLock { $0.routes.values.compactMap { route -> RoomMirror? in
                 if case .relay(let mirror) = route { return mirror } else { return nil }

@@ -93,6 +93,10 @@ extension MessagePathFuzzer {
             // From the room's history, which the layout alone does not hold: no event here.
             require(events.isEmpty, "restore made events without a history", bytes)
             return false
+        case .undo:
+            // Whatever it undid, every event it made says which one.
+            require(events.allSatisfy { $0.undo != nil || $0.kind == .woke }, "undo made an event without undo", bytes)
+            return false
         }
         return true
     }

@@ -135,7 +135,7 @@ enum MessagePathFuzzer {
             require(!ids.isEmpty && ids.count <= limits.maxCells && ids.allSatisfy { $0 >= 1 }, "remove ids \(ids.prefix(8))", bytes)
         case .layout(.removeNewest(let count)):
             require(count >= 1, "remove count \(count)", bytes)
-        case .layout(.clear):
+        case .layout(.clear), .layout(.undo):
             break
         case .layout(.params(let change)):
             require(!change.isEmpty, "an empty parameter change", bytes)

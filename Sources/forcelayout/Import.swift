@@ -20,11 +20,17 @@ struct Import: ParsableCommand {
         server's limits, paced under its rate limit, with a progress bar on a terminal. \
         By default the graph is added to what the room holds (importing twice gives two \
         copies); with --replace the room is cleared first, so it holds this graph alone. \
-        A mistyped room in --url is said before connecting.
+        A mistyped room in --url is said before connecting. \
+        FILE may also be a recording (FILE.flhistory, from GET /export/NAME.flhistory): it is \
+        played back into the room as it happened, the room paused meanwhile so the cells are \
+        where the recording has them: its first moment's cells, links, parameters and pins, \
+        then each change at its recorded pace (--speed) and the cells' places at each keyframe; \
+        the room is unpaused at the end unless the recording ended paused. The room must be \
+        empty (or --replace). A recording whose tail is not whole plays what is and says so.
         """
     )
 
-    @Argument(help: "The graph file (- for standard input).")
+    @Argument(help: "The graph file, or a recording (.flhistory); - for standard input.")
     var file: String
 
     @Option(help: "The room's WebSocket address.")
@@ -33,6 +39,10 @@ struct Import: ParsableCommand {
     @Option(help: ArgumentHelp("File holding the room's edit link's secret (what follows #edit= in its address), or the owner's, or the server's admin token; or $FORCELAYOUT_KEY. Never an argument: ps would show it.",
                                valueName: "path"))
     var keyFile: String?
+
+    @Option(help: ArgumentHelp("A recording's pace: 1 as it happened, 2 twice as fast, 0 without pauses (as fast as the server's rate allows).",
+                               valueName: "factor"))
+    var speed: Double?
 
     @Flag(help: "Clear the room first (everyone's cells, as the page's Clear does), so that it holds this graph alone; without it the graph is added to what the room holds.")
     var replace = false
@@ -53,6 +63,8 @@ struct Import: ParsableCommand {
             guard let data = FileManager.default.contents(atPath: file) else { fail("cannot read \(file)") }
             bytes = Array(data)
         }
+        if Recording.isRecording(bytes) { return try play(bytes, into: target) }
+        if speed != nil { throw ValidationError("--speed applies to a recording (a .flhistory file); \(file) is a graph file") }
         let graph: GraphFile
         do {
             graph = try GraphFile.read(bytes)
@@ -62,13 +74,40 @@ struct Import: ParsableCommand {
         let key = try self.key()
         let bar = ProgressBar(enabled: isatty(STDERR_FILENO) != 0)
         let started = Date()
-        let client = ImportClient(url: target, graph: graph, key: key, replace: replace) { bar.show($0.progress) }
+        let client = ImportClient<ImportSession>(url: target, graph: graph, key: key, replace: replace) { bar.show($0.progress) }
         do {
             let summary = try client.run()
             bar.finish()
             let seconds = Date().timeIntervalSince(started)
             print("imported \(summary.cells) cells and \(summary.links) links from \(file) into \(target)\(replace ? ", replacing what it held," : "") in \(String(format: "%.1f", seconds)) s")
             for note in summary.notes { print("  not imported: \(note)") }
+        } catch {
+            bar.finish()
+            fail("\(error)")
+        }
+    }
+
+    /// A recording played back into the room (`PlaybackSession`).
+    private func play(_ bytes: [UInt8], into target: WebSocketURL) throws {
+        let speed = speed ?? 1
+        guard speed.isFinite, speed >= 0 else { throw ValidationError("--speed must be 0 or more (0: without pauses), not \(speed)") }
+        let recording: Recording
+        do {
+            recording = try Recording(bytes)
+        } catch {
+            fail("\(file): \(error)")
+        }
+        let key = try self.key()
+        let bar = ProgressBar(enabled: isatty(STDERR_FILENO) != 0)
+        let started = Date()
+        let driver = PlaybackSession(recording: recording, speed: speed, replace: replace)
+        let client = ImportClient(url: target, driver: driver, key: key) { bar.show($0.progress) }
+        do {
+            let summary = try client.run()
+            bar.finish()
+            let seconds = Date().timeIntervalSince(started)
+            print("played \(file) into \(target)\(replace ? ", replacing what it held," : ""): \(summary.events) events and \(summary.keyframes) keyframes over \(String(format: "%.1f", Double(summary.duration) / 1000)) s of recording, as \(summary.messages) messages in \(String(format: "%.1f", seconds)) s")
+            for note in summary.notes { print("  note: \(note)") }
         } catch {
             bar.finish()
             fail("\(error)")

@@ -44,9 +44,10 @@ final class LayoutStateRestoreTests: XCTestCase {
 
         XCTAssertEqual(events.map(\.kind), [.restored])
         XCTAssertEqual(events[0].by, "c9")
-        guard case .restored(let moment, let ids, let records, let links) = events[0].detail else { return XCTFail("\(events)") }
+        guard case .restored(let moment, let ids, let pinned, let records, let links) = events[0].detail else { return XCTFail("\(events)") }
         XCTAssertEqual(moment, 1234)
         XCTAssertEqual(ids, [1, 2, 3, 4])
+        XCTAssertEqual(pinned, [2])
         XCTAssertEqual(records, state.records, "the room's data now, as the data message has it")
         XCTAssertEqual(links.map(\.link), saved.layout.links)
         XCTAssertEqual(links.first?.attrs, attrs(#"{"w":2}"#))

@@ -87,6 +87,20 @@ final class MomentStateTests: XCTestCase {
         XCTAssertEqual(state.dataSeq, 5)
     }
 
+    func testACellAnUndoBringsBackHasOnlyTheLinksMadeAgain() {
+        var state = moment(cells: 4)
+        state.apply(F.envelope(1, .linked, .linked([LinkRecord(Link(source: 1, target: 2)), LinkRecord(Link(source: 2, target: 3)),
+                                                    LinkRecord(Link(source: 3, target: 4))]), at: 1))
+        state.apply(F.envelope(2, .removed, .cells([2]), at: 2))
+        state.apply(F.envelope(3, .added, .cells([2]), at: 3))
+        XCTAssertEqual(ends(state), [[3, 4]], "its links went with it")
+        XCTAssertEqual(Array(state.cells.keys), [1, 2, 3, 4])
+        state.apply(F.envelope(4, .linked, .linked([LinkRecord(Link(source: 2, target: 1))]), at: 4))
+        XCTAssertEqual(ends(state), [[3, 4], [1, 2]])
+        state.apply(F.envelope(5, .removed, .cells([4]), at: 5))
+        XCTAssertEqual(ends(state), [[1, 2]])
+    }
+
     func testUpdatesReplaceACellsDataWholeAndSkipCellsNoLongerThere() {
         var state = moment()
         let record = CellRecordData(id: 2, data: CellData(label: "B", key: .number(2), attrs: attrs(#"{"a":1}"#)), radius: 20)

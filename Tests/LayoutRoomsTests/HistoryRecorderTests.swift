@@ -17,11 +17,15 @@ final class HistoryRecorderTests: XCTestCase {
         simulation.add(count: cells, spawn: .random)
         let state = LayoutState(simulation: simulation, limits: Limits())
         return Room(name: RoomName("past")!, layout: RoomLayout(state: state, keeper: nil), replay: ReplayBounds(events: 64),
-                    history: HistoryBounds(bytes: 1 << 30, seconds: 3600), changed: ChangedRooms())
+                    history: RoomHistory(bounds: HistoryBounds(bytes: 1 << 30, seconds: 3600)), changed: ChangedRooms())
     }
 
     private func run(_ command: LayoutCommand, in room: Room) {
-        room.commands.push(QueuedCommand(command: command, client: "c1", ref: nil) { error in XCTFail("\(error)") })
+        // The way back carries refusals and `undoable` news: only a refusal fails the test.
+        room.commands.push(QueuedCommand(command: command, client: "c1", ref: nil) { reply in
+            let text = String(decoding: reply, as: UTF8.self)
+            if text.hasPrefix(#"{"type":"error""#) { XCTFail(text) }
+        })
         _ = room.turn(budget: budget, early: false)
     }
 

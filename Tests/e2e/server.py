@@ -79,7 +79,18 @@ class RunningServer:
         if log_file is True:
             log_file = self._temporary("forcelayout-log-") / "server.log"
         self.log_file = pathlib.Path(log_file) if log_file else None
-        self.start(wait=not expect_failure)
+        for attempt in range(3):
+            try:
+                self.start(wait=not expect_failure)
+                break
+            except ServerDidNotStart:
+                # free_port's port can be taken between its probe and the server's bind (by a
+                # server or a client of a test running beside this one): another free port.
+                if port or attempt == 2 or "cannot listen on" not in self.log:
+                    raise
+                self.port = free_port()
+                self.args[self.args.index("--port") + 1] = str(self.port)
+                self.output = []
 
     def _temporary(self, prefix):
         path = pathlib.Path(tempfile.mkdtemp(prefix=prefix))

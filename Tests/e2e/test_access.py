@@ -27,6 +27,7 @@ MESSAGES = {
     "params": ({"type": "params", "charge": 12}, "editor"),
     "pin": ({"type": "pin", "id": 2, "x": 5, "y": 5}, "editor"),
     "unpin": ({"type": "unpin", "id": 1}, "editor"),
+    "undo": ({"type": "undo"}, "editor"),
     "subscribe": ({"type": "subscribe", "kinds": "all"}, "viewer"),
     "replay": ({"type": "replay", "count": 1}, "viewer"),
     "access": ({"type": "access", "access": "view"}, "owner"),
@@ -100,7 +101,7 @@ def test_the_creator_is_the_owner_and_gets_the_links():
 def test_every_message_kind_by_every_role():
     """Viewers are refused every change with `forbidden` (their `ref` echoed), editors the
     owner's messages; nothing refused changes the room, and every connection stays open."""
-    assert set(MESSAGES) == {"add", "update", "link", "unlink", "remove", "clear", "params", "pin", "unpin",
+    assert set(MESSAGES) == {"add", "update", "link", "unlink", "remove", "clear", "params", "pin", "unpin", "undo",
                              "subscribe", "replay", "access", "rotate", "history", "moment", "restore"}, "every client message kind"
     with RunningServer() as server:
         async def scenario():

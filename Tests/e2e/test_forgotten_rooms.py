@@ -37,8 +37,9 @@ def test_a_cleared_and_forgotten_room_is_kept_aside_and_can_be_restored(tmp_path
                 return len((await client.next("frame"))["ids"])
         assert run(cells()) == 5
         assert server.terminate() == 0, server.log
-    # Nothing else in the folder but the client ids' reservation.
-    assert sorted(path.name for path in folder.iterdir()) == [".clients.json", ".forgotten", "work.json"]
+    # Nothing else in the folder but the client ids' reservation and the history of the room
+    # since it came back (a forgotten room's history went with it).
+    assert sorted(path.name for path in folder.iterdir()) == [".clients.json", ".forgotten", "work.history", "work.json"]
 
     # The folder is not a room, and its files go after the retention period.
     (aside / "old.100.json").write_bytes((folder / "work.json").read_bytes())

@@ -120,7 +120,7 @@ def test_moments_show_the_cells_data_and_links_as_they_were_and_a_restore_brings
                 # The restore is in the history, and the moment before it can be restored too.
                 listing = await history(bo)
                 assert [e for e in listing["events"] if e["kind"] == "restored"] == [
-                    {k: v for k, v in restored.items() if k not in ("type", "ids", "data")} | {"n": 3}]
+                    {k: v for k, v in restored.items() if k not in ("type", "ids", "data", "pinned")} | {"n": 3}]
                 await bo.send({"type": "restore", "at": restored["at"] - 1})
                 undone = await ana.event("restored", by=bo.id)
                 assert undone["ids"] == []
@@ -151,4 +151,36 @@ def test_no_history_when_it_is_off():
                 assert "no history" in error["message"] and error["ref"] == "m"
                 await client.send({"type": "restore", "at": now_ms()})
                 await client.error("unavailable")
+        run(scenario())
+
+
+def test_an_undo_takes_back_ones_own_restore_unless_someone_changed_the_room_since():
+    with RunningServer() as server:
+        async def scenario():
+            async with Client(server.room("back")) as ana, Client(server.room("back")) as bo:
+                ids = await labelled(ana, ["one", "two"])
+                await asyncio.sleep(0.05)
+                whole = now_ms()
+                await asyncio.sleep(0.05)
+                await ana.send({"type": "clear"})
+                await bo.event("cleared", by=ana.id)
+                more = await add(ana, 3)
+                await bo.send({"type": "restore", "at": whole})
+                restored = await ana.event("restored", by=bo.id)
+                assert restored["ids"] == ids
+                undoable = await bo.next("undoable")
+                assert undoable["count"] == 1 and "restore" in undoable["next"], undoable
+                # bo takes it back: the room is as it was just before (ana's three cells).
+                await bo.send({"type": "undo"})
+                back = await ana.event("restored", by=bo.id)
+                assert back["ids"] == more and back["undo"] == restored["seq"]
+                # Undoing that undo restores again.
+                await bo.send({"type": "undo"})
+                again = await ana.event("restored", by=bo.id)
+                assert again["ids"] == ids
+                # Once ana changed the room, bo's restore stays.
+                await add(ana, 1)
+                await bo.send({"type": "undo", "ref": "u"})
+                error = await bo.error("conflict")
+                assert ana.id in error["message"] and "restored" in error["message"], error
         run(scenario())

@@ -141,5 +141,6 @@ def test_a_crash_mid_write_leaves_nothing_after_the_next_start(tmp_path):
         running.stop()
     with RunningServer("--state", str(state)) as running:
         assert running.terminate() == 0, running.log
-    # Beside the state file: its client ids' reservation, nothing else.
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["layout.json", "layout.json.clients"], list(tmp_path.iterdir())
+    # Beside the state file: its client ids' reservation and its history, nothing else.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["layout.history", "layout.json", "layout.json.clients"], \
+        list(tmp_path.iterdir())

@@ -68,7 +68,9 @@ def test_every_room_survives_a_restart_with_state_dir(tmp_path):
         assert wait_until(lambda: saved_cells(folder / "alpha.json") == 4 and saved_cells(folder / "beta.json") == 4, 3), \
             sorted(p.name for p in folder.iterdir())
         assert server.terminate() == 0, server.log
-    assert {p.name for p in folder.iterdir() if not p.name.startswith(".")} == {"alpha.json", "beta.json", "main.json"}
+    # Each room's file, and its history's folder beside it.
+    assert {p.name for p in folder.iterdir() if not p.name.startswith(".")} == {
+        "alpha.json", "beta.json", "main.json", "alpha.history", "beta.history", "main.history"}
     assert len(read_state(folder / "alpha.json")["layout"]["cells"]) == 4
     assert {k: read_state(folder / "alpha.json")["layout"]["parameters"][k] for k in ("model", "edgeLength")} == \
         {"model": "graph", "edgeLength": 45}

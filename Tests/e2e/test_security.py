@@ -91,17 +91,19 @@ def test_limits_are_flags_and_reported_in_hello():
              "--max-clients", "9", "--max-connections", "40", "--max-connections-per-address", "20",
              "--max-queued-bytes", "100000", "--request-timeout", "7", "--max-rooms", "12",
              "--rooms-per-minute", "3", "--max-total-cells", "700", "--room-idle-seconds", "30", "--max-links", "77",
-             "--max-exports-per-address", "3", "--max-export-bytes", "2000000"]
+             "--max-exports-per-address", "3", "--max-export-bytes", "2000000", "--undo-depth", "9",
+             "--history-bytes", "1000000", "--history-seconds", "3600", "--history-batch", "20"]
 
     async def scenario(server):
         async with Client(server.ws) as client:
             assert client.hello["limits"] == {"maxCells": 500, "maxAddPerMessage": 50, "maxLinks": 77, "maxMessageBytes": 4096, "maxAttrBytes": 1024,
-                                              "replayBuffer": 16, "replayBytes": 50000, "messagesPerSecond": 5, "messageBurst": 8,
+                                              "replayBuffer": 16, "replayBytes": 50000, "historyBytes": 1000000, "historySeconds": 3600,
+                                              "historyBatch": 20, "messagesPerSecond": 5, "messageBurst": 8,
                                               "maxEventBacklog": 64, "maxClients": 9, "maxConnections": 40,
                                               "maxConnectionsPerAddress": 20, "maxQueuedBytes": 100000,
                                               "requestTimeout": 7, "maxRooms": 12, "roomsPerMinute": 3, "maxRoomsPerAddress": 12,
                                               "maxTotalCells": 700, "roomIdleSeconds": 30,
-                                              "maxExportsPerAddress": 3, "maxExportBytes": 2000000}
+                                              "maxExportsPerAddress": 3, "maxExportBytes": 2000000, "undoDepth": 9}
             await client.send({"type": "add", "count": 51})
             assert "50" in (await client.error("limit"))["message"]
             for _ in range(12):

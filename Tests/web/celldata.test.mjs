@@ -136,3 +136,12 @@ test('cells are grouped by radius for stamping', () => {
   const groups = createRadiusGroups()({ xy: [1, 2, 3, 4, 5, 6], count: 3, slots: [0, 1, 2], radii: new Float64Array([0, 30, 0]), cellSize: 20 });
   assert.deepEqual(groups.map((g) => [g.r, [...g.xy], [...g.slots]]), [[30, [3, 4], [1]], [10, [1, 2, 5, 6], [0, 2]]]);
 });
+
+test('a restore replaces the data with its own', () => {
+  const d = createCellData();
+  applyDataMessage(d, { cells: { id: [1, 2], label: ['a', 'b'] }, links: { source: [1], target: [2] } });
+  assert.ok(applyDataEvent(d, { kind: 'restored', moment: 5, ids: [3], data: { cells: { id: [3], label: ['c'] }, links: { source: [], target: [] } } }));
+  assert.deepEqual([...d.cells.keys()], [3]);
+  assert.equal(d.links.size, 0);
+  assert.equal(applyDataEvent(d, { kind: 'restored', moment: 5, ids: [3] }), false, 'no data said: kept');
+});

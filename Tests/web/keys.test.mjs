@@ -23,6 +23,16 @@ test('keys map to actions on the page', () => {
   assert.equal(keyAction(k('ArrowDown')), 'prev');
   assert.equal(keyAction(k('ArrowRight')), 'next');
   assert.equal(keyAction(k('ArrowUp')), 'next');
+  assert.equal(keyAction(k('h')), 'history');
+  assert.equal(keyAction(k('r')), 'record');
+  assert.equal(keyAction(k('z', { ctrlKey: true })), 'undo');
+  assert.equal(keyAction(k('z', { metaKey: true })), 'undo');
+  assert.equal(keyAction(k('Z', { ctrlKey: true })), 'undo', 'caps lock');
+  assert.equal(keyAction(k('z', { ctrlKey: true, shiftKey: true })), null, 'redo elsewhere');
+  assert.equal(keyAction(k('z', { ctrlKey: true, altKey: true })), null);
+  assert.equal(keyAction(k('z', { ctrlKey: true }), 'text'), null, 'a field undoes its own typing');
+  assert.equal(keyAction(k('z', { ctrlKey: true }), 'control'), 'undo');
+  assert.equal(keyAction(k('z')), null, 'z alone is nothing');
   assert.equal(keyAction(k('x')), null);
   assert.equal(keyAction(k('toString')), null);
   assert.equal(keyAction(null), null);
@@ -61,6 +71,7 @@ test('targets are classified by tag, type and id', () => {
   assert.equal(targetKind({ tagName: 'TEXTAREA' }), 'text');
   assert.equal(targetKind({ tagName: 'DIV', isContentEditable: true }), 'text');
   assert.equal(targetKind({ tagName: 'DIV', id: 'strip' }), 'strip');
+  assert.equal(targetKind({ tagName: 'DIV', id: 'timeline-track', role: 'slider' }), 'control', 'the timeline keeps its arrows');
   assert.equal(targetKind({ tagName: 'BUTTON', type: 'button' }), 'button');
   assert.equal(targetKind({ tagName: 'BODY' }), 'other');
   assert.equal(targetKind({}), 'other');

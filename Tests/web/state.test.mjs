@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  CHANGES, createState, ownerLookup, selectId, selectIndex, selectedIndex, setConnection, setDrag, setHover, setScheme,
+  CHANGES, createState, mayChange, ownerLookup, selectId, selectIndex, selectedIndex, setConnection, setDrag, setHover, setMoment, setScheme,
 } from '../../Public/state.js';
 import { applyEvent, applyFrame, applyHello, applyMessage, applyStats } from '../../Public/apply.js';
 import { SPECS } from './paramspecs.mjs';
@@ -459,4 +459,55 @@ test('the picked cell and a group\'s members are derived from the selection', as
   assert.deepEqual(groupMembers(s), [3, 8]);
   clear(s);
   assert.deepEqual(groupMembers(s), []);
+});
+
+test('undoable: what the server can undo of this page\u2019s, one event when it changes; a new connection has none', () => {
+  const s = createState();
+  const r = record(s);
+  assert.equal(s.undoable, null);
+  applyMessage(s, { type: 'undoable', count: 2, next: ' add 10 cells ' });
+  assert.deepEqual(s.undoable, { count: 2, next: 'add 10 cells' });
+  assert.deepEqual(r.types(), ['undoable']);
+  applyMessage(s, { type: 'undoable', count: 2, next: 'add 10 cells' });
+  assert.deepEqual(r.types(), [], 'the same again');
+  applyMessage(s, { type: 'undoable', count: 0, next: 'ignored' });
+  assert.deepEqual(s.undoable, { count: 0, next: null });
+  applyMessage(s, { type: 'undoable', count: -1 });
+  applyMessage(s, { type: 'undoable', count: 'x' });
+  assert.deepEqual(s.undoable, { count: 0, next: null }, 'unusable counts are none');
+  r.types();
+  applyHello(s, hello());
+  assert.equal(s.undoable, null);
+  assert.ok(r.types().includes('undoable'));
+});
+
+test('the moment shown: one event each way; nobody changes the room from the past, a viewer never', () => {
+  const s = createState();
+  const r = record(s);
+  assert.equal(s.moment, null);
+  assert.ok(mayChange(s));
+  const m = { at: 5, ids: [], xy: new Float64Array(0) };
+  setMoment(s, m);
+  setMoment(s, m);
+  assert.equal(s.moment, m);
+  assert.ok(!mayChange(s));
+  setMoment(s, null);
+  assert.deepEqual(r.types(), ['moment', 'moment']);
+  s.role = 'viewer';
+  assert.ok(!mayChange(s));
+});
+
+test('a restore brings its pins when it says them; the events of an undo are events as any', () => {
+  const s = createState();
+  applyHello(s, hello({ pinned: [1] }));
+  applyFrame(s, frame(1, [1, 2, 3]));
+  const r = record(s);
+  applyEvent(s, ev(1, 'restored', { by: 'c1', moment: 5, ids: [1, 2, 3] }));
+  assert.deepEqual([...s.pinned], [1], 'no pins said: the page keeps what it has');
+  assert.deepEqual(r.types(), ['history']);
+  applyEvent(s, ev(2, 'restored', { by: 'c1', moment: 5, ids: [1, 2, 3], pinned: [2, 3] }));
+  assert.deepEqual([...s.pinned].sort(), [2, 3]);
+  assert.deepEqual(r.types(), ['pins', 'history']);
+  applyEvent(s, ev(3, 'unpinned', { by: 'c1', id: 2, undo: 2 }));
+  assert.deepEqual([...s.pinned], [3]);
 });

@@ -131,6 +131,20 @@ def test_search_flies_to_valjean_highlights_his_neighbours_and_esc_clears(server
     assert not a.find("#selection").is_displayed()
 
 
+def camera_at_rest(page, still=0.25):
+    """Waits until the camera has not moved for `still` seconds (a search glides it to the cell
+    over many animation frames, longer on a busy machine) and returns it."""
+    last = {"camera": None, "since": 0.0}
+
+    def resting():
+        camera = page.js("return window.forcelayout.camera()")
+        if camera != last["camera"]:
+            last.update(camera=camera, since=time.monotonic())
+        return time.monotonic() - last["since"] >= still and camera
+
+    return page.wait(resting, "the camera to come to rest")
+
+
 def test_pointing_shows_in_the_other_window_and_a_view_link_opens_there(server, pages, tmp_path):
     url = f"{server.http}/r/find-point"
     a, b = pages(url, size=(1280, 860)), pages(url, size=(1280, 860))
@@ -153,7 +167,9 @@ def test_pointing_shows_in_the_other_window_and_a_view_link_opens_there(server, 
     assert a.find("#selection [data-part=point]").get_attribute("aria-pressed") == "true"
     b.screenshot("finding-pointer.png")
 
-    # a view link: the same place and the same cell in a new window
+    # a view link: the same place and the same cell in a new window (the link of a camera at
+    # rest: copied while it still glided, it named a place the camera then left)
+    camera_at_rest(a)
     a.js("window.__copied = null; navigator.clipboard.writeText = async (t) => { window.__copied = t; };")
     a.find("#view-copy").click()
     a.wait(lambda: a.js("return window.__copied"), "the view's link copied")

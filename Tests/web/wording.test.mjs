@@ -1,7 +1,7 @@
 // node --test Tests/web/  — events in words (Public/wording.js) and how parameter values read (Public/params.js)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clockTime, describeError, describeEvent, eventKey } from '../../Public/wording.js';
+import { clockTime, describeError, describeEvent, describeMoment, eventKey } from '../../Public/wording.js';
 import { formatNumber, formatParam } from '../../Public/params.js';
 
 const P = { stiffness: 0.02, charge: 20, cellSize: 20, threshold: 0.3, tickRate: 20, theta: 0.9, collide: true, paused: false, model: 'graph', edgeLength: 30 };
@@ -75,4 +75,23 @@ test('log keys merge a slider run and a drag, not toggles', () => {
   assert.notEqual(eventKey({ kind: 'pinned', by: 'c1', id: 4 }), eventKey({ kind: 'pinned', by: 'c2', id: 4 }));
   assert.equal(eventKey({ kind: 'settled' }), 'layout settled');
   assert.equal(eventKey(null), null);
+});
+
+test('the past: history events by their n, undos, restores, the moment shown', () => {
+  assert.equal(describeEvent({ kind: 'removed', by: 'c3', n: 4 }), 'c3 removed 4 cells');
+  assert.equal(describeEvent({ kind: 'params', by: 'c2', changed: ['charge', 'theta'] }), 'c2 changed charge, changed theta');
+  assert.equal(describeEvent({ kind: 'linked', by: 'c3', n: 1 }), 'c3 linked 1 pair');
+  assert.equal(describeEvent({ kind: 'added', by: 'c3', n: -2 }), 'c3 added 0 cells');
+  assert.equal(describeEvent({ kind: 'removed', by: 'c3', ids: [1, 2], undo: 57 }), 'c3 undid: removed 2 cells');
+  assert.equal(describeEvent({ kind: 'params', by: 'c2', params: P, changed: ['charge'], undo: 9 }), 'c2 undid: set charge to 20');
+  assert.equal(describeEvent({ kind: 'cleared', n: 2, undo: 1 }), 'server undid: cleared 2 cells');
+  assert.equal(describeEvent({ kind: 'removed', by: 'c3', ids: [], undo: 'x' }), 'c3 removed 0 cells', 'not a seq: not an undo');
+  const at = new Date(2026, 10, 28, 14, 3, 12).getTime();
+  assert.equal(describeEvent({ kind: 'restored', by: 'c1', moment: at, n: 5 }), 'c1 restored the room as it was at 14:03:12');
+  assert.equal(describeEvent({ kind: 'restored', by: 'c1' }), 'c1 restored the room');
+  const change = { kind: 'cleared', by: 'c3', n: 120, at: at - 2000 };
+  assert.equal(describeMoment(at, change), 'Viewing 14:03:12 \u2014 c3 cleared 120 cells at 14:03:10');
+  assert.equal(describeMoment(at + 300, { ...change, at: at + 100 }), 'Viewing 14:03:12 \u2014 c3 cleared 120 cells', 'the same second');
+  assert.equal(describeMoment(at, null), 'Viewing 14:03:12');
+  assert.equal(describeMoment(at, null, { clamped: true }), 'Viewing 14:03:12, the oldest moment kept');
 });

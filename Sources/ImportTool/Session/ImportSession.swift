@@ -15,17 +15,8 @@ import LayoutCore
 /// `failover`, or a batch unanswered for `answerTimeout` seconds (then over a new connection),
 /// the room's `data` says which cells (by key) and links (by ends) it holds, and only what it
 /// lacks is sent again: nothing twice, and nothing the failover lost is left out.
-public struct ImportSession: Sendable {
-    public enum Action: Equatable, Sendable {
-        /// Send these text messages, in order, then wait for their answers.
-        case send([[UInt8]])
-        /// Nothing to send now.
-        case wait
-        case finished(Summary)
-        case failed(String)
-        /// Close the connection and open a new one to the same room (its `hello` resumes).
-        case reconnect
-    }
+public struct ImportSession: RoomDriver {
+    public typealias Action = SessionAction<Summary>
 
     public struct Summary: Equatable, Sendable {
         public var cells = 0
@@ -105,6 +96,8 @@ public struct ImportSession: Sendable {
         edges = Array(repeating: .pending, count: graph.edges.count)
         notes = graph.notes
     }
+
+    public var connecting: Bool { phase == .connecting }
 
     public var progress: (done: Int, total: Int) {
         (cellsIn + linksIn, graph.nodes.count + graph.edges.count)

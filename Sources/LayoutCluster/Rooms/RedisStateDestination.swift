@@ -16,7 +16,7 @@ struct RedisStateDestination: StateDestination {
         """
 
     private static let removeScript = """
-        if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[2], KEYS[3], KEYS[4]) else return 0 end
+        if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5]) else return 0 end
         """
 
     func write(_ state: SavedState) -> Bool {
@@ -35,10 +35,10 @@ struct RedisStateDestination: StateDestination {
         }
     }
 
-    /// A forgotten room: its state, its copy for joiners and its events go.
+    /// A forgotten room: its state, its copy for joiners, its events and its history go.
     func remove() {
         let keys = ClusterKeys(room)
-        _ = redis.call([RedisCommand.eval(Self.removeScript, keys: [keys.lease, ClusterKeys.state(room), keys.mirror, keys.events],
+        _ = redis.call([RedisCommand.eval(Self.removeScript, keys: [keys.lease, ClusterKeys.state(room), keys.mirror, keys.events, keys.history],
                                           arguments: RedisCommand.words(node))])
     }
 }

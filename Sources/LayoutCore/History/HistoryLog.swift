@@ -32,11 +32,19 @@ public struct HistoryLog: Sendable {
     }
 
     /// Opens a segment from `checkpoint` (the first, after a restore, or when the last grew
-    /// full), then drops what the bounds no longer hold as of `checkpoint.at`.
-    public mutating func start(_ checkpoint: Checkpoint) {
+    /// full), then drops what the bounds no longer hold as of `checkpoint.at`; returns how
+    /// many of the oldest segments it dropped.
+    @discardableResult
+    public mutating func start(_ checkpoint: Checkpoint) -> Int {
         segments.append(HistorySegment(checkpoint: checkpoint))
         bytes += segments[segments.count - 1].bytes
-        trim(now: checkpoint.at)
+        return trim(now: checkpoint.at)
+    }
+
+    /// The last event kept, or the newest checkpoint's (0: none).
+    public var lastSeq: UInt64 {
+        guard let last = segments.last else { return 0 }
+        return max(last.checkpoint.seq, last.events.last?.seq ?? 0)
     }
 
     /// `envelope` joins the last segment (there must be one: `start` first).
@@ -57,11 +65,15 @@ public struct HistoryLog: Sendable {
     /// Drops the oldest segments while the history passes its bytes, or while the next segment
     /// starts before `now - seconds` (everything in the oldest is older than that); the newest
     /// stays whatever its size.
-    public mutating func trim(now: Int) {
+    @discardableResult
+    public mutating func trim(now: Int) -> Int {
         let horizon = now - bounds.seconds * 1000
+        var dropped = 0
         while segments.count > 1, bytes > bounds.bytes || segments[1].firstAt < horizon {
             bytes -= segments.removeFirst().bytes
+            dropped += 1
         }
+        return dropped
     }
 
     /// Up to `count` events older than `before` (all: nil), oldest first, and whether older ones
@@ -79,8 +91,10 @@ public struct HistoryLog: Sendable {
 
     /// The room as it was at `at` (clamped to the oldest moment kept: `clamped`), with the
     /// keyframe nearest at or before it and a few after (for cells added since that keyframe);
-    /// nil when nothing is kept.
-    public func moment(at: Int) -> Moment? {
+    /// nil when nothing is kept. `reusing`: a moment rebuilt before (a handle dragged forward),
+    /// gone on from when it is of the same segment and not past `at`, instead of rebuilding the
+    /// checkpoint.
+    public func moment(at: Int, reusing: MomentState? = nil) -> Moment? {
         guard let oldest = oldestAt else { return nil }
         let clamped = at < oldest
         let time = max(at, oldest)
@@ -88,8 +102,15 @@ public struct HistoryLog: Sendable {
         var index = segments.count - 1
         while index > 0 && segments[index].firstAt > time { index -= 1 }
         let segment = segments[index]
-        var state = MomentState(checkpoint: segment.checkpoint)
-        for envelope in segment.events(atOrBefore: time) where envelope.seq > segment.checkpoint.seq {
+        let events = segment.events(atOrBefore: time)
+        let through = max(segment.checkpoint.seq, events.last?.seq ?? 0)
+        var state: MomentState
+        if let reusing, reusing.origin == (segment.checkpoint.at, segment.checkpoint.seq), reusing.seq <= through {
+            state = reusing
+        } else {
+            state = MomentState(checkpoint: segment.checkpoint)
+        }
+        for envelope in events where envelope.seq > state.seq && envelope.seq > segment.checkpoint.seq {
             state.apply(envelope)
         }
         let (before, after) = segment.keyframes(around: time, later: Moment.laterKeyframes)

@@ -27,6 +27,7 @@ package enum HistoryMessages {
         if let by = event.by { writer.member("by", by) }
         writer.member("tick", event.tick)
         writer.member("at", event.at)
+        if let undo = event.undo { writer.member("undo", undo) }
         switch event.detail {
         case .cells(let ids): writer.member("n", ids.count)
         case .added(let ids, _): writer.member("n", ids.count)
@@ -46,7 +47,7 @@ package enum HistoryMessages {
             if let previous { writer.member("previous", previous) }
             writer.member("n", pinned.count)
         case .access(let mode, _): writer.member("access", mode.rawValue)
-        case .restored(let moment, let ids, _, _):
+        case .restored(let moment, let ids, _, _, _):
             writer.member("moment", moment)
             writer.member("n", ids.count)
         case .membership(let client, let clients):
@@ -74,9 +75,9 @@ package enum HistoryMessages {
         writer.raw(",\"ids\":")
         writer.integers(placed.map(\.id))
         writer.raw(",\"x\":")
-        writer.array(placed) { $0.number(rounded($1.x)) }
+        writer.array(placed) { $0.position($1.x) }
         writer.raw(",\"y\":")
-        writer.array(placed) { $0.number(rounded($1.y)) }
+        writer.array(placed) { $0.position($1.y) }
         writer.raw(",\"pinned\":")
         writer.integers(placed.lazy.filter { state.pins[$0.id] != nil }.map(\.id))
         writer.raw(",\"owners\":")
@@ -99,7 +100,4 @@ package enum HistoryMessages {
         writer.raw("}")
         return writer.bytes
     }
-
-    /// Two decimals: finer than a keyframe's quantization over any box under 1300 units wide.
-    private static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 }

@@ -39,6 +39,16 @@ public struct Keyframe: Sendable {
     /// or not a file writes them again: a bound, not an exact size).
     public var bytes: Int { 48 + ids.count * 8 }
 
+    /// The position of the cell at `index` of `ids`, as the frame's reader would decode it.
+    public var decoder: (Int) -> (x: Double, y: Double) {
+        let (originX, stepX) = Self.step(box.minX, box.maxX)
+        let (originY, stepY) = Self.step(box.minY, box.maxY)
+        let quantized = quantized
+        return { index in
+            (originX + Double(quantized[index * 2]) * stepX, originY + Double(quantized[index * 2 + 1]) * stepY)
+        }
+    }
+
     /// Every cell's position, as the frame's reader would decode it.
     public func positions() -> [CellID: (x: Double, y: Double)] {
         let (originX, stepX) = Self.step(box.minX, box.maxX)

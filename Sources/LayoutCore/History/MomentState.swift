@@ -18,8 +18,8 @@ public struct MomentState: Sendable {
     }
     /// The links, and those of cells removed since (`unpruned`): removing a few cells would
     /// otherwise look through every link at each `removed` (three quarters of a scrub's time in
-    /// a 10k-cell room with 20k links). Ids never come back, so those links are dropped when
-    /// `links` is read, all at once.
+    /// a 10k-cell room with 20k links). Those links are dropped when `links` is read, all at
+    /// once, or when an undo brings one of the cells back (`add`).
     private var linkStore: OrderedDictionary<LinkEnds, LinkRecord>
     private var unpruned: Set<CellID> = []
     public private(set) var pins: [CellID: (x: Double, y: Double)]
@@ -31,11 +31,15 @@ public struct MomentState: Sendable {
     public private(set) var seq: UInt64
     public private(set) var dataSeq: UInt64
     public private(set) var tick: Int
+    /// The checkpoint it was rebuilt from (`HistoryLog.moment` goes on from a state of the same
+    /// checkpoint instead of rebuilding it).
+    public let origin: (at: Int, seq: UInt64)
     /// Whether the layout was at rest then.
     public private(set) var settled: Bool
 
     public init(checkpoint: Checkpoint) {
         let state = checkpoint.state
+        origin = (checkpoint.at, checkpoint.seq)
         parameters = state.layout.parameters
         nextID = state.layout.nextID
         cells = [:]
@@ -75,20 +79,9 @@ public struct MomentState: Sendable {
         switch event.detail {
         case .added(let ids, let data):
             let given = Dictionary(data.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-            for id in ids {
-                cells[id] = given[id] ?? CellRecordData(id: id, data: CellData(), radius: nil)
-                if let by = event.by { owners[id] = by }
-                nextID = max(nextID, id + 1)
-            }
-            // Added ids are above every other: the order stays ascending.
-            dataSeq = seq
+            add(ids, by: event.by) { given[$0] }
         case .cells(let ids) where event.kind == .added:
-            for id in ids {
-                cells[id] = CellRecordData(id: id, data: CellData(), radius: nil)
-                if let by = event.by { owners[id] = by }
-                nextID = max(nextID, id + 1)
-            }
-            dataSeq = seq
+            add(ids, by: event.by) { _ in nil }
         case .cells(let ids):
             remove(ids)
         case .updated(let records):
@@ -112,6 +105,25 @@ public struct MomentState: Sendable {
         case .none, .membership, .relayed, .access, .restored:
             break
         }
+    }
+
+    /// New cells' ids are above every other; an undo's cells come back with theirs, so the
+    /// order (ascending, the engine's) is made again then.
+    private mutating func add(_ ids: [CellID], by client: String?, data: (CellID) -> CellRecordData?) {
+        // Cells an undo brings back were removed: their old links are dropped now (the undo
+        // links them again after), not when `links` is read.
+        if !unpruned.isEmpty, ids.contains(where: unpruned.contains) {
+            linkStore = links
+            unpruned = []
+        }
+        let last = cells.keys.last ?? 0
+        for id in ids {
+            cells[id] = data(id) ?? CellRecordData(id: id, data: CellData(), radius: nil)
+            if let client { owners[id] = client }
+            nextID = max(nextID, id + 1)
+        }
+        if let first = ids.min(), first < last { cells.sort { $0.key < $1.key } }
+        dataSeq = seq
     }
 
     private mutating func remove(_ ids: [CellID]) {
@@ -138,20 +150,42 @@ public struct MomentState: Sendable {
     /// nearest at or before the moment), else the first keyframe after that shows it (`later`,
     /// oldest first: a cell added since), else the checkpoint's, else the origin.
     public func placed(keyframe: Keyframe?, later: [Keyframe]) -> [(id: CellID, x: Double, y: Double)] {
-        var known = keyframe?.positions() ?? [:]
-        var missing = cells.keys.filter { pins[$0] == nil && known[$0] == nil && positions[$0] == nil }
+        var placed: [(id: CellID, x: Double, y: Double)] = []
+        placed.reserveCapacity(cells.count)
+        var missing: [Int] = []
+        // Both in ascending id order: one pass over the two, no table.
+        let frame = keyframe.map { ($0.ids, $0.decoder) }
+        var cursor = 0
+        for id in cells.keys {
+            if let pin = pins[id] {
+                placed.append((id, pin.x, pin.y))
+                continue
+            }
+            if let (ids, decode) = frame {
+                while cursor < ids.count && ids[cursor] < id { cursor += 1 }
+                if cursor < ids.count && ids[cursor] == id {
+                    let position = decode(cursor)
+                    placed.append((id, position.x, position.y))
+                    continue
+                }
+            }
+            if let position = positions[id], keyframe == nil || keyframe!.at < origin.at {
+                placed.append((id, position.x, position.y))
+                continue
+            }
+            missing.append(placed.count)
+            placed.append((id, positions[id]?.x ?? 0, positions[id]?.y ?? 0))
+        }
+        // Cells added since the keyframe: where a later one first shows them.
         for frame in later where !missing.isEmpty {
             let found = frame.positions()
-            missing.removeAll { id in
-                guard let position = found[id] else { return false }
-                known[id] = position
+            missing.removeAll { index in
+                guard let position = found[placed[index].id] else { return false }
+                placed[index] = (placed[index].id, position.x, position.y)
                 return true
             }
         }
-        return cells.keys.map { id in
-            let position = pins[id] ?? known[id] ?? positions[id] ?? (0, 0)
-            return (id, position.x, position.y)
-        }
+        return placed
     }
 
     /// The layout it describes, positioned by `placed`, for a restore: ids above `floor`

@@ -56,6 +56,9 @@ extension LayoutState {
             forget(removed)
             access.deleted = true
             return event(.deleted, by: client, .cells(removed), [.membership, .pins, .access])
+        case .undo:
+            // Not one change: `apply` hands it to `undoLast` (LayoutState+Undo.swift).
+            return nil
         case .point:
             // Not the layout's: the room's pointers change (`RoomLayout`, `pointer(for:)`).
             return nil

@@ -30,16 +30,23 @@ extension LayoutState {
             if more < 0 { budget.give(-more) }
         }
         restored.resume(tick: simulation.tick, after: simulation.version)
+        let before = self.saved(reservation: simulation.nextID, settled: self.settled)
+        let now = LayoutEvent.now()
         simulation = restored
         catalog = saved.catalog
         ownership = Ownership(runs: saved.owners)
         dragPins = [:]
+        // What each client could undo was made on the room before: it goes (their `undoable`
+        // says so). The restore itself is undone by bringing back the room as it was before it.
+        forgetUndo()
+        undo.record(.moment(before, at: now - 1), by: client, at: now, what: "restore of the room as it was", verb: "restored",
+                    keys: [])
         dataVersion += 1
         settled = saved.settled
         changes.formUnion([.membership, .positions, .pins, .other])
         let records = self.records
         let links = simulation.links.map { LinkRecord($0, attrs: catalog[link: $0.source, $0.target]) }
         return [LayoutEvent(kind: .restored, by: client, tick: simulation.tick,
-                            detail: .restored(moment: moment, ids: simulation.ids, records: records, links: links))]
+                            detail: .restored(moment: moment, ids: simulation.ids, pinned: simulation.pinnedIDs, records: records, links: links), at: now)]
     }
 }

@@ -52,6 +52,8 @@ public struct LayoutState {
     public internal(set) var settled: Bool
     /// Cells pinned by a drag, and the connection dragging each (`releaseDrags`).
     var dragPins: [CellID: String] = [:]
+    /// Each client's last changes, to undo (`undo`; LayoutState+Undo.swift). In memory only.
+    public package(set) var undo: UndoBook
     /// Since the last `takeChanges`; everything is due at first.
     var changes: Changes = [.membership, .positions, .pins, .other, .access]
 
@@ -66,6 +68,7 @@ public struct LayoutState {
         self.limits = limits
         self.budget = budget
         self.settled = settled ?? simulation.lastReport.settled
+        undo = UndoBook(depth: limits.undoDepth, maxWeight: 2 * (limits.maxCells + limits.maxLinks))
     }
 
     public var parameters: Parameters { simulation.parameters }
@@ -95,13 +98,22 @@ public struct LayoutState {
                         reserveIDs: IDReserver = { _, _ throws(ProtocolError) in }) throws(ProtocolError) -> [LayoutEvent] {
         // A command that was on its way when the owner deleted the room changes nothing.
         guard !access.deleted else { throw ProtocolError(.forbidden, "the room was deleted by its owner") }
+        if case .undo = command { return try undoLast(by: client) }
+        let before = undoBefore(command, by: client)
         guard let (event, changed) = try change(command, by: client, reserveIDs: reserveIDs) else { return [] }
+        if let before { recordUndo(before, of: event, by: client) }
+        return finish([event], changed)
+    }
+
+    /// What applying made `changed`, with the `woke` that follows when it woke the layout.
+    mutating func finish(_ events: [LayoutEvent], _ changed: Changes) -> [LayoutEvent] {
+        guard let event = events.last else { return [] }
         changes.formUnion(changed)
         // A label, colour or group, or the room's access, moves nothing: a layout at rest stays
         // at rest; a deleted room does not wake.
-        guard settled, !changed.isSubset(of: [.data, .access]), !access.deleted else { return [event] }
+        guard settled, !changed.isSubset(of: [.data, .access]), !access.deleted else { return events }
         settled = false
-        return [event, LayoutEvent(kind: .woke, by: nil, tick: simulation.tick, detail: .none)]
+        return events + [LayoutEvent(kind: .woke, by: nil, tick: event.tick, detail: .none)]
     }
 
     /// Steps once when the layout is moving; returns `settled` when this step came to rest.

@@ -114,6 +114,11 @@ extension StateFile {
                     strength: try value["strength"].map { value throws(Unreadable) in try number(value, at: path + ".strength") })
     }
 
+    /// Parameters as a state file or a `params` event writes them; nil when unreadable.
+    package static func parameters(of value: JSONValue) -> Parameters? {
+        try? parameters(value)
+    }
+
     /// Every parameter the table names; a missing one takes its default (ranges and options
     /// are checked by `validate`, as for clients).
     private static func parameters(_ value: JSONValue?) throws(Unreadable) -> Parameters {

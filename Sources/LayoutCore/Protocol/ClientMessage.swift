@@ -83,13 +83,17 @@ public enum LayoutCommand: Equatable, Sendable {
     /// An editor restores the room as it was at `at` (ms since 1970): `LayoutState.restore`
     /// from its history (`HistoryLog.moment`).
     case restore(at: Int)
+    /// The client's last change is undone (`UndoBook`): applied on the room's turn, as the
+    /// others, so a relay forwards it to the room's owner.
+    case undo
 }
 
 extension LayoutCommand {
-    /// Whether applying it may take cells away (its history keeps a keyframe just before).
+    /// Whether applying it may take cells away (its history keeps a keyframe just before): an
+    /// undo may (of an add, or a restore).
     package var removesCells: Bool {
         switch self {
-        case .remove, .removeNewest, .clear, .access(.delete), .restore: true
+        case .remove, .removeNewest, .clear, .access(.delete), .restore, .undo: true
         default: false
         }
     }
@@ -127,6 +131,7 @@ public enum ClientMessage: Equatable, Sendable {
         case .layout(.restore): "restore"
         case .history: "history"
         case .moment: "moment"
+        case .layout(.undo): "undo"
         case .layout(.access(.mode)), .setAccess: "access"
         case .layout(.access(.links)), .rotate: "rotate"
         case .layout(.access(.delete)), .deleteRoom: "delete"

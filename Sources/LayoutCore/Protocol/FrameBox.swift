@@ -3,6 +3,11 @@
 public struct FrameBox: Equatable, Sendable {
     public let minX: Float, minY: Float, maxX: Float, maxY: Float
 
+    /// A box as a frame or a keyframe carries it.
+    package init(minX: Float, minY: Float, maxX: Float, maxY: Float) {
+        (self.minX, self.minY, self.maxX, self.maxY) = (minX, minY, maxX, maxY)
+    }
+
     public init(xs: [Double], ys: [Double]) {
         var (lowX, lowY, highX, highY) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
         for index in 0..<min(xs.count, ys.count) {

@@ -41,9 +41,9 @@ public struct LayoutEvent: BusEvent, Equatable {
         case failover(node: String, previous: String?, pinned: [CellID])
         /// The room's access now, and the links rotated (none when only the mode changed).
         case access(mode: AccessMode, rotated: [LinkKind])
-        /// The moment restored (ms since 1970), the cells the room holds now, and its data as
-        /// the `data` message has it (cells with data, every link).
-        case restored(moment: Int, ids: [CellID], records: [CellRecordData], links: [LinkRecord])
+        /// The moment restored (ms since 1970), the cells the room holds now and those pinned,
+        /// and its data as the `data` message has it (cells with data, every link).
+        case restored(moment: Int, ids: [CellID], pinned: [CellID], records: [CellRecordData], links: [LinkRecord])
     }
 
     public let kind: EventKind
@@ -53,6 +53,9 @@ public struct LayoutEvent: BusEvent, Equatable {
     /// Wall-clock time it happened, ms since 1970 (`at` on the wire): a late joiner's log
     /// shows when replayed events happened, not when they arrived.
     public let at: Int
+    /// The seq of the event this one undoes (`undo` on the wire), when a client's `undo` made
+    /// it; nil otherwise (and for a relayed event, whose tail carries it).
+    public let undo: UInt64?
     /// `,"kind":…}`: the message after `{"type":"event","seq":N`.
     public let encodedTail: [UInt8]
 
@@ -61,12 +64,13 @@ public struct LayoutEvent: BusEvent, Equatable {
 
     public static func now() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded()) }
 
-    public init(kind: EventKind, by: String?, tick: Int, detail: Detail, at: Int = LayoutEvent.now()) {
+    public init(kind: EventKind, by: String?, tick: Int, detail: Detail, at: Int = LayoutEvent.now(), undo: UInt64? = nil) {
         self.kind = kind
         self.by = by
         self.tick = tick
         self.detail = detail
         self.at = at
+        self.undo = undo
         var writer = JSONWriter()
         writer.member("kind", kind.rawValue)
         if let by {
@@ -74,9 +78,22 @@ public struct LayoutEvent: BusEvent, Equatable {
         }
         writer.member("tick", tick)
         writer.member("at", at)
+        if let undo { writer.member("undo", undo) }
         Self.write(detail, into: &writer)
         writer.raw("}")
         encodedTail = writer.bytes
+    }
+
+    /// An event read back from a history file: what it did (`detail`) and its wire form as it
+    /// was written (`encodedTail`), kept byte for byte.
+    package init(read kind: EventKind, by: String?, tick: Int, at: Int, detail: Detail, undo: UInt64?, encodedTail: [UInt8]) {
+        self.kind = kind
+        self.undo = undo
+        self.by = by
+        self.tick = tick
+        self.at = at
+        self.detail = detail
+        self.encodedTail = encodedTail
     }
 
     /// An event as its room's owner encoded it (`encodedTail`), mirrored by a relay.
@@ -85,6 +102,7 @@ public struct LayoutEvent: BusEvent, Equatable {
         self.by = by
         self.tick = tick
         self.at = at
+        undo = nil
         detail = .relayed
         self.encodedTail = encodedTail
     }
@@ -138,10 +156,12 @@ public struct LayoutEvent: BusEvent, Equatable {
         case .membership(let client, let clients):
             writer.member("client", client)
             writer.member("clients", clients)
-        case .restored(let moment, let ids, let records, let links):
+        case .restored(let moment, let ids, let pinned, let records, let links):
             writer.member("moment", moment)
             writer.raw(",\"ids\":")
             writer.integers(ids)
+            writer.raw(",\"pinned\":")
+            writer.integers(pinned)
             var attrs = LinkAttributes()
             for link in links where link.attrs != nil { attrs[link.link.source, link.link.target] = link.attrs }
             writer.raw(",\"data\":{")
@@ -151,7 +171,7 @@ public struct LayoutEvent: BusEvent, Equatable {
     }
 
     public static func == (lhs: LayoutEvent, rhs: LayoutEvent) -> Bool {
-        lhs.kind == rhs.kind && lhs.by == rhs.by && lhs.tick == rhs.tick && lhs.detail == rhs.detail
+        lhs.kind == rhs.kind && lhs.by == rhs.by && lhs.tick == rhs.tick && lhs.detail == rhs.detail && lhs.undo == rhs.undo
     }
 }
 

@@ -51,6 +51,8 @@ extension Limits {
                "Exports (GET /export/...) one address may have under way at once; one more is answered 429."),
         .count("maxExportBytes", \.maxExportBytes, default: 256 << 20, atLeast: 1 << 20,
                "Bytes of export documents held for clients still downloading them; past it a new export is answered 503."),
+        .count("undoDepth", \.undoDepth, default: 100, atLeast: 0, atMost: 10_000,
+               "Changes each client may undo (undo), its newest first; 0: none. Kept in memory by the server that steps the room."),
     ]
 
     /// The row of the limit stored at `path`; every stored property has one.

@@ -53,6 +53,8 @@ public struct Limits: Sendable, Equatable {
     /// Bytes of export documents held for connections still writing them; past it a new
     /// export gets 503.
     public var maxExportBytes: Int = initial(\.maxExportBytes)
+    /// Changes each client may undo in a row (`undo`), newest first; 0: none.
+    public var undoDepth: Int = initial(\.undoDepth)
 
     public init() {}
 

@@ -75,8 +75,9 @@ public struct MessageDecoder: Sendable {
         case "history": return try decodeHistory(&fields)
         case "moment": return try decodeMoment(&fields)
         case "restore": return .layout(.restore(at: try moment("at", in: &fields)))
+        case "undo": return .layout(.undo)
         default:
-            let known = "add, remove, clear, params, pin, unpin, update, link, unlink, subscribe, replay, access, rotate, delete, point, history, moment, restore"
+            let known = "add, remove, clear, params, pin, unpin, update, link, unlink, subscribe, replay, access, rotate, delete, point, history, moment, restore, undo"
             throw ProtocolError(.unknownType, "unknown type \(Excerpt.quoted(type, limit: 64)) (expected one of \(known))")
         }
     }

@@ -15,6 +15,9 @@ public struct ProtocolError: Error, Equatable, Sendable {
         /// The connection's role may not send it: a viewer's change, or a change to the room's
         /// access by anyone but its owner.
         case forbidden = "forbidden"
+        /// An `undo` the room's state refuses: nothing of the client's is left to undo, someone
+        /// else built on its last change since, or the cells it needs are gone.
+        case conflict = "conflict"
     }
 
     public var code: Code

@@ -37,6 +37,8 @@ extension ClientRequest {
             writer.integer(count)
         case .layout(.clear):
             writer.raw("{\"type\":\"clear\"")
+        case .layout(.undo):
+            writer.raw("{\"type\":\"undo\"")
         case .layout(.params(let change)):
             writer.raw("{\"type\":\"params\"")
             for (spec, value) in change.entries {

@@ -100,8 +100,8 @@ package enum RelayRequest: Equatable, Sendable {
 
 /// What one server sends another, on the receiver's own channel (`ClusterKeys.node`).
 package enum NodeMessage: Equatable, Sendable {
-    /// From a room's owner: the answer to a client's message that was refused (an `error`
-    /// message, whole).
+    /// From a room's owner: a message for one client of the receiver, whole: the `error`
+    /// answering a message that was refused, or its `undoable` news.
     case reply(client: String, message: [UInt8])
     /// A new room goes to the receiver, which steps the fewest rooms (`ClusterView.placement`),
     /// with the access the asking server made for its creator (nil: none).

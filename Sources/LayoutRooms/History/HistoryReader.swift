@@ -3,11 +3,11 @@ import LayoutCore
 import Synchronization
 
 /// Rebuilds moments of rooms' histories (`HistoryLog.moment`) for the clients that scrub,
-/// on a queue of its own: neither the service thread nor a room's turn waits for it. Each
+/// on a queue of its own (of a person's priority: someone drags a handle and waits): neither the service thread nor a room's turn waits for it. Each
 /// connection has at most one `moment` under way (`PendingMoments`): a newer request replaces
 /// one not begun, so a client dragging a timeline gets the latest moment, not a backlog.
 package final class HistoryReader: Sendable {
-    private let queue = DispatchQueue(label: "forcelayout.history", qos: .utility)
+    let queue = DispatchQueue(label: "forcelayout.history", qos: .userInitiated)
 
     package init() {}
 
@@ -33,7 +33,8 @@ package final class HistoryReader: Sendable {
 
     private func answer(_ request: Request, of room: Room, into mailbox: Mailbox, pending: PendingMoments) {
         let bytes: [UInt8]
-        if let moment = room.history.current.moment(at: request.at) {
+        if let moment = room.history.current.moment(at: request.at, reusing: pending.lastState) {
+            pending.lastState = moment.state
             bytes = HistoryMessages.moment(moment, have: request.have, ref: request.ref)
         } else {
             bytes = ServerMessages.error(ProtocolError(.unavailable, "the room has no history yet", ref: request.ref))
@@ -49,11 +50,18 @@ package final class HistoryReader: Sendable {
 /// One connection's `moment` requests: the one being answered, and the newest waiting.
 package final class PendingMoments: Sendable {
     private let state = Mutex<(running: Bool, waiting: HistoryReader.Request?)>((false, nil))
+    /// The moment last rebuilt for this connection, gone on from when it drags forward.
+    private let last = Mutex<MomentState?>(nil)
+
+    var lastState: MomentState? {
+        get { last.withLock { $0 } }
+        set { last.withLock { $0 = newValue } }
+    }
 
     package init() {}
 
     /// Whether `request` is to be answered now; false: it waits (replacing one that waited).
-    func submit(_ request: HistoryReader.Request) -> Bool {
+    package func submit(_ request: HistoryReader.Request) -> Bool {
         state.withLock { state in
             guard state.running else {
                 state.running = true
@@ -65,7 +73,7 @@ package final class PendingMoments: Sendable {
     }
 
     /// The one answered is done: the next to answer, if one waits.
-    func finished() -> HistoryReader.Request? {
+    package func finished() -> HistoryReader.Request? {
         state.withLock { state in
             guard let next = state.waiting else {
                 state.running = false
@@ -74,5 +82,13 @@ package final class PendingMoments: Sendable {
             state.waiting = nil
             return next
         }
+    }
+}
+
+extension HistoryReader {
+    /// A recording of `span` of `log` (`HistoryLog.recording`), handed to `deliver` (nil: nothing
+    /// is kept) from the reader's queue.
+    package func recording(of log: HistoryLog, _ span: HistorySpan, deliver: @escaping @Sendable ([UInt8]?) -> Void) {
+        queue.async { deliver(log.recording(from: span.from, to: span.to)) }
     }
 }

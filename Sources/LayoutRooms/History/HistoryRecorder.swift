@@ -35,10 +35,10 @@ struct HistoryRecorder {
         seq = envelope.seq
         // A restore's event opens a segment whose checkpoint is the restored room (it
         // includes the event), as does an event that finds the segment full.
-        if envelope.event.kind == .restored || history.change({ $0.wantsCheckpoint }) {
+        if envelope.event.kind == .restored || history.wantsCheckpoint {
             checkpoint(state, in: history)
         }
-        history.change { $0.append(envelope) }
+        history.append(envelope)
         if envelope.event.kind == .settled { keyframe(state, in: history) }
     }
 
@@ -51,7 +51,7 @@ struct HistoryRecorder {
         if ids.version != simulation.version { ids = (simulation.version, simulation.ids) }
         let frame = Keyframe(of: simulation, at: now, seq: seq, ids: ids.ids)
         lastKeyframe = (now, simulation.tick, simulation.version)
-        history.change { $0.append(frame) }
+        history.append(frame)
     }
 
     /// After a frame: a keyframe when the last is `keyframeInterval` old and the layout moved.
@@ -66,7 +66,7 @@ struct HistoryRecorder {
         let simulation = state.simulation
         let saved = state.saved(reservation: simulation.nextID, settled: state.settled)
         let point = Checkpoint(at: LayoutEvent.now(), tick: simulation.tick, seq: seq, state: saved)
-        history.change { $0.start(point) }
+        history.start(point)
         lastKeyframe = (point.at, simulation.tick, simulation.version)
     }
 }

@@ -43,10 +43,10 @@ package final class Room: Sendable {
     private let layout: Mutex<RoomLayout?>
     private let roleBox: Mutex<RoomRole>
 
-    init(name: RoomName, layout: consuming sending RoomLayout, replay: ReplayBounds, history: HistoryBounds = .off, changed: ChangedRooms) {
+    init(name: RoomName, layout: consuming sending RoomLayout, replay: ReplayBounds, history: RoomHistory = RoomHistory(bounds: .off), changed: ChangedRooms) {
         self.name = name
         bus = EventBus(replay: replay)
-        self.history = RoomHistory(bounds: history)
+        self.history = history
         self.changed = changed
         self.layout = Mutex(layout)
         roleBox = Mutex(.local)
@@ -56,19 +56,19 @@ package final class Room: Sendable {
 
     /// A room of the cluster whose owner is not known yet: no layout, no frame, until this
     /// server takes its lease (`install`) or mirrors its owner (`relay`).
-    convenience init(pendingName name: RoomName, replay: ReplayBounds, history: HistoryBounds = .off, changed: ChangedRooms) {
+    convenience init(pendingName name: RoomName, replay: ReplayBounds, history: RoomHistory = RoomHistory(bounds: .off), changed: ChangedRooms) {
         self.init(layoutless: name, role: .pending, replay: replay, history: history, changed: changed)
     }
 
     /// A room whose file is being read (`RoomHost+Loading`): no layout until `installLocal`.
-    convenience init(loadingName name: RoomName, replay: ReplayBounds, history: HistoryBounds = .off, changed: ChangedRooms) {
+    convenience init(loadingName name: RoomName, replay: ReplayBounds, history: RoomHistory = RoomHistory(bounds: .off), changed: ChangedRooms) {
         self.init(layoutless: name, role: .loading, replay: replay, history: history, changed: changed)
     }
 
-    private init(layoutless name: RoomName, role: RoomRole, replay: ReplayBounds, history: HistoryBounds = .off, changed: ChangedRooms) {
+    private init(layoutless name: RoomName, role: RoomRole, replay: ReplayBounds, history: RoomHistory = RoomHistory(bounds: .off), changed: ChangedRooms) {
         self.name = name
         bus = EventBus(replay: replay)
-        self.history = RoomHistory(bounds: history)
+        self.history = history
         self.changed = changed
         layout = Mutex(nil)
         roleBox = Mutex(role)
@@ -187,11 +187,13 @@ package final class Room: Sendable {
     /// turn under way on another thread.
     func close() {
         layout.withLock { $0?.close() }
+        history.flush()
     }
 
     /// Deletes the room's file (a forgotten room), after any write under way.
     func discard() {
         layout.withLock { $0?.keeper?.discard() }
+        history.remove()
     }
 
     /// The room's `data` message now (nil: no data, or no layout here).

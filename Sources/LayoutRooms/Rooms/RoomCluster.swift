@@ -15,6 +15,8 @@ package protocol RoomCluster: AnyObject, Sendable {
     func drop(_ name: RoomName)
     /// The route of a room this server owns or relays (`Room.role`'s `owner` or `relay`).
     func route(of room: Room, local: LocalRoute, linked: Bool) -> any RoomRoute
+    /// Where a room's history is kept beside memory (LayoutCluster's Redis stream).
+    func historySink(for room: RoomName) -> (any HistorySink)?
 }
 
 /// This server steps the room for the cluster: it hears what the room publishes and tells the

@@ -15,6 +15,12 @@ package struct RoomFiles: Sendable {
         return directory.map { "\($0)/\(name).json" }
     }
 
+    /// The folder of the room's history (`HistoryFolder`): `DIR/NAME.history` beside
+    /// `DIR/NAME.json`, `FILE.history` beside `--state FILE`; nil for a room without a file.
+    package func historyPath(for name: RoomName) -> String? {
+        path(for: name).map { path in (path.hasSuffix(".json") ? String(path.dropLast(5)) : path) + ".history" }
+    }
+
     /// Every room with a file, from one listing of the directory (files named for something
     /// that is not a room name are not rooms, and are left alone).
     func stored() -> [RoomName] {

@@ -44,7 +44,7 @@ extension RoomHost {
             registry.failed(name)
             return .refused(status: 503, why: "room \(name): its file is unchanged since it was refused: \(why)")
         }
-        let room = Room(loadingName: name, replay: limits.replay, history: limits.history, changed: changed)
+        let room = Room(loadingName: name, replay: limits.replay, history: history(for: name), changed: changed)
         // The joiner that sets off the load makes the room if its file holds none after all (it
         // vanished, or holds a room its owner deleted): it is then that room's owner.
         let owner = LinkSecret.random()
@@ -55,6 +55,12 @@ extension RoomHost {
             let (result, stamp) = StateFileReader.read(path, limits: limits)
             switch result {
             case .success(let saved):
+                // Its history, unless the room was deleted; numbering goes on after it.
+                if saved?.access.deleted == true {
+                    room.history.remove()
+                } else if let last = room.history.load() {
+                    room.bus.skip(through: last)
+                }
                 done.post(.read(room, saved, stamp: stamp))
             case .failure(let failure):
                 done.post(.refused(room, path: path, why: failure.description, stamp: stamp))

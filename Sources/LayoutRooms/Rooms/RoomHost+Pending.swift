@@ -10,7 +10,9 @@ extension RoomHost {
     /// given back). Not waited for on this thread: that may wait on Redis.
     package func openPending(_ name: RoomName, proposing access: RoomAccess?,
                              then claim: @escaping @Sendable (Room) -> Void) -> Room {
-        let room = Room(pendingName: name, replay: limits.replay, history: limits.history, changed: changed)
+        // Its history in the cluster's Redis (a stream only the lease holder writes to).
+        let history = RoomHistory(bounds: limits.history, sink: cluster?.historySink(for: name))
+        let room = Room(pendingName: name, replay: limits.replay, history: history, changed: changed)
         room.proposedAccess.withLock { $0 = access }
         rooms[name] = room
         if let closing = closing.removeValue(forKey: name) {

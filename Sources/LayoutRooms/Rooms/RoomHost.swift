@@ -201,11 +201,18 @@ package final class RoomHost {
     private func open(_ name: RoomName, access: RoomAccess) -> Room {
         let layout = layoutMaker(name, path: files.path(for: name))(nil, nil, access)()
         budget.force(layout.state.simulation.count)
-        let room = Room(name: name, layout: layout, replay: limits.replay, history: limits.history, changed: changed)
+        // A new room's history starts empty, whatever an older room of its name left.
+        if let folder = files.historyPath(for: name) { try? FileManager.default.removeItem(atPath: folder) }
+        let room = Room(name: name, layout: layout, replay: limits.replay, history: history(for: name), changed: changed)
         rooms[name] = room
         pool.add(room)
         logger.info("room \(name) created (\(rooms.count) in memory)")
         return room
+    }
+
+    /// The room's history: in its folder beside its file when it has one, else in memory.
+    func history(for name: RoomName) -> RoomHistory {
+        RoomHistory(bounds: limits.history, sink: files.historyPath(for: name).map { HistoryFolder(path: $0, logger: logger) })
     }
 
     package func layoutParts(_ name: RoomName, saved: SavedState?) -> LayoutParts {

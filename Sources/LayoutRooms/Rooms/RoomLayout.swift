@@ -22,6 +22,8 @@ package struct RoomLayout {
     /// Nanoseconds this room's turns spent writing its history (`stats`' `historyMs`: issue 27
     /// wants it under 5% of the stepping).
     private var historyNanos: UInt64 = 0
+    /// The way back to each client that sent a change, for its `undoable` news (until it leaves).
+    private var undoReplies: [String: @Sendable ([UInt8]) -> Void] = [:]
 
     package init(state: LayoutState, keeper: StateKeeper?) {
         self.state = state
@@ -118,6 +120,7 @@ package struct RoomLayout {
                 break
             case .waiting:
                 deferred = Array(waiting[index...])
+                tellUndoable()
                 return published
             case .failed(var error):
                 error.ref = queued.ref
@@ -136,6 +139,7 @@ package struct RoomLayout {
                     recorder.keyframe(state, in: room.history)
                     historyNanos += DispatchTime.now().uptimeNanoseconds - start
                 }
+                if state.undo.isOn { undoReplies[queued.client] = queued.reply }
                 let events: [LayoutEvent]
                 if case .restore(let at) = queued.command {
                     events = try restore(at, by: queued.client, from: room.history)
@@ -151,7 +155,11 @@ package struct RoomLayout {
                     publishAccess(to: room)
                     keeper?.saveSoon()
                 }
-                for event in events { publish(event, to: room) }
+                for (index, event) in events.enumerated() {
+                    let seq = publish(event, to: room)
+                    // The step this change made, if any, undoes the event that tells of it.
+                    if index == 0 { state.undo.published(seq: seq) }
+                }
                 // Pointers at cells it removed end, after the event that removed them.
                 if state.membershipChanged, !room.pointers.isEmpty {
                     let simulation = state.simulation
@@ -164,7 +172,15 @@ package struct RoomLayout {
                 queued.reject(error)
             }
         }
+        tellUndoable()
         return published
+    }
+
+    /// Each client whose undo list changed hears what it can undo now (`undoable`).
+    private mutating func tellUndoable() {
+        for (client, count, next) in state.undo.takeChanged() {
+            undoReplies[client]?(ServerMessages.undoable(count: count, next: next))
+        }
     }
 
     /// Answers the requests waiting (`TurnRequest`): joiners get the room's data, exports
@@ -188,6 +204,9 @@ package struct RoomLayout {
                 state.republishAll()
                 keeper?.writeAgainNow()
             case .releaseDrags(let client):
+                // It left: its undo list goes with it (its id never comes again).
+                state.forgetUndo(of: client)
+                undoReplies[client] = nil
                 let events = state.releaseDrags(of: client)
                 if !events.isEmpty { keeper?.changed() }
                 for event in events { publish(event, to: room) }
@@ -280,12 +299,14 @@ package struct RoomLayout {
         keeper?.close(state)
     }
 
-    /// `event` to the room's connections (its bus) and its history.
-    private mutating func publish(_ event: LayoutEvent, to room: Room) {
+    /// `event` to the room's connections (its bus) and its history; returns its number.
+    @discardableResult
+    private mutating func publish(_ event: LayoutEvent, to room: Room) -> UInt64 {
         let envelope = room.bus.publish(event)
         let start = DispatchTime.now().uptimeNanoseconds
         recorder.record(envelope, state, in: room.history)
         historyNanos += DispatchTime.now().uptimeNanoseconds - start
+        return envelope.seq
     }
 
     /// The room becomes what it was at `at` (`LayoutState.restore`), rebuilt from its history.
@@ -303,7 +324,7 @@ package struct RoomLayout {
     private func publishStatus(to room: Room, pinned: [CellID]?) {
         let simulation = state.simulation
         let report = simulation.lastReport
-        let historyBytes = room.history.isOff ? nil : room.history.change { $0.bytes }
+        let historyBytes = room.history.isOff ? nil : room.history.current.bytes
         room.status.update { status in
             if let pinned { status.pinned = pinned }
             status.parameters = simulation.parameters

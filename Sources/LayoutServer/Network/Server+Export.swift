@@ -4,7 +4,7 @@ import LayoutRooms
 
 /// `GET /export/NAME.json`, `/export/NAME.gexf` and `/export/NAME.svg`: a room as node-link JSON,
 /// GEXF or an SVG drawing (`SVGDrawing`), from one
-/// tick. A room in memory is written by its next turn (`TurnRequest.export`) and the answer
+/// tick; `/export/NAME.flhistory`: a span of its history (`Server+HistoryExport`). A room in memory is written by its next turn (`TurnRequest.export`) and the answer
 /// waits for it; a room that is only on disk is read, checked and encoded from its state file
 /// by the file reader (`StateFileReader`), never on the service thread, and every export of it
 /// asked for meanwhile shares that one job and its document. The document goes out a chunk per
@@ -15,7 +15,7 @@ extension Server {
     /// An export under way on a connection.
     struct ExportRequest {
         let name: RoomName
-        let format: LayoutExport.Format
+        let document: ExportDocument
         let address: PeerAddress
         /// The link its `Authorization` header brought (`RoomAccess.exportVerdict`).
         let credential: Credential
@@ -38,7 +38,29 @@ extension Server {
         }
     }
 
+    /// What an export writes: a room's layout in one of `LayoutExport`'s formats, or a span of its
+    /// history (`.flhistory`, docs/history-format.md).
+    enum ExportDocument: Equatable {
+        case layout(LayoutExport.Format)
+        case history
+
+        var fileExtension: String {
+            switch self {
+            case .layout(let format): format.rawValue
+            case .history: HistoryFileFormat.fileExtension
+            }
+        }
+
+        var contentType: String {
+            switch self {
+            case .layout(let format): format.contentType
+            case .history: HistoryFileFormat.contentType
+            }
+        }
+    }
+
     func serveExport(_ wsi: OpaquePointer, rest: String) -> Int32 {
+        if rest.hasSuffix("." + HistoryFileFormat.fileExtension) { return serveHistoryExport(wsi, rest: rest) }
         guard let (name, format) = Self.exportAddress(rest) else { return notFound(wsi) }
         let address = peerKey(wsi)
         let credential = credential(wsi, handshake: false)
@@ -57,9 +79,18 @@ extension Server {
         // A room file's export is one job however many ask (at most `maxFileExportJobs`);
         // a room in memory writes a document per turn: expect the size of its last one.
         let expecting = fromFile ? 0 : lastDocumentSizes[key] ?? 0
-        switch exportBudget.admit(from: address, sharing: held != nil, expecting: expecting) {
+        if let refused = admitExport(wsi, name, from: address, sharing: held != nil, expecting: expecting) { return refused }
+        exports[wsi] = ExportRequest(name: name, document: .layout(format), address: address, credential: credential,
+                                     stage: .waiting, expecting: expecting)
+        return fetchDocument(wsi, name: name, format: format, held: held?.body, credential: credential)
+    }
+
+    /// Counts an export from `address` under way (`ExportBudget.admit`); else answers it 429 (too
+    /// many of this address) or 503 (the budget is held), and that answer's result is returned.
+    func admitExport(_ wsi: OpaquePointer, _ name: RoomName, from address: PeerAddress, sharing: Bool, expecting: Int) -> Int32? {
+        switch exportBudget.admit(from: address, sharing: sharing, expecting: expecting) {
         case .admit:
-            break
+            return nil
         case .tooMany(let count):
             logger.info("refused export of \(name) to \(peerAddress(wsi)): \(count) exports of this address under way")
             return respond(wsi, HTTPBody(Array("\(count) exports of this address are under way; try again later\n".utf8)),
@@ -68,9 +99,6 @@ extension Server {
             logger.info("refused export of \(name) to \(peerAddress(wsi)): exports hold \(exportBudget.heldBytes) bytes (budget \(bytes))")
             return busy(wsi, "exports under way hold the server's budget; try again later\n")
         }
-        exports[wsi] = ExportRequest(name: name, format: format, address: address, credential: credential,
-                                     stage: .waiting, expecting: expecting)
-        return fetchDocument(wsi, name: name, format: format, held: held?.body, credential: credential)
     }
 
     /// 404 for a private room (its existence is not confirmed), 403 for a view room, with
@@ -113,7 +141,7 @@ extension Server {
 
     /// The connection waits for its document, written on another thread: what that thread hands
     /// to the returned closure (nil: no such room after all) wakes the service thread for it.
-    private func awaitExport(_ wsi: OpaquePointer) -> @Sendable (ExportArrival) -> Void {
+    func awaitExport(_ wsi: OpaquePointer) -> @Sendable (ExportArrival) -> Void {
         nextExportToken += 1
         let token = nextExportToken
         exportTokens[token] = wsi
@@ -146,7 +174,9 @@ extension Server {
         guard let request = exports[wsi] else { return }
         exportBudget.arrived(expecting: request.expecting)
         exports[wsi]!.expecting = 0
-        if case .ready(let body) = stage { rememberSize(body.count, of: ExportKey(name: request.name, format: request.format)) }
+        if case .ready(let body) = stage, case .layout(let format) = request.document {
+            rememberSize(body.count, of: ExportKey(name: request.name, format: format))
+        }
         exports[wsi]!.stage = stage
         lws_callback_on_writable(wsi)
     }
@@ -168,8 +198,8 @@ extension Server {
             endExport(wsi)
             return busy(wsi, "the room's file is unusable (see the server's log)\n", retry: false)
         case .ready(let body):
-            let disposition = "attachment; filename=\"\(request.name).\(request.format.rawValue)\""
-            let result = respond(wsi, body, type: request.format.contentType,
+            let disposition = "attachment; filename=\"\(request.name).\(request.document.fileExtension)\""
+            let result = respond(wsi, body, type: request.document.contentType,
                                  extraHeaders: [(WSI_TOKEN_HTTP_CONTENT_DISPOSITION, disposition)])
             if pendingHTTP[wsi] != nil {
                 exports[wsi]!.stage = .writing(body)

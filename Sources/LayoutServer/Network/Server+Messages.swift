@@ -77,8 +77,8 @@ extension Server {
     func submit(_ session: Session, _ command: LayoutCommand, ref: String?, bytes: [UInt8]) {
         let mailbox = session.mailbox
         let room = session.room
-        let queued = QueuedCommand(command: command, client: session.client, ref: ref) { error in
-            mailbox.push(OutgoingMessage(ServerMessages.error(error)))
+        let queued = QueuedCommand(command: command, client: session.client, ref: ref) { message in
+            mailbox.push(OutgoingMessage(message))
             room.announce()
         }
         if let error = host.route(of: room, linked: clusterLinked).submit(queued, message: bytes, role: session.standing?.role ?? .viewer) {

@@ -1,0 +1,168 @@
+// node --test Tests/web/  — the moments asked while scrubbing (Public/scrub.js): one request
+// under way, the newest time sent when the answer comes, `have` so the data is not sent again
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createScrub, momentOf } from '../../Public/scrub.js';
+
+// a fake server's side of the connection: what was sent, and answers made from it
+function fakeLink({ connected = true } = {}) {
+  const sent = [];
+  return {
+    sent,
+    connected,
+    send(msg) {
+      if (!this.connected) return false;
+      sent.push(msg);
+      return true;
+    },
+  };
+}
+
+// the answer a server gives to request `req`: data left out when `have` is its dataSeq
+function answer(req, { dataSeq = 4, ids = [1, 2], cells = { id: [1, 2], label: ['a', 'b'] }, links = { source: [1], target: [2] }, ...extra } = {}) {
+  const msg = { type: 'moment', at: req.at, seq: 9, tick: 100, ids, x: ids.map((id) => id * 10), y: ids.map(() => -1), params: { cellSize: 12 }, pinned: [2, 77], dataSeq, ...extra };
+  if (req.have !== dataSeq) Object.assign(msg, { cells, links });
+  return msg;
+}
+
+test('one request under way: the newest time wanted goes when the answer comes', () => {
+  const link = fakeLink();
+  const scrub = createScrub({ send: (m) => link.send(m) });
+  scrub.want(1000);
+  scrub.want(1100);
+  scrub.want(1200.4);
+  assert.equal(link.sent.length, 1, 'only the first went');
+  assert.deepEqual(link.sent[0], { type: 'moment', at: 1000, ref: 'moment-1' });
+  assert.ok(scrub.busy);
+  assert.equal(scrub.asking, 1000);
+  const m = scrub.answer(answer(link.sent[0]));
+  assert.equal(m.at, 1000);
+  assert.equal(link.sent.length, 2, 'the newest went at once');
+  assert.deepEqual(link.sent[1], { type: 'moment', at: 1200, ref: 'moment-2', have: 4 }, 'with the data held');
+  scrub.answer(answer(link.sent[1]));
+  assert.equal(link.sent.length, 2, 'nothing more wanted');
+  assert.ok(!scrub.busy);
+});
+
+test('data left out reuses the data held (the same object); new data replaces it', () => {
+  const link = fakeLink();
+  const scrub = createScrub({ send: (m) => link.send(m) });
+  scrub.want(1);
+  const a = scrub.answer(answer(link.sent[0]));
+  assert.equal(a.data.cells.get(1).label, 'a');
+  assert.equal(a.data.links.size, 1);
+  scrub.want(2);
+  assert.equal(link.sent[1].have, 4);
+  const b = scrub.answer(answer(link.sent[1]));
+  assert.equal(b.data, a.data, 'not sent again, not built again');
+  scrub.want(3);
+  const c = scrub.answer(answer(link.sent[2], { dataSeq: 7, cells: { id: [1], label: ['z'] }, links: { source: [], target: [] } }));
+  assert.notEqual(c.data, a.data);
+  assert.equal(c.data.cells.get(1).label, 'z');
+  assert.equal(c.data.links.size, 0);
+  scrub.want(4);
+  assert.equal(link.sent[3].have, 7);
+  // left out, yet not the data held (a server that had none to send): no data, nothing held
+  const d = scrub.answer({ ...answer({ at: 4, have: 9 }, { dataSeq: 9 }) });
+  assert.equal(d.data.cells.size, 0);
+  scrub.want(5);
+  assert.equal(link.sent[4].have, undefined);
+});
+
+test('a moment as the canvas draws it', () => {
+  const m = momentOf(answer({ at: 5 }, { ids: [3, 1, 2], clamped: true }), () => 'data');
+  assert.deepEqual(m.ids, [3, 1, 2]);
+  assert.deepEqual([...m.xy], [30, -1, 10, -1, 20, -1]);
+  assert.equal(m.index.get(2), 2);
+  assert.deepEqual([...m.pinned], [2], 'pins of cells not there are dropped');
+  assert.equal(m.params.cellSize, 12);
+  assert.equal(m.clamped, true);
+  assert.equal(m.seq, 9);
+  assert.equal(m.data, 'data');
+  assert.equal(m.owners, null, 'not said');
+  assert.deepEqual(momentOf({ ...answer({ at: 5 }), owners: [['c1', 1, 2]] }).owners, [['c1', 1, 2]], 'who had added them then');
+  // an empty room
+  assert.equal(momentOf({ type: 'moment', at: 5, ids: [] }).ids.length, 0);
+  // shapes that cannot be drawn
+  assert.equal(momentOf({ type: 'moment', at: 5, ids: [1], x: [1] }), null);
+  assert.equal(momentOf({ type: 'moment', ids: [] }), null);
+  assert.equal(momentOf({ type: 'history' }), null);
+  assert.equal(momentOf(null), null);
+  // unusable numbers are 0, cells as rows are taken too
+  const scrub = createScrub({ send: () => true });
+  scrub.want(1);
+  const r = scrub.answer({ type: 'moment', at: 1, ids: [1, 2], x: [null, 2], y: ['x', 3], dataSeq: 1, cells: [{ id: 1, label: 'one' }, { id: 2, group: 'g' }] });
+  assert.deepEqual([...r.xy], [0, 0, 2, 3]);
+  assert.equal(r.data.cells.get(1).label, 'one');
+  assert.equal(r.data.cells.get(2).group, 'g');
+});
+
+test('a refused request is no longer under way; someone else\u2019s error is not ours', () => {
+  const link = fakeLink();
+  const scrub = createScrub({ send: (m) => link.send(m) });
+  scrub.want(10);
+  scrub.want(20);
+  assert.equal(scrub.refused({ type: 'error', code: 'bad_request', ref: 'a1' }), false);
+  assert.ok(scrub.busy);
+  assert.equal(scrub.refused({ type: 'error', code: 'bad_request', ref: 'moment-1' }), true);
+  assert.equal(link.sent.at(-1).at, 20, 'the newest went');
+});
+
+test('not connected: still wanted, sent on resume; a new connection holds no data', () => {
+  const link = fakeLink({ connected: false });
+  const scrub = createScrub({ send: (m) => link.send(m) });
+  scrub.want(10);
+  assert.equal(link.sent.length, 0);
+  assert.ok(!scrub.busy);
+  link.connected = true;
+  scrub.resume();
+  assert.equal(link.sent[0].at, 10);
+  scrub.answer(answer(link.sent[0]));
+  scrub.want(11);
+  // the connection drops with the request under way: the next one does not wait for it
+  scrub.resume();
+  scrub.want(12);
+  assert.deepEqual(link.sent.at(-1), { type: 'moment', at: 12, ref: 'moment-3' }, 'no have: the data held was the old connection\u2019s');
+});
+
+test('back to live: nothing more asked, the answer under way still taken', () => {
+  const link = fakeLink();
+  const scrub = createScrub({ send: (m) => link.send(m) });
+  scrub.want(1);
+  scrub.want(2);
+  scrub.cancel();
+  assert.ok(scrub.answer(answer(link.sent[0])));
+  assert.equal(link.sent.length, 1);
+  scrub.want(Number.NaN);
+  assert.equal(link.sent.length, 1);
+});
+
+test('each answer is timed from its request', () => {
+  let clock = 0;
+  const link = fakeLink();
+  const scrub = createScrub({ send: (m) => link.send(m), now: () => clock });
+  scrub.want(1);
+  clock = 30;
+  scrub.want(2);
+  clock = 40;
+  scrub.answer(answer(link.sent[0]));
+  clock = 100;
+  scrub.answer(answer(link.sent[1]));
+  assert.deepEqual(scrub.figures, { answers: 2, meanMs: 50, maxMs: 60, buildMeanMs: 0, buildMaxMs: 0 });
+});
+
+test('a moment of the same cells as the one before takes its ids and index (the canvas caches hold)', () => {
+  const link = fakeLink();
+  const scrub = createScrub({ send: (m) => link.send(m) });
+  scrub.want(1);
+  const a = scrub.answer(answer(link.sent[0], { ids: [4, 5, 6] }));
+  scrub.want(2);
+  const b = scrub.answer(answer(link.sent[1], { ids: [4, 5, 6] }));
+  assert.equal(b.ids, a.ids);
+  assert.equal(b.index, a.index);
+  assert.notEqual(b.xy, a.xy, 'positions of their own');
+  scrub.want(3);
+  const c = scrub.answer(answer(link.sent[2], { ids: [4, 6] }));
+  assert.notEqual(c.ids, a.ids);
+  assert.equal(c.index.get(6), 1);
+});
