@@ -40,7 +40,7 @@ define ensure_packages
 endef
 
 .PHONY: run build deps test-deps test test-swift test-fuzz-corpus test-node test-e2e test-browser clean \
-	bench bench-deps bench-graphs bench-page bench-scrub bench-import bench-room screenshot fuzz load load-rooms attack shape cluster cluster-deps load-cluster
+	bench bench-deps bench-graphs bench-page bench-scrub bench-import bench-room bench-history screenshot fuzz load load-rooms attack shape cluster cluster-deps load-cluster
 
 ## Install what is missing, build in release, serve on http://$(HOST):$(PORT)/
 run: deps
@@ -147,6 +147,16 @@ bench-import: deps
 bench-room: deps
 	$(RELEASE_BUILD)
 	$(PYTHON) bench/room_stepping.py $(BENCH_ROOM_ARGS)
+
+## Issue 27: what a room's history costs on a fresh release server: its bytes a minute for a
+## 10k-cell room that moves and one that settles, the stepping thread's time on it (against the
+## 5% of a step allowed), then a busy 10k-cell room's history (changes, a clear and re-import a
+## minute) scrubbed at 200 random moments: the answer's time p50/p99/max and size, with and
+## without `have`. Never part of `make test`. About five minutes.
+## Subsets: make bench-history BENCH_HISTORY_ARGS="--minute 20 --seconds 60 --scrubs 50"
+bench-history: deps
+	$(RELEASE_BUILD)
+	$(PYTHON) bench/history.py $(BENCH_HISTORY_ARGS)
 
 ## Protocol v2, 2k cells moving at 20 Hz: 500 reading + 5 stalled + 1 slow (a quarter of the
 ## bandwidth) WebSocket clients for 60 s against the issue's targets, then 1000 readers reported;

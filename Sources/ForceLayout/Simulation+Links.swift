@@ -6,6 +6,13 @@ extension Simulation {
     /// cells are linked twice (either way round, here or already), and a distance or
     /// strength must be finite and at least 0. The layout moves again.
     public func link(_ new: [Link]) throws(LayoutError) {
+        try link(new, placing: true)
+    }
+
+    /// `placing`: a cell linked for the first time is placed among its neighbours (the graph
+    /// model). A saved layout's links (`init(snapshot:)`) place nothing: its cells are where
+    /// they were saved.
+    func link(_ new: [Link], placing: Bool) throws(LayoutError) {
         var seen = Set<LinkKey>()
         for link in new {
             guard contains(link.source) else { throw .unknownCell(link.source) }
@@ -21,7 +28,7 @@ extension Simulation {
         }
         guard !new.isEmpty else { return }
         // A cell linked for the first time starts at the mean of its linked neighbours.
-        let unplaced = Set((new.flatMap { [$0.source, $0.target] }).filter { linkTable.degree(of: $0) == 0 })
+        let unplaced = !placing ? [] : Set((new.flatMap { [$0.source, $0.target] }).filter { linkTable.degree(of: $0) == 0 })
             .compactMap { index[$0] }.filter { !pinned[$0] }
         linkTable.append(new)
         graph.linked(new.count, total: linkTable.count)

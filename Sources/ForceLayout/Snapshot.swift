@@ -68,7 +68,9 @@ extension Simulation {
             appendCell(id: cell.id, x: cell.x, y: cell.y, pinned: cell.pinned, radius: cell.radius ?? 0)
         }
         nextID = snapshot.nextID
-        try link(snapshot.links)
+        // Every cell is where it was saved: none is placed among its neighbours, as a cell
+        // linked for the first time is (the neighbours of a pinned cell moved on every load).
+        try link(snapshot.links, placing: false)
         // A saved layout is drawn already: it refines from where it is.
         graph.planWanted = false
         graph.linksSincePlan = 0

@@ -64,6 +64,22 @@ final class SnapshotTests: XCTestCase {
             .lastReport.settled)
     }
 
+    func testASnapshotsLinkedCellsStayWhereTheyWereBesideAPin() throws {
+        // The graph model places a cell linked for the first time among its neighbours; a
+        // saved layout's cells are placed already: a pinned cell's neighbours (and theirs) stay.
+        let snap = LayoutSnapshot(parameters: .defaults, nextID: 5, cells: [
+            CellRecord(id: 1, x: 100, y: 100, pinned: true),
+            CellRecord(id: 2, x: -50, y: 20, pinned: false),
+            CellRecord(id: 3, x: 70, y: -80, pinned: false),
+            CellRecord(id: 4, x: 5, y: 5, pinned: false),
+        ], links: [Link(source: 1, target: 2), Link(source: 2, target: 3), Link(source: 3, target: 4)])
+        let sim = try Simulation(snapshot: snap)
+        XCTAssertTrue(sim.usesGraphModel)
+        XCTAssertEqual(sim.xs, [100, -50, 70, 5])
+        XCTAssertEqual(sim.ys, [100, 20, -80, 5])
+        XCTAssertEqual(sim.snapshot(), snap)
+    }
+
     func testInitFromSnapshotRejectsBadSnapshots() {
         func cells(_ list: [(CellID, Double, Double)]) -> [CellRecord] {
             list.map { CellRecord(id: $0.0, x: $0.1, y: $0.2, pinned: false) }

@@ -22,11 +22,13 @@ public struct HistoryLog: Sendable {
     public var newestAt: Int? { segments.last?.lastAt }
     public var segmentCount: Int { segments.count }
 
-    /// Whether the next record should open a segment (`start`): there is none, or the last
-    /// one passed `HistoryBounds.segmentBytes`.
+    /// Whether the next record should open a segment (`start`): there is none, or what the
+    /// last one holds after its checkpoint passed `HistoryBounds.segmentBytes`. The checkpoint
+    /// itself does not count: one of a large room may be bigger than a segment's size, and
+    /// every event after it would take another.
     public var wantsCheckpoint: Bool {
         guard let last = segments.last else { return true }
-        return last.bytes > bounds.segmentBytes
+        return last.bytesSinceCheckpoint > bounds.segmentBytes
     }
 
     /// Opens a segment from `checkpoint` (the first, after a restore, or when the last grew

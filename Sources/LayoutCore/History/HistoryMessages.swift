@@ -91,9 +91,10 @@ package enum HistoryMessages {
         writer.member("dataSeq", state.dataSeq)
         if withData {
             var attrs = LinkAttributes()
-            for (ends, record) in state.links where record.attrs != nil { attrs[ends.source, ends.target] = record.attrs }
+            let links = state.links
+            for (ends, record) in links where record.attrs != nil { attrs[ends.source, ends.target] = record.attrs }
             writer.raw(",")
-            DataMessage.writeColumns(records: Array(state.cells.values), links: state.links.values.map(\.link),
+            DataMessage.writeColumns(records: Array(state.cells.values), links: links.values.map(\.link),
                                      linkAttrs: attrs, into: &writer)
         }
         writer.raw("}")

@@ -6,6 +6,8 @@ import ForceLayout
 /// so a wall clock stepped back keeps the order searchable).
 struct HistorySegment: Sendable {
     let checkpoint: Checkpoint
+    /// `checkpoint.bytes`, counted once (it sums the data of every cell).
+    let checkpointBytes: Int
     private(set) var events: [Envelope<LayoutEvent>] = []
     private(set) var eventTimes: [Int] = []
     private(set) var keyframes: [Keyframe] = []
@@ -16,11 +18,15 @@ struct HistorySegment: Sendable {
 
     init(checkpoint: Checkpoint) {
         self.checkpoint = checkpoint
-        bytes = checkpoint.bytes
+        checkpointBytes = checkpoint.bytes
+        bytes = checkpointBytes
         lastAt = checkpoint.at
     }
 
     var firstAt: Int { checkpoint.at }
+
+    /// What its events and keyframes take, the checkpoint aside.
+    var bytesSinceCheckpoint: Int { bytes - checkpointBytes }
 
     mutating func append(_ envelope: Envelope<LayoutEvent>) {
         lastAt = max(lastAt, envelope.event.at)

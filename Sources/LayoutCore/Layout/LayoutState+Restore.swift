@@ -19,12 +19,15 @@ extension LayoutState {
         var layout = saved.layout
         layout.nextID = max(layout.nextID, simulation.nextID)
         let restored = try Self.checked { () throws(LayoutError) in try Simulation(snapshot: layout, seed: UInt64(simulation.tick) &+ 1) }
+        // Only the difference is taken or given: giving the room's cells back first and taking
+        // them again on a refusal could fail (another room took them meanwhile), and the
+        // budget would lose count of them.
         if let budget {
-            budget.give(simulation.count)
-            guard budget.take(count) else {
-                _ = budget.take(simulation.count)
+            let more = count - simulation.count
+            if more > 0, !budget.take(more) {
                 throw ProtocolError(.limit, "restoring \(count) cells would pass maxTotalCells (\(budget.limit)): the rooms hold \(budget.total)")
             }
+            if more < 0 { budget.give(-more) }
         }
         restored.resume(tick: simulation.tick, after: simulation.version)
         let before = self.saved(reservation: simulation.nextID, settled: self.settled)

@@ -26,6 +26,11 @@ public struct LayoutStatus: Sendable, Equatable, Codable {
     public var physics: String?
     /// True while a multilevel layout unfolds (the graph model), nil otherwise.
     public var unfolding: Bool?
+    /// What the room's history holds (`HistoryLog.bytes`), and the milliseconds its stepping
+    /// thread has spent writing it since the room was loaded; nil when no history is kept
+    /// (or from a cluster server of an older build).
+    public var historyBytes: Int?
+    public var historyMs: Double?
 
     public init() {}
 }
@@ -171,6 +176,8 @@ public enum ServerMessages {
         if status.unsaved == true { writer.member("unsaved", true) }
         if let physics = status.physics { writer.member("physics", physics) }
         if status.unfolding == true { writer.member("unfolding", true) }
+        if let bytes = status.historyBytes { writer.member("historyBytes", bytes) }
+        if let milliseconds = status.historyMs { writer.member("historyMs", rounded(milliseconds, places: 3)) }
         writer.member("v", status.version)
         writer.member("rssMB", rounded(server.residentMB, places: 1))
         if let cluster { writeCluster(node: cluster.node, view: cluster.view, into: &writer) }
@@ -220,7 +227,8 @@ public enum ServerMessages {
         return writer.bytes
     }
 
-    /// The body of `GET /rooms`: each room's name, clients, cells, whether it rests, tick and access.
+    /// The body of `GET /rooms`: each room's name, clients, cells, whether it rests, tick, access
+    /// and what its history holds.
     package static func rooms(_ rooms: [(name: RoomName, clients: Int, status: LayoutStatus, access: AccessMode)]) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 16 + rooms.count * 80)
         writer.raw("{\"rooms\":")
@@ -232,6 +240,7 @@ public enum ServerMessages {
             writer.member("settled", room.status.settled)
             writer.member("tick", room.status.tick)
             writer.member("access", room.access.rawValue)
+            if let bytes = room.status.historyBytes { writer.member("historyBytes", bytes) }
             writer.raw("}")
         }
         writer.raw("}")

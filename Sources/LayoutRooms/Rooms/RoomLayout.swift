@@ -19,6 +19,9 @@ package struct RoomLayout {
     private var deferred: [QueuedCommand] = []
     /// What goes into the room's history (`RoomHistory`).
     private var recorder = HistoryRecorder()
+    /// Nanoseconds this room's turns spent writing its history (`stats`' `historyMs`: issue 27
+    /// wants it under 5% of the stepping).
+    private var historyNanos: UInt64 = 0
     /// The way back to each client that sent a change, for its `undoable` news (until it leaves).
     private var undoReplies: [String: @Sendable ([UInt8]) -> Void] = [:]
 
@@ -131,7 +134,11 @@ package struct RoomLayout {
                     continue
                 }
                 // The moment just before a change that removes cells shows them where they were.
-                if queued.command.removesCells { recorder.keyframe(state, in: room.history) }
+                if queued.command.removesCells {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    recorder.keyframe(state, in: room.history)
+                    historyNanos += DispatchTime.now().uptimeNanoseconds - start
+                }
                 if state.undo.isOn { undoReplies[queued.client] = queued.reply }
                 let events: [LayoutEvent]
                 if case .restore(let at) = queued.command {
@@ -244,7 +251,9 @@ package struct RoomLayout {
     /// The frame (when cells moved, joined or left) and the status; then the service thread
     /// is told the room has news.
     mutating func publishChanges(to room: Room) {
+        let start = DispatchTime.now().uptimeNanoseconds
         recorder.start(state, in: room.history, seq: room.bus.nextSeq - 1)
+        historyNanos += DispatchTime.now().uptimeNanoseconds - start
         let (changes, pinned) = state.takeChanges()
         guard !changes.isEmpty else { return }
         if changes.contains(.access) { publishAccess(to: room) }
@@ -263,7 +272,9 @@ package struct RoomLayout {
             publishStatus(to: room, pinned: pinned)
             room.publish(.frame(published, textHead: encoder.headCount, textMembership: encoder.membershipPart,
                                 binaryMembership: binaryEncoder.membershipSection, nextDueIn: state.isStepping ? interval : 0))
+            let recording = DispatchTime.now().uptimeNanoseconds
             recorder.framed(state, in: room.history)
+            historyNanos += DispatchTime.now().uptimeNanoseconds - recording
         } else {
             publishStatus(to: room, pinned: pinned)
             room.publish(.status)
@@ -292,7 +303,9 @@ package struct RoomLayout {
     @discardableResult
     private mutating func publish(_ event: LayoutEvent, to room: Room) -> UInt64 {
         let envelope = room.bus.publish(event)
+        let start = DispatchTime.now().uptimeNanoseconds
         recorder.record(envelope, state, in: room.history)
+        historyNanos += DispatchTime.now().uptimeNanoseconds - start
         return envelope.seq
     }
 
@@ -311,6 +324,7 @@ package struct RoomLayout {
     private func publishStatus(to room: Room, pinned: [CellID]?) {
         let simulation = state.simulation
         let report = simulation.lastReport
+        let historyBytes = room.history.isOff ? nil : room.history.current.bytes
         room.status.update { status in
             if let pinned { status.pinned = pinned }
             status.parameters = simulation.parameters
@@ -325,6 +339,8 @@ package struct RoomLayout {
             status.totalMove = report.totalMove
             status.physics = (simulation.usesGraphModel ? LayoutModel.graph : .cells).rawValue
             status.unfolding = simulation.isUnfolding ? true : nil
+            status.historyBytes = historyBytes
+            status.historyMs = room.history.isOff ? nil : Double(historyNanos) / 1e6
         }
     }
 }
