@@ -7,6 +7,7 @@ import json
 import os
 import re
 import socket
+import time
 
 from client import Client
 from raw_websocket import response_head, status_code, status_line, upgrade_request
@@ -130,3 +131,20 @@ def first_join(port, path, timeout=30):
             data += chunk
     finally:
         connection.close()
+
+
+def now_ms():
+    """The wall clock in ms since 1970, as a room's history files its moments."""
+    return int(time.time() * 1000)
+
+
+async def history(client, **fields):
+    """A `history` answer (the room's past changes)."""
+    await client.send({"type": "history", **fields})
+    return await client.next("history")
+
+
+async def moment(client, at, **fields):
+    """A `moment` answer: the room as it was at `at`."""
+    await client.send({"type": "moment", "at": at, **fields})
+    return await client.next("moment")

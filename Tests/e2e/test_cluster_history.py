@@ -6,21 +6,9 @@ import asyncio
 import time
 
 from client import Client, run
+from room_tools import history, moment, now_ms
 from test_cluster import join_in_order, leave, owner_of
 
-
-def now_ms():
-    return int(time.time() * 1000)
-
-
-async def history(client, **fields):
-    await client.send({"type": "history", **fields})
-    return await client.next("history")
-
-
-async def moment(client, at, **fields):
-    await client.send({"type": "moment", "at": at, **fields})
-    return await client.next("moment")
 
 
 async def labelled(client, labels, seen_by):

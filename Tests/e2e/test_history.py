@@ -1,25 +1,11 @@
 """A room remembers: its history (`history`), any moment of it (`moment`), and an editor's
 `restore` of a moment, which everyone sees as one change (`restored`, with the room's data)."""
 import asyncio
-import time
 
 from client import Client, run
-from room_tools import add, set_params
+from room_tools import add, history, moment, now_ms, set_params
 from server import RunningServer
 
-
-def now_ms():
-    return int(time.time() * 1000)
-
-
-async def history(client, **fields):
-    await client.send({"type": "history", **fields})
-    return await client.next("history")
-
-
-async def moment(client, at, **fields):
-    await client.send({"type": "moment", "at": at, **fields})
-    return await client.next("moment")
 
 
 async def labelled(client, labels):

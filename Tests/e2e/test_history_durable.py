@@ -3,20 +3,11 @@
 minute), its numbering going on; a record cut short is dropped and the file cut there."""
 import asyncio
 import os
-import time
 
 from client import Client, run
-from room_tools import add
+from room_tools import add, moment, now_ms
 from server import RunningServer
 
-
-def now_ms():
-    return int(time.time() * 1000)
-
-
-async def moment(client, at):
-    await client.send({"type": "moment", "at": at})
-    return await client.next("moment")
 
 
 def test_the_history_survives_a_restart_and_a_restore_after_it_brings_back_the_cells(tmp_path):

@@ -9,14 +9,11 @@ import urllib.error
 import urllib.request
 
 from client import Client, positions, run
-from room_tools import set_params, settle
+from room_tools import moment, now_ms, set_params, settle
 from server import BINARY, RunningServer
 
 HEADER = b"FLHIST1\n"
 
-
-def now_ms():
-    return int(time.time() * 1000)
 
 
 def download(server, room, query=""):
@@ -47,11 +44,6 @@ async def labelled(client, labels):
 async def link(client, pairs):
     await client.send({"type": "link", "links": [{"source": a, "target": b} for a, b in pairs]})
     return await client.event("linked", by=client.id)
-
-
-async def moment(client, at):
-    await client.send({"type": "moment", "at": at})
-    return await client.next("moment")
 
 
 async def kinds(client):
