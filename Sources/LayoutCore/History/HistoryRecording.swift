@@ -43,8 +43,12 @@ private struct SpanWriter {
     var at: Int
     var eventsSinceKeyframe = false
 
+    /// A recording carries the room's layout, never its access: the digests of its links stay
+    /// on the server (a recording is handed to anyone who may export the room).
     mutating func checkpoint(_ point: Checkpoint, into bytes: inout [UInt8]) {
-        bytes += HistoryFileFormat.checkpoint(point)
+        var state = point.state
+        state.access = .unowned
+        bytes += HistoryFileFormat.checkpoint(Checkpoint(at: point.at, tick: point.tick, seq: point.seq, state: state))
         ids = point.state.layout.cells.map(\.id)
         at = max(at, point.at)
     }
