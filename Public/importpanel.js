@@ -7,13 +7,18 @@
 // when the page holds one of the room's links (`key()`), the download is fetched with it
 // (`Authorization: Bearer`), as a room that is not open exports only to link holders. A viewer
 // imports nothing (the button is disabled). Into a room that holds cells, the import asks first
-// whether the graph replaces them (a `clear` goes first) or joins them (`chooseMode`).
+// whether the graph replaces them (a `clear` goes first) or joins them (`chooseMode`). A
+// recording (.flhistory, or a file that starts as one) is not a graph: it is played into the
+// room (`play`, playpanel.js).
 import { readGraph } from './graphfile.js';
+import { isRecording } from './recording.js';
 import { createImporter } from './importer.js';
 import { saveBlob } from './download.js';
 
 // chooseMode({name, cells, roomCells}) -> a promise of 'replace', 'add' or null (cancelled)
-export function createImportPanel({ button, input, progress, status, exportLink, dropTarget }, state, { send, key = () => null, chooseMode = async () => 'add' }) {
+export function createImportPanel({ button, input, progress, status, exportLink, dropTarget }, state, {
+  send, key = () => null, chooseMode = async () => 'add', play = null,
+}) {
   let choosing = false;
   let job = null; // {importer, name, timer, lastSent, ticker, client}
 
@@ -68,13 +73,15 @@ export function createImportPanel({ button, input, progress, status, exportLink,
   }
 
   async function start(file) {
-    if (job || choosing) return say('An import is under way: wait for it to end', 'error');
+    if (job || choosing || play?.busy) return say('An import is under way: wait for it to end', 'error');
     if (state.connection !== 'connected') return say('Not connected: wait for the server, then import again', 'error');
     if (state.role === 'viewer') return say('View only: importing would change the room (it needs the edit link)', 'error');
     if (state.moment !== null) return say('You are viewing the past: go live to import into the room', 'error');
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    if (play && (file.name.endsWith('.flhistory') || isRecording(bytes))) return play.play(file.name, bytes);
     let graph;
     try {
-      graph = readGraph(await file.text());
+      graph = readGraph(new TextDecoder().decode(bytes));
     } catch (e) {
       return say(`Cannot import ${file.name}: ${e.message}`, 'error');
     }

@@ -33,6 +33,8 @@ import { createShareLinks } from './sharelinks.js';
 import { accessClose, chooseKey, offer, storeOwner } from './links.js';
 import { createRoomSwitcher } from './rooms.js';
 import { createImportPanel } from './importpanel.js';
+import { createPlayPanel } from './playpanel.js';
+import { createRecordingLinks } from './recordinglinks.js';
 import { roomFromPath } from './room.js';
 import { keyAction, targetKind } from './keys.js';
 import { createNeighbours } from './neighbours.js';
@@ -256,12 +258,20 @@ createShareLinks({
 });
 createRoomSwitcher($('#rooms'), $('#rooms-toggle'), state, { onOpen: panel.open });
 const importChoice = $('#import-choice');
+const playPanel = createPlayPanel({
+  button: $('#import-button'), progress: $('#import-progress'), status: $('#import-status'), stop: $('#play-stop'), speed: $('#play-speed'),
+}, state, {
+  send: ask,
+  confirmReplace: (n) => window.confirm(`Replace the ${n.toLocaleString('en-US')} cells here? A recording is played into an empty room: `
+    + `room \u201c${room}\u201d is cleared first, for everyone in it.`),
+});
 const importPanel = createImportPanel({
   button: $('#import-button'), input: $('#import-file'), progress: $('#import-progress'), status: $('#import-status'),
   exportLink: $('#export-link'), dropTarget: document.body,
 }, state, {
   send: ask,
   key: () => key?.secret ?? null,
+  play: playPanel,
   // the room has cells: replace them with the graph, or add it beside them?
   chooseMode: ({ name, cells, roomCells }) => new Promise((resolve) => {
     importChoice.querySelector('[data-part="text"]').textContent = `Room \u201c${room}\u201d has ${roomCells.toLocaleString('en-US')} cells. `
@@ -287,6 +297,10 @@ const timelineBar = createTimelineBar({
   confirmRestore: (time) => window.confirm(`Make room \u201c${room}\u201d what it was at ${time}, for everyone in it? What changed since can be found on the timeline.`),
   onResize: resized,
   say: (text) => notice.show(text, { seconds: 3 }),
+});
+createRecordingLinks({ whole: $('#past-save'), since: $('#past-save-since') }, state, {
+  key: () => key?.secret ?? null,
+  say: (text) => notice.show(text, { seconds: 5 }),
 });
 const copyView = $('#view-copy');
 copyView.addEventListener('click', async () => {

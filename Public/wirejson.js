@@ -11,9 +11,9 @@ export function wireNumber(value) {
   if (!Number.isFinite(value)) return '0';
   if (Number.isInteger(value) && Math.abs(value) < 1e15) return String(value === 0 ? 0 : value);
   const magnitude = Math.abs(value);
-  // Swift's `description` turns to an exponent below 1e-4 and from 2^53 on; JavaScript's
+  // Swift's `description` turns to an exponent below 1e-4 and above 2^53; JavaScript's
   // String(), below 1e-6 and from 1e21 on, and writes one digit of exponent where Swift writes two.
-  if (magnitude < 1e-4 || magnitude >= 2 ** 53) {
+  if (magnitude < 1e-4 || magnitude > 2 ** 53) {
     const [mantissa, exponent] = value.toExponential().split('e');
     const sign = exponent[0];
     const digits = exponent.slice(1).padStart(2, '0');

@@ -24,7 +24,7 @@ test('the plan is the Swift plan of the same recording, message for message', ()
 
 test('the wire writes numbers and strings as the server does', () => {
   for (const [value, text] of [[0, '0'], [-0, '0'], [12, '12'], [-3.25, '-3.25'], [0.0001, '0.0001'], [0.00001, '1e-05'],
-    [-4e-5, '-4e-05'], [1.5e-7, '1.5e-07'], [1e16, '1e+16'], [123.456, '123.456']]) {
+    [-4e-5, '-4e-05'], [1.5e-7, '1.5e-07'], [1e16, '1e+16'], [1e15, '1000000000000000.0'], [2 ** 53, '9007199254740992.0'], [123.456, '123.456']]) {
     assert.equal(wireNumber(value), text, String(value));
   }
   assert.equal(wireText({ a: 'Ç "q"\n\t\b', b: null, c: undefined, d: [true, false] }), '{"a":"Ç \\"q\\"\\n\\t\\u0008","b":null,"d":[true,false]}');
