@@ -23,6 +23,8 @@ from control import Control
 from test_access import choose_access
 from test_browser import add_cells, connected
 from test_finding import send_file
+from test_history import press
+from selenium.webdriver.common.keys import Keys
 
 
 def fetch(url):
@@ -116,6 +118,14 @@ def test_a_page_plays_a_recording_into_a_new_room(server, pages, tmp_path):
     saved = a.find("#past-save").get_attribute("href")
     assert saved.endswith(f"/export/{source}.flhistory"), saved
     assert records(fetch(saved))[0] == 1
+    assert not a.find("#past-save-since").is_displayed(), "live: nothing to save from"
+    a.wait(lambda: a.js("return window.forcelayout.timeline().events") > 0, "the room's past")
+    press(a, Keys.ARROW_LEFT, Keys.ARROW_LEFT)
+    a.wait(lambda: a.find("#past-save-since").is_displayed(), "From here to now, at a past moment")
+    since = a.find("#past-save-since").get_attribute("href")
+    assert f"/export/{source}.flhistory?from=" in since, since
+    assert records(fetch(since))[0] == 1
+    a.screenshot("playback-timeline.png")
 
     # a second page plays it into a new room, as fast as allowed
     target = "play-target"
