@@ -21,6 +21,15 @@
    in every answer), then each again with the `have` its first answer gave (positions only,
    when the data did not change), then without `have` once the room is paused.
 
+An hour: keyframes come at the server's own pace, so an hour-long history takes an hour to
+make. `--skip-minute --seconds 3600 --scrubs 0 --state-dir DIR --history-bytes 268435456`
+makes one and keeps it in DIR (the server's `--state-dir`; the room is `busy`); then
+`--scrub-kept --state-dir DIR --history-bytes 268435456` starts a server (this build, which
+may be newer than the one that wrote it) over DIR, lets the room load (moving again: its
+threshold is 0) and scrubs it as in 3. A segment holds at most 4 MiB past its checkpoint
+whatever `--history-bytes`, so a scrub of a long history replays no more than one of a short.
+The size of the room's history folder on disk is printed too.
+
 Prints the figures on stdout, the JSON of each phase on stderr. Exit status 0 unless a phase
 failed. Environment: FORCELAYOUT_BIN (default .build/release/forcelayout). Stdlib and
 python3-websockets.
@@ -34,6 +43,7 @@ import statistics
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import websockets
 
@@ -294,6 +304,9 @@ async def scrubs(session, count, seed, pid):
 
 async def busy_and_scrub(port, pid, args):
     session, busy = await busy_history(port, args.cells, args.seconds, args.rate, args.reimport)
+    if not args.scrubs:
+        await session.ws.close()
+        return busy, {}
     try:
         scrub = await scrubs(session, args.scrubs, seed=4, pid=pid)
     except Exception as error:
@@ -301,6 +314,35 @@ async def busy_and_scrub(port, pid, args):
     finally:
         await session.ws.close()
     return busy, scrub
+
+
+async def scrub_kept(port, pid, args):
+    """Scrubs the room `busy` a server loaded from its state dir: its span, then `scrubs`."""
+    ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws/busy", **CONNECT)
+    session = Session(ws)
+    try:
+        await session.next("stats", timeout=120)
+        events, span = await session_history(session)
+        # Back to moving (a paused pass ends a run paused, and a run's room is kept so).
+        await session.send({"type": "params", "paused": False, "threshold": 0})
+        await asyncio.sleep(2)
+        busy = {"events": (events, span), "historyBytes": room_entry(port, "busy")["historyBytes"]}
+        return busy, await scrubs(session, args.scrubs, seed=4, pid=pid)
+    finally:
+        await ws.close()
+
+
+def folder_bytes(path):
+    """Bytes of the files under `path` (0 when it is not there)."""
+    return sum(entry.stat().st_size for entry in path.rglob("*") if entry.is_file()) if path.exists() else 0
+
+
+def print_scrubs(count, scrub):
+    for name, figures in scrub.items():
+        print(f"{count} scrubs {name}: p50 {figures['p50Ms']} ms, p99 {figures['p99Ms']} ms, "
+              f"max {figures['maxMs']} ms; answer {figures['bytesP50'] / 1e3:.0f} kB (p50), "
+              f"{figures['bytesMax'] / 1e3:.0f} kB (max); {figures['withoutData']} without cells/links; "
+              f"server CPU {figures['serverCpuMsAScrub']} ms a scrub")
 
 
 def main():
@@ -312,18 +354,39 @@ def main():
     parser.add_argument("--rate", type=positive_float, default=20.0, help="changes a second in it (default 20)")
     parser.add_argument("--reimport", type=positive_float, default=60.0,
                         help="seconds between a clear and a new import in it (default 60)")
-    parser.add_argument("--scrubs", type=positive_int, default=200, help="moments asked for (default 200)")
+    parser.add_argument("--scrubs", type=int, default=200, help="moments asked for (default 200; 0: none)")
     parser.add_argument("--history-bytes", type=positive_int, default=32 << 20,
                         help="the server's --history-bytes (default 32 MiB, the server's; a segment, the most "
                              "events a moment replays, is an eighth of it)")
     parser.add_argument("--skip-minute", action="store_true", help="only the busy history and its scrubs")
+    parser.add_argument("--state-dir", type=Path, help="the server's --state-dir, kept after the run (default: a "
+                        "temporary one)")
+    parser.add_argument("--scrub-kept", action="store_true", help="only scrub the room `busy` kept in --state-dir")
     args = parser.parse_args()
+    if args.scrubs < 0:
+        parser.error("--scrubs must be 0 or more")
+    if args.scrub_kept and not (args.state_dir and (args.state_dir / "busy.json").exists()):
+        parser.error("--scrub-kept needs a --state-dir holding the room busy (busy.json)")
+    state_dir = args.state_dir.resolve() if args.state_dir else None
     binary = common.find_binary("release")
     print(common.header("history", f"{args.cells} cells a room"))
     flags = ("--history-bytes", str(args.history_bytes), "--messages-per-second", "1000", "--message-burst", "1000",
              "--max-total-cells", str(4 * args.cells))
     failures = []
-    with RunningServer(*flags, "--state-dir", "state", binary=binary, workdir=True, log_file=True) as server:
+    with RunningServer(*flags, "--state-dir", str(state_dir or "state"), binary=binary, workdir=True,
+                       log_file=True) as server:
+        history_folder = (state_dir or Path(server.workdir) / "state") / "busy.history"
+        if args.scrub_kept:
+            try:
+                busy, scrub = asyncio.run(scrub_kept(server.port, server.process.pid, args))
+                print(json.dumps({"kept": busy, "scrubs": scrub}), file=sys.stderr)
+                events, (start, end) = busy["events"]
+                print(f"kept room: {events} events over {(end - start) / 60000:.1f} minutes of history, "
+                      f"{busy['historyBytes'] / 1e6:.1f} MB in memory, {folder_bytes(history_folder) / 1e6:.1f} MB on disk")
+                print_scrubs(args.scrubs, scrub)
+            except Exception as error:  # noqa: BLE001
+                failures.append(f"kept history: {error!r}")
+            sys.exit(common.exit_status(failures))
         if not args.skip_minute:
             try:
                 minute = asyncio.run(bytes_a_minute(server.port, args.cells, args.minute))
@@ -344,14 +407,13 @@ def main():
             events, (start, end) = busy["events"]
             print(f"busy room (--history-bytes {args.history_bytes}): {busy['changes']} changes in {busy['seconds']} s, "
                   f"{events} events over {(end - start) / 1000:.0f} s of history, {busy['historyBytes'] / 1e6:.1f} MB; history "
-                  f"{busy['historyMs']} ms of {busy['steppingMs']} ms stepping ({100 * (busy['historyShare'] or 0):.2f}%)")
-            for name, figures in scrub.items():
-                print(f"{args.scrubs} scrubs {name}: p50 {figures['p50Ms']} ms, p99 {figures['p99Ms']} ms, "
-                      f"max {figures['maxMs']} ms; answer {figures['bytesP50'] / 1e3:.0f} kB (p50), "
-                      f"{figures['bytesMax'] / 1e3:.0f} kB (max); {figures['withoutData']} without cells/links; "
-                      f"server CPU {figures['serverCpuMsAScrub']} ms a scrub")
+                  f"{busy['historyMs']} ms of {busy['steppingMs']} ms stepping ({100 * (busy['historyShare'] or 0):.2f}%); "
+                  f"{folder_bytes(history_folder) / 1e6:.1f} MB on disk")
+            print_scrubs(args.scrubs, scrub)
         except Exception as error:  # noqa: BLE001
             failures.append(f"busy history: {error!r}")
+        if state_dir:
+            server.shutdown()  # a clean stop: the rooms saved, the history written out
     sys.exit(common.exit_status(failures))
 
 

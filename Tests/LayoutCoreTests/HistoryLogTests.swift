@@ -102,6 +102,8 @@ final class HistoryLogTests: XCTestCase {
         }
         XCTAssertEqual(keyframes, bounds.segmentBytes / frame.bytes + 1, "closed just past the size, not before")
         XCTAssertEqual(HistoryBounds(bytes: 1 << 20, seconds: 1).segmentBytes, 256 << 10, "never under 256 KiB")
+        XCTAssertEqual(HistoryBounds(bytes: 1 << 30, seconds: 1).segmentBytes, 4 << 20,
+                       "never over 4 MiB: a moment of a long history replays no more than one of the default's")
     }
 
     func testEventsArePagedNewestFirstAcrossSegmentsAndSayWhetherOlderOnesAreKept() {

@@ -6,7 +6,7 @@ import XCTest
 
 /// What a room's turns write to its history (`HistoryRecorder` in `RoomLayout`), turned by
 /// hand on this thread: the events but `joined`/`left`, a keyframe just before a change that
-/// removes cells, and one when the layout settles.
+/// removes cells (a second apart at most for `remove`s), and one when the layout settles.
 final class HistoryRecorderTests: XCTestCase {
     private let budget = TurnBudget(frameInterval: 0.05, threads: 1, movingRooms: 1)
 
@@ -67,6 +67,38 @@ final class HistoryRecorderTests: XCTestCase {
         // The moment just before the clear has the cells.
         XCTAssertEqual(try XCTUnwrap(log.moment(at: cleared.event.at - 1)).placed.map(\.id), [1, 2, 3, 4, 5])
         XCTAssertEqual(log.moment(at: .max)?.state.cells.count, 0)
+    }
+
+    func testRemovesManyTimesASecondTakeAKeyframeASecondAtMostWhileClearsAlwaysTakeOne() {
+        var parameters = Parameters.defaults
+        parameters.threshold = 0
+        let simulation = Simulation(parameters: parameters, seed: 3)
+        simulation.add(count: 40, spawn: .random)
+        let state = LayoutState(simulation: simulation, limits: Limits())
+        let history = RoomHistory(bounds: HistoryBounds(bytes: 1 << 30, seconds: 3600))
+        var recorder = HistoryRecorder()
+        recorder.start(state, in: history, seq: 0)
+        let keyframes = { history.current.segments.last?.keyframes.count ?? 0 }
+        let start = history.current.oldestAt ?? 0
+        // Each time the layout has moved: a keyframe of the same tick would say the same.
+        func moved() { _ = simulation.step() }
+        moved()
+        recorder.keyframe(before: .remove(ids: [1]), state, in: history, now: start + 10)
+        XCTAssertEqual(keyframes(), 0, "10 ms after the checkpoint, which shows the cells")
+        moved()
+        recorder.keyframe(before: .remove(ids: [2]), state, in: history, now: start + 1_000)
+        XCTAssertEqual(keyframes(), 1, "a second after it")
+        for (n, id) in (CellID(3)...12).enumerated() {
+            moved()
+            recorder.keyframe(before: .remove(ids: [id]), state, in: history, now: start + 1_000 + 90 * (n + 1))
+        }
+        XCTAssertEqual(keyframes(), 1, "ten removes in the next second: a whole keyframe each would be 80 kB a remove at 10k cells")
+        moved()
+        recorder.keyframe(before: .undo, state, in: history, now: start + 2_000)
+        XCTAssertEqual(keyframes(), 2, "an undo a second after the last keyframe")
+        moved()
+        recorder.keyframe(before: .clear, state, in: history, now: start + 2_001)
+        XCTAssertEqual(keyframes(), 3, "a clear takes one however recent the last")
     }
 
     func testALayoutThatSettlesIsKeptAsItCameToRest() throws {

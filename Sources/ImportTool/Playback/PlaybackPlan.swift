@@ -59,6 +59,7 @@ struct PlaybackPlan: Sendable {
                 advance(to: envelope.event.at)
                 play(envelope.event, seeds: seeds[index] ?? [:])
                 model.apply(envelope)
+                model.compact()
             case .keyframe(let frame):
                 advance(to: frame.at)
                 place(frame)

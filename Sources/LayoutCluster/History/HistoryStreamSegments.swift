@@ -5,7 +5,8 @@
 /// every one before the checkpoint of the oldest segment kept (`XTRIM MINID`), so the stream
 /// always starts with a checkpoint. Pure.
 struct HistoryStreamSegments: Sendable, Equatable {
-    /// A handful: a segment holds an eighth of the history or more (`HistoryBounds.segmentBytes`).
+    /// A handful: a segment holds an eighth of the history or more, up to 4 MiB
+    /// (`HistoryBounds.segmentBytes`): a few hundred for a history of a GiB.
     private(set) var starts: [HistoryStreamID?] = []
 
     init() {}

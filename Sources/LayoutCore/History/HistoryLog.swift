@@ -91,10 +91,10 @@ public struct HistoryLog: Sendable {
 
     /// The room as it was at `at` (clamped to the oldest moment kept: `clamped`), with the
     /// keyframe nearest at or before it and a few after (for cells added since that keyframe);
-    /// nil when nothing is kept. `reusing`: a moment rebuilt before (a handle dragged forward),
-    /// gone on from when it is of the same segment and not past `at`, instead of rebuilding the
-    /// checkpoint.
-    public func moment(at: Int, reusing: MomentState? = nil) -> Moment? {
+    /// nil when nothing is kept. `cache`: states rebuilt before (`MomentCache`): the moment goes
+    /// on from the furthest along of its segment not past it instead of rebuilding the
+    /// checkpoint, and it is kept there, with the checkpoint's state when that was rebuilt.
+    public func moment(at: Int, cache: inout MomentCache) -> Moment? {
         guard let oldest = oldestAt else { return nil }
         let clamped = at < oldest
         let time = max(at, oldest)
@@ -104,15 +104,19 @@ public struct HistoryLog: Sendable {
         let segment = segments[index]
         let events = segment.events(atOrBefore: time)
         let through = max(segment.checkpoint.seq, events.last?.seq ?? 0)
+        let origin = (segment.checkpoint.at, segment.checkpoint.seq)
         var state: MomentState
-        if let reusing, reusing.origin == (segment.checkpoint.at, segment.checkpoint.seq), reusing.seq <= through {
-            state = reusing
+        if let kept = cache.start(origin: origin, through: through) {
+            state = kept
         } else {
             state = MomentState(checkpoint: segment.checkpoint)
+            cache.keep(state)
         }
         for envelope in events where envelope.seq > state.seq && envelope.seq > segment.checkpoint.seq {
             state.apply(envelope)
         }
+        state.compact()
+        cache.keep(state)
         let (before, after) = segment.keyframes(around: time, later: Moment.laterKeyframes)
         var later = Array(after)
         var next = index + 1
@@ -121,6 +125,12 @@ public struct HistoryLog: Sendable {
             next += 1
         }
         return Moment(at: time, clamped: clamped, state: state, keyframe: before, later: later)
+    }
+
+    /// The room as it was at `at`, rebuilt from its segment's checkpoint (`moment(at:cache:)`).
+    public func moment(at: Int) -> Moment? {
+        var cache = MomentCache()
+        return moment(at: at, cache: &cache)
     }
 
     /// One rebuilt moment (`moment(at:)`).

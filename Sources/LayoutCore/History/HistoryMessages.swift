@@ -59,12 +59,38 @@ package enum HistoryMessages {
     }
 
     /// `{"type":"moment",…}`: the room at `moment.at` (its data left out when the client has
-    /// it: `have` equals the moment's `dataSeq`).
+    /// it: `have` equals the moment's `dataSeq`). `cache`: where the data columns are kept for
+    /// the next moment of the same `dataSeq` (`MomentCache.dataColumns`).
+    package static func moment(_ moment: HistoryLog.Moment, have: UInt64?, ref: String?, cache: inout MomentCache) -> [UInt8] {
+        let state = moment.state
+        let columns = have == state.dataSeq ? nil : cache.dataColumns(of: state)
+        return self.moment(moment, ref: ref, columns: columns)
+    }
+
+    /// The same, the data columns written afresh (a moment of a relayed room's history, read
+    /// from Redis for each request).
     package static func moment(_ moment: HistoryLog.Moment, have: UInt64?, ref: String?) -> [UInt8] {
+        self.moment(moment, ref: ref, columns: have == moment.state.dataSeq ? nil : dataColumns(of: moment.state))
+    }
+
+    /// `,"cells":{…},"links":{…}`: the moment's cells, their data and links, in the `data`
+    /// message's columns.
+    static func dataColumns(of state: MomentState) -> [UInt8] {
+        let cells = state.cells
+        var writer = JSONWriter(reservingCapacity: 64 + cells.count * 24)
+        var attrs = LinkAttributes()
+        let links = state.links
+        for (ends, record) in links where record.attrs != nil { attrs[ends.source, ends.target] = record.attrs }
+        writer.raw(",")
+        DataMessage.writeColumns(records: Array(cells.values), links: links.values.map(\.link),
+                                 linkAttrs: attrs, into: &writer)
+        return writer.bytes
+    }
+
+    private static func moment(_ moment: HistoryLog.Moment, ref: String?, columns: [UInt8]?) -> [UInt8] {
         let state = moment.state
         let placed = moment.placed
-        let withData = have != state.dataSeq
-        var writer = JSONWriter(reservingCapacity: 256 + placed.count * 24 + (withData ? state.cells.count * 24 : 0))
+        var writer = JSONWriter(reservingCapacity: 256 + placed.count * 24 + (columns?.count ?? 0))
         writer.raw("{\"type\":\"moment\"")
         if let ref { writer.member("ref", ref) }
         writer.member("at", moment.at)
@@ -89,14 +115,7 @@ package enum HistoryMessages {
         writer.raw(",\"params\":")
         ServerMessages.writeParameters(state.parameters, into: &writer)
         writer.member("dataSeq", state.dataSeq)
-        if withData {
-            var attrs = LinkAttributes()
-            let links = state.links
-            for (ends, record) in links where record.attrs != nil { attrs[ends.source, ends.target] = record.attrs }
-            writer.raw(",")
-            DataMessage.writeColumns(records: Array(state.cells.values), links: links.values.map(\.link),
-                                     linkAttrs: attrs, into: &writer)
-        }
+        if let columns { writer.raw(columns) }
         writer.raw("}")
         return writer.bytes
     }

@@ -10,18 +10,23 @@ public struct MomentState: Sendable {
     /// Above every id ever handed out up to this moment.
     public private(set) var nextID: CellID
     /// Every cell, ascending, with its data (empty when it has none) and radius.
-    public private(set) var cells: OrderedDictionary<CellID, CellRecordData>
+    public var cells: OrderedDictionary<CellID, CellRecordData> {
+        guard !removed.isEmpty else { return cellStore }
+        return cellStore.filter { !removed.contains($0.key) }
+    }
     /// In the order they were made, by their ends (smaller id first).
     public var links: OrderedDictionary<LinkEnds, LinkRecord> {
-        guard !unpruned.isEmpty else { return linkStore }
-        return linkStore.filter { !unpruned.contains($0.key.source) && !unpruned.contains($0.key.target) }
+        guard !removed.isEmpty else { return linkStore }
+        return linkStore.filter { !removed.contains($0.key.source) && !removed.contains($0.key.target) }
     }
-    /// The links, and those of cells removed since (`unpruned`): removing a few cells would
-    /// otherwise look through every link at each `removed` (three quarters of a scrub's time in
-    /// a 10k-cell room with 20k links). Those links are dropped when `links` is read, all at
-    /// once, or when an undo brings one of the cells back (`add`).
+    /// The cells and links, with those of cells removed since the last `compact` (`removed`):
+    /// taking a cell out of an ordered dictionary moves every one after it in its hash table,
+    /// so the `removed` events of a busy 10k-cell room took half a scrub's time, and looking
+    /// through every link at each took three quarters before that. They go all at once when
+    /// the events are applied (`compact`), or when an undo brings one of the cells back (`add`).
+    private var cellStore: OrderedDictionary<CellID, CellRecordData>
     private var linkStore: OrderedDictionary<LinkEnds, LinkRecord>
-    private var unpruned: Set<CellID> = []
+    private var removed: Set<CellID> = []
     public private(set) var pins: [CellID: (x: Double, y: Double)]
     /// Who added each cell (cells the checkpoint's runs do not name: nobody).
     public private(set) var owners: [CellID: String]
@@ -42,13 +47,13 @@ public struct MomentState: Sendable {
         origin = (checkpoint.at, checkpoint.seq)
         parameters = state.layout.parameters
         nextID = state.layout.nextID
-        cells = [:]
+        cellStore = [:]
         pins = [:]
         positions = [:]
         owners = [:]
-        cells.reserveCapacity(state.layout.cells.count)
+        cellStore.reserveCapacity(state.layout.cells.count)
         for cell in state.layout.cells {
-            cells[cell.id] = CellRecordData(id: cell.id, data: state.catalog[cell.id], radius: cell.radius)
+            cellStore[cell.id] = CellRecordData(id: cell.id, data: state.catalog[cell.id], radius: cell.radius)
             positions[cell.id] = (cell.x, cell.y)
             if cell.pinned { pins[cell.id] = (cell.x, cell.y) }
         }
@@ -58,7 +63,7 @@ public struct MomentState: Sendable {
             linkStore[Self.ends(link.source, link.target)] = LinkRecord(link, attrs: state.catalog[link: link.source, link.target])
         }
         for run in state.owners {
-            for id in run.first...run.last where cells[id] != nil { owners[id] = run.client }
+            for id in run.first...run.last where cellStore[id] != nil { owners[id] = run.client }
         }
         seq = checkpoint.seq
         dataSeq = checkpoint.seq
@@ -66,7 +71,23 @@ public struct MomentState: Sendable {
         settled = state.settled
     }
 
-    /// The room after `envelope`'s event (one that changes nothing of this kept no record).
+    /// Whether the cell is in the room.
+    public func contains(_ id: CellID) -> Bool {
+        cellStore[id] != nil && !removed.contains(id)
+    }
+
+    /// Drops the cells removed by the events applied, and their links, all at once: a state is
+    /// compacted before it is read (`HistoryLog.moment`, `PlaybackPlan`), else each read of
+    /// `cells` or `links` filters them.
+    public mutating func compact() {
+        guard !removed.isEmpty else { return }
+        cellStore.removeAll { removed.contains($0.key) }
+        linkStore.removeAll { removed.contains($0.key.source) || removed.contains($0.key.target) }
+        removed = []
+    }
+
+    /// The room after `envelope`'s event (one that changes nothing of this kept no record);
+    /// `compact` after the last.
     public mutating func apply(_ envelope: Envelope<LayoutEvent>) {
         let event = envelope.event
         seq = envelope.seq
@@ -85,10 +106,14 @@ public struct MomentState: Sendable {
         case .cells(let ids):
             remove(ids)
         case .updated(let records):
-            for record in records where cells[record.id] != nil { cells[record.id] = record }
+            for record in records where contains(record.id) { cellStore[record.id] = record }
             dataSeq = seq
         case .linked(let records):
-            for record in records { linkStore[Self.ends(record.link.source, record.link.target)] = record }
+            // Only between cells in the room (as the room links them), so no link outlives its
+            // cells whichever state a moment goes on from.
+            for record in records where contains(record.link.source) && contains(record.link.target) {
+                linkStore[Self.ends(record.link.source, record.link.target)] = record
+            }
             dataSeq = seq
         case .unlinked(let ends):
             for end in ends { linkStore[Self.ends(end.source, end.target)] = nil }
@@ -96,7 +121,7 @@ public struct MomentState: Sendable {
         case .params(let next, _):
             parameters = next
         case .pinned(let id, let x, let y):
-            if cells[id] != nil { pins[id] = (x, y) }
+            if contains(id) { pins[id] = (x, y) }
         case .unpinned(let id):
             pins[id] = nil
         case .failover(_, _, let pinned):
@@ -110,39 +135,26 @@ public struct MomentState: Sendable {
     /// New cells' ids are above every other; an undo's cells come back with theirs, so the
     /// order (ascending, the engine's) is made again then.
     private mutating func add(_ ids: [CellID], by client: String?, data: (CellID) -> CellRecordData?) {
-        // Cells an undo brings back were removed: their old links are dropped now (the undo
-        // links them again after), not when `links` is read.
-        if !unpruned.isEmpty, ids.contains(where: unpruned.contains) {
-            linkStore = links
-            unpruned = []
-        }
-        let last = cells.keys.last ?? 0
+        // Cells an undo brings back were removed: they and their old links go now (the undo
+        // links them again after).
+        if !removed.isEmpty, ids.contains(where: removed.contains) { compact() }
+        let last = cellStore.keys.last ?? 0
         for id in ids {
-            cells[id] = data(id) ?? CellRecordData(id: id, data: CellData(), radius: nil)
+            cellStore[id] = data(id) ?? CellRecordData(id: id, data: CellData(), radius: nil)
             if let client { owners[id] = client }
             nextID = max(nextID, id + 1)
         }
-        if let first = ids.min(), first < last { cells.sort { $0.key < $1.key } }
+        if let first = ids.min(), first < last { cellStore.sort { $0.key < $1.key } }
         dataSeq = seq
     }
 
     private mutating func remove(_ ids: [CellID]) {
         guard !ids.isEmpty else { return }
-        // A few cells (a `remove`) are taken out of the ordered dictionary one by one; many (a
-        // `clear`) in one pass, which rebuilds its hash table (one by one, each moves the ones
-        // after it: a `cleared` of 10k cells took a second to replay). Their links go when
-        // `links` is read.
-        if ids.count <= 16 {
-            for id in ids { _ = cells.removeValue(forKey: id) }
-        } else {
-            let gone = Set(ids)
-            cells.removeAll { gone.contains($0.key) }
-        }
         for id in ids {
             pins[id] = nil
             owners[id] = nil
         }
-        unpruned.formUnion(ids)
+        for id in ids where cellStore[id] != nil { removed.insert(id) }
         dataSeq = seq
     }
 
@@ -150,6 +162,7 @@ public struct MomentState: Sendable {
     /// nearest at or before the moment), else the first keyframe after that shows it (`later`,
     /// oldest first: a cell added since), else the checkpoint's, else the origin.
     public func placed(keyframe: Keyframe?, later: [Keyframe]) -> [(id: CellID, x: Double, y: Double)] {
+        let cells = self.cells
         var placed: [(id: CellID, x: Double, y: Double)] = []
         placed.reserveCapacity(cells.count)
         var missing: [Int] = []
@@ -191,6 +204,7 @@ public struct MomentState: Sendable {
     /// The layout it describes, positioned by `placed`, for a restore: ids above `floor`
     /// (the room's next id now) are never handed out again.
     public func snapshot(placed: [(id: CellID, x: Double, y: Double)], floor: CellID) -> SavedState {
+        let cells = self.cells
         let records = placed.map { cell in
             CellRecord(id: cell.id, x: cell.x, y: cell.y, pinned: pins[cell.id] != nil, radius: cells[cell.id]?.radius)
         }

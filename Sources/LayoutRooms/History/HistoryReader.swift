@@ -3,7 +3,9 @@ import LayoutCore
 import Synchronization
 
 /// Rebuilds moments of rooms' histories (`HistoryLog.moment`) for the clients that scrub,
-/// on a queue of its own (of a person's priority: someone drags a handle and waits): neither the service thread nor a room's turn waits for it. Each
+/// on a queue of its own (of a person's priority: someone drags a handle and waits): neither
+/// the service thread nor a room's turn waits for it. A room's moments go on from those rebuilt
+/// before (`RoomHistory.moments`, whoever asked for them). Each
 /// connection has at most one `moment` under way (`PendingMoments`): a newer request replaces
 /// one not begun, so a client dragging a timeline gets the latest moment, not a backlog.
 package final class HistoryReader: Sendable {
@@ -33,9 +35,11 @@ package final class HistoryReader: Sendable {
 
     private func answer(_ request: Request, of room: Room, into mailbox: Mailbox, pending: PendingMoments) {
         let bytes: [UInt8]
-        if let moment = room.history.current.moment(at: request.at, reusing: pending.lastState) {
-            pending.lastState = moment.state
-            bytes = HistoryMessages.moment(moment, have: request.have, ref: request.ref)
+        // This queue is serial: no other reader changes the room's cache meanwhile.
+        var cache = room.history.moments
+        if let moment = room.history.current.moment(at: request.at, cache: &cache) {
+            bytes = HistoryMessages.moment(moment, have: request.have, ref: request.ref, cache: &cache)
+            room.history.moments = cache
         } else {
             bytes = ServerMessages.error(ProtocolError(.unavailable, "the room has no history yet", ref: request.ref))
         }
@@ -50,13 +54,6 @@ package final class HistoryReader: Sendable {
 /// One connection's `moment` requests: the one being answered, and the newest waiting.
 package final class PendingMoments: Sendable {
     private let state = Mutex<(running: Bool, waiting: HistoryReader.Request?)>((false, nil))
-    /// The moment last rebuilt for this connection, gone on from when it drags forward.
-    private let last = Mutex<MomentState?>(nil)
-
-    var lastState: MomentState? {
-        get { last.withLock { $0 } }
-        set { last.withLock { $0 = newValue } }
-    }
 
     package init() {}
 

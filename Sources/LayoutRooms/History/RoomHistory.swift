@@ -27,6 +27,7 @@ package final class RoomHistory: Sendable {
     package let bounds: HistoryBounds
     private let log: Mutex<HistoryLog>
     private let sink: (any HistorySink)?
+    private let cache = Mutex(MomentCache())
 
     package init(bounds: HistoryBounds, sink: (any HistorySink)? = nil) {
         self.bounds = bounds
@@ -39,6 +40,12 @@ package final class RoomHistory: Sendable {
 
     /// The history as it is now.
     package var current: HistoryLog { log.withLock { $0 } }
+
+    /// The moments rebuilt lately (`HistoryReader`'s queue, one at a time).
+    package var moments: MomentCache {
+        get { cache.withLock { $0 } }
+        set { cache.withLock { $0 = newValue } }
+    }
 
     var wantsCheckpoint: Bool { log.withLock { $0.wantsCheckpoint } }
 
@@ -63,12 +70,14 @@ package final class RoomHistory: Sendable {
     package func load() -> UInt64? {
         guard let sink, let loaded = sink.load(bounds: bounds) else { return nil }
         log.withLock { $0 = loaded }
+        moments = MomentCache()
         return loaded.lastSeq
     }
 
     /// The room was forgotten or deleted: its history goes with it.
     func remove() {
         log.withLock { $0 = HistoryLog(bounds: bounds) }
+        moments = MomentCache()
         sink?.remove()
     }
 

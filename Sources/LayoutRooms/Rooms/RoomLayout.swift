@@ -136,7 +136,7 @@ package struct RoomLayout {
                 // The moment just before a change that removes cells shows them where they were.
                 if queued.command.removesCells {
                     let start = DispatchTime.now().uptimeNanoseconds
-                    recorder.keyframe(state, in: room.history)
+                    recorder.keyframe(before: queued.command, state, in: room.history)
                     historyNanos += DispatchTime.now().uptimeNanoseconds - start
                 }
                 if state.undo.isOn { undoReplies[queued.client] = queued.reply }

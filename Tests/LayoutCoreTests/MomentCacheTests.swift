@@ -1,0 +1,89 @@
+import EventBus
+import ForceLayout
+import XCTest
+@testable import LayoutCore
+
+/// A room's moments go on from those rebuilt before (`MomentCache`): the same moments as
+/// rebuilt from their checkpoints, whichever order they are asked in, and the data columns
+/// written once for each `dataSeq`.
+final class MomentCacheTests: XCTestCase {
+    private typealias F = HistoryFixtures
+
+    /// Two segments of a 30-cell room: cells added, removed, labelled and linked between keyframes.
+    private func history() -> HistoryLog {
+        var log = HistoryLog(bounds: HistoryBounds(bytes: 1 << 30, seconds: 3600))
+        log.start(F.checkpoint(F.state(cells: 30), at: 1_000))
+        var seq: UInt64 = 0
+        func event(_ kind: EventKind, _ detail: LayoutEvent.Detail, at: Int) {
+            seq += 1
+            log.append(F.envelope(seq, kind, detail, by: "c1", at: at))
+        }
+        for step in 0..<20 {
+            let at = 1_000 + 100 * (step + 1)
+            let id = CellID(31 + step)
+            event(.added, .added([id], data: [CellRecordData(id: id, data: CellData(label: "n\(step)"), radius: nil)]), at: at)
+            event(.linked, .linked([LinkRecord(Link(source: id, target: 1))]), at: at + 10)
+            event(.removed, .cells([CellID(2 + step)]), at: at + 20)
+            if step % 3 == 0 { event(.params, .params(Parameters.defaults, changed: ["charge"]), at: at + 30) }
+            if step == 10 {
+                log.start(F.checkpoint(F.state(cells: 25), at: at + 40, seq: seq))
+            }
+        }
+        return log
+    }
+
+    private func assertSame(_ a: HistoryLog.Moment?, _ b: HistoryLog.Moment?, at: Int, file: StaticString = #filePath, line: UInt = #line) {
+        guard let a, let b else { return XCTFail("no moment at \(at)", file: file, line: line) }
+        XCTAssertEqual(a.state.seq, b.state.seq, "at \(at)", file: file, line: line)
+        XCTAssertEqual(a.state.dataSeq, b.state.dataSeq, "at \(at)", file: file, line: line)
+        XCTAssertEqual(a.state.cells, b.state.cells, "at \(at)", file: file, line: line)
+        XCTAssertEqual(Array(a.state.links.keys), Array(b.state.links.keys), "at \(at)", file: file, line: line)
+        XCTAssertEqual(a.state.owners, b.state.owners, "at \(at)", file: file, line: line)
+        XCTAssertTrue(HistoryMessages.moment(a, have: nil, ref: nil) == HistoryMessages.moment(b, have: nil, ref: nil),
+                      "the same answer at \(at)", file: file, line: line)
+    }
+
+    func testMomentsGoneOnFromTheCacheAreThoseRebuiltFromTheirCheckpointsInAnyOrder() {
+        let log = history()
+        var cache = MomentCache()
+        // Forward, back, across the segments' border, and the same moment twice.
+        let times = [1_150, 1_450, 1_460, 1_230, 2_500, 2_050, 3_100, 1_090, 2_990, 2_990, 1_000, 900]
+        for at in times {
+            assertSame(log.moment(at: at, cache: &cache), log.moment(at: at), at: at)
+            XCTAssertLessThanOrEqual(cache.states.count, MomentCache.capacity)
+        }
+    }
+
+    func testADragBackInASegmentGoesOnFromItsCheckpointsStateNotABuiltOne() throws {
+        let log = history()
+        var cache = MomentCache()
+        _ = log.moment(at: 2_000, cache: &cache)
+        let origin = try XCTUnwrap(cache.states.last?.origin)
+        XCTAssertTrue(cache.states.contains { $0.origin == origin && $0.seq == origin.seq },
+                      "the checkpoint's state is kept beside the moment's")
+        // Further back in the same segment: the furthest along kept not past it is the checkpoint's.
+        let back = try XCTUnwrap(log.moment(at: 1_250).map(\.state.seq))
+        XCTAssertEqual(cache.start(origin: origin, through: back)?.seq, origin.seq)
+        XCTAssertEqual(cache.start(origin: origin, through: .max)?.seq, cache.states.last?.seq, "forward: the last moment")
+        XCTAssertNil(cache.start(origin: (0, 0), through: .max), "none of another segment")
+    }
+
+    func testDataColumnsAreWrittenOnceForEachDataSeq() throws {
+        let log = history()
+        var cache = MomentCache()
+        let first = try XCTUnwrap(log.moment(at: 1_125, cache: &cache))
+        let columns = cache.dataColumns(of: first.state)
+        XCTAssertEqual(columns, HistoryMessages.dataColumns(of: first.state))
+        XCTAssertTrue(String(decoding: columns, as: UTF8.self).contains("\"n0\""))
+        // A params event later: the same dataSeq, the same columns, kept.
+        let later = try XCTUnwrap(log.moment(at: 1_135, cache: &cache))
+        XCTAssertEqual(later.state.dataSeq, first.state.dataSeq)
+        XCTAssertGreaterThan(later.state.seq, first.state.seq)
+        XCTAssertEqual(cache.dataColumns(of: later.state), columns)
+        // Another dataSeq: written afresh.
+        let next = try XCTUnwrap(log.moment(at: 1_215, cache: &cache))
+        XCTAssertNotEqual(next.state.dataSeq, first.state.dataSeq)
+        XCTAssertEqual(cache.dataColumns(of: next.state), HistoryMessages.dataColumns(of: next.state))
+        XCTAssertTrue(String(decoding: cache.dataColumns(of: next.state), as: UTF8.self).contains("\"n1\""))
+    }
+}
