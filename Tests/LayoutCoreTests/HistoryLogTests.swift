@@ -83,6 +83,18 @@ final class HistoryLogTests: XCTestCase {
         XCTAssertEqual(log.oldestAt, 24_000)
     }
 
+    func testAfterAQuietLongerThanTheHistoryKeepsTheNextRecordOpensASegment() {
+        var log = HistoryLog(bounds: HistoryBounds(bytes: 1 << 30, seconds: 10))
+        log.start(F.checkpoint(F.state(), at: 0))
+        log.append(F.envelope(1, .params, at: 4_000))
+        XCTAssertFalse(log.wantsCheckpoint(at: 14_000), "its last record is 10 s old")
+        XCTAssertTrue(log.wantsCheckpoint(at: 14_001), "older than the history keeps")
+        log.start(F.checkpoint(F.state(), at: 14_001, seq: 1))
+        XCTAssertEqual(log.oldestAt, 0, "the quiet room's moments up to now are still kept")
+        log.start(F.checkpoint(F.state(), at: 24_002, seq: 1))
+        XCTAssertEqual(log.oldestAt, 14_001, "and go ten seconds later")
+    }
+
     func testASegmentWantsACheckpointOnceWhatFollowsItsCheckpointPassesTheSegmentSize() {
         let bounds = HistoryBounds(bytes: 8 << 20, seconds: 3600)
         XCTAssertEqual(bounds.segmentBytes, 1 << 20)

@@ -31,6 +31,15 @@ public struct HistoryLog: Sendable {
         return last.bytesSinceCheckpoint > bounds.segmentBytes
     }
 
+    /// The same for a record filed at `now`, which also opens a segment when the newest record
+    /// kept is older than `seconds` (a room quiet for longer): the segment before, whose moments
+    /// run up to now, goes once they are all past the age kept (`trim`), instead of growing on
+    /// with new records from a start older than that.
+    public func wantsCheckpoint(at now: Int) -> Bool {
+        guard let last = segments.last else { return true }
+        return wantsCheckpoint || last.lastAt < now - bounds.seconds * 1000
+    }
+
     /// Opens a segment from `checkpoint` (the first, after a restore, or when the last grew
     /// full), then drops what the bounds no longer hold as of `checkpoint.at`; returns how
     /// many of the oldest segments it dropped.

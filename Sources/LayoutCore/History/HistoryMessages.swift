@@ -23,38 +23,8 @@ package enum HistoryMessages {
         let event = envelope.event
         writer.raw("{\"seq\":")
         writer.integer(envelope.seq)
-        writer.member("kind", event.kind.rawValue)
-        if let by = event.by { writer.member("by", by) }
-        writer.member("tick", event.tick)
-        writer.member("at", event.at)
-        if let undo = event.undo { writer.member("undo", undo) }
-        switch event.detail {
-        case .cells(let ids): writer.member("n", ids.count)
-        case .added(let ids, _): writer.member("n", ids.count)
-        case .updated(let records): writer.member("n", records.count)
-        case .linked(let links): writer.member("n", links.count)
-        case .unlinked(let ends): writer.member("n", ends.count)
-        case .params(_, let changed):
-            writer.raw(",\"changed\":")
-            writer.strings(changed)
-        case .pinned(let id, let x, let y):
-            writer.member("id", id)
-            writer.member("x", x)
-            writer.member("y", y)
-        case .unpinned(let id): writer.member("id", id)
-        case .failover(let node, let previous, let pinned):
-            writer.member("node", node)
-            if let previous { writer.member("previous", previous) }
-            writer.member("n", pinned.count)
-        case .access(let mode, _): writer.member("access", mode.rawValue)
-        case .restored(let moment, let ids, _, _, _):
-            writer.member("moment", moment)
-            writer.member("n", ids.count)
-        case .membership(let client, let clients):
-            writer.member("client", client)
-            writer.member("clients", clients)
-        case .none, .relayed: break
-        }
+        LayoutEvent.writeHead(kind: event.kind, by: event.by, tick: event.tick, at: event.at, undo: event.undo, into: &writer)
+        LayoutEvent.write(event.detail, brief: true, into: &writer)
         writer.raw("}")
     }
 

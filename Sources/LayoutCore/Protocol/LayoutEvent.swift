@@ -72,16 +72,20 @@ public struct LayoutEvent: BusEvent, Equatable {
         self.at = at
         self.undo = undo
         var writer = JSONWriter()
-        writer.member("kind", kind.rawValue)
-        if let by {
-            writer.member("by", by)
-        }
-        writer.member("tick", tick)
-        writer.member("at", at)
-        if let undo { writer.member("undo", undo) }
+        Self.writeHead(kind: kind, by: by, tick: tick, at: at, undo: undo, into: &writer)
         Self.write(detail, into: &writer)
         writer.raw("}")
         encodedTail = writer.bytes
+    }
+
+    /// `,"kind":…,"by":…,"tick":…,"at":…,"undo":…`: what every event says of itself, on the
+    /// wire and in a `history` answer.
+    package static func writeHead(kind: EventKind, by: String?, tick: Int, at: Int, undo: UInt64?, into writer: inout JSONWriter) {
+        writer.member("kind", kind.rawValue)
+        if let by { writer.member("by", by) }
+        writer.member("tick", tick)
+        writer.member("at", at)
+        if let undo { writer.member("undo", undo) }
     }
 
     /// An event read back from a history file: what it did (`detail`) and its wire form as it
@@ -107,13 +111,17 @@ public struct LayoutEvent: BusEvent, Equatable {
         self.encodedTail = encodedTail
     }
 
-    /// The detail's members (`,"ids":[…]` and so on).
-    private static func write(_ detail: Detail, into writer: inout JSONWriter) {
+    /// The detail's members (`,"ids":[…]` and so on); `brief`: its bulky arrays (`ids`,
+    /// `cells`, `links`, `pinned`, `data`, and the parameters) left out, their length as `n`
+    /// (a `history` answer's events).
+    package static func write(_ detail: Detail, brief: Bool = false, into writer: inout JSONWriter) {
         switch detail {
         case .cells(let ids):
+            if brief { return writer.member("n", ids.count) }
             writer.raw(",\"ids\":")
             writer.integers(ids)
         case .added(let ids, let data):
+            if brief { return writer.member("n", ids.count) }
             writer.raw(",\"ids\":")
             writer.integers(ids)
             if !data.isEmpty {
@@ -121,17 +129,22 @@ public struct LayoutEvent: BusEvent, Equatable {
                 writer.array(data) { $0.cellRecord($1) }
             }
         case .updated(let data):
+            if brief { return writer.member("n", data.count) }
             writer.raw(",\"cells\":")
             writer.array(data) { $0.cellRecord($1) }
         case .linked(let links):
+            if brief { return writer.member("n", links.count) }
             writer.raw(",\"links\":")
             writer.array(links) { $0.linkRecord($1) }
         case .unlinked(let ends):
+            if brief { return writer.member("n", ends.count) }
             writer.raw(",\"links\":")
             writer.array(ends) { $0.linkEnds($1) }
         case .params(let parameters, let changed):
-            writer.raw(",\"params\":")
-            ServerMessages.writeParameters(parameters, into: &writer)
+            if !brief {
+                writer.raw(",\"params\":")
+                ServerMessages.writeParameters(parameters, into: &writer)
+            }
             writer.raw(",\"changed\":")
             writer.strings(changed)
         case .pinned(let id, let x, let y):
@@ -145,11 +158,12 @@ public struct LayoutEvent: BusEvent, Equatable {
         case .failover(let node, let previous, let pinned):
             writer.member("node", node)
             if let previous { writer.member("previous", previous) }
+            if brief { return writer.member("n", pinned.count) }
             writer.raw(",\"pinned\":")
             writer.integers(pinned)
         case .access(let mode, let rotated):
             writer.member("access", mode.rawValue)
-            if !rotated.isEmpty {
+            if !rotated.isEmpty && !brief {
                 writer.raw(",\"rotated\":")
                 writer.strings(rotated.map(\.rawValue))
             }
@@ -158,6 +172,7 @@ public struct LayoutEvent: BusEvent, Equatable {
             writer.member("clients", clients)
         case .restored(let moment, let ids, let pinned, let records, let links):
             writer.member("moment", moment)
+            if brief { return writer.member("n", ids.count) }
             writer.raw(",\"ids\":")
             writer.integers(ids)
             writer.raw(",\"pinned\":")

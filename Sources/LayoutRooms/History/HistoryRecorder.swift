@@ -35,7 +35,8 @@ struct HistoryRecorder {
         seq = envelope.seq
         // A restore's event opens a segment whose checkpoint is the restored room (it
         // includes the event), as does an event that finds the segment full.
-        if envelope.event.kind == .restored || history.wantsCheckpoint {
+        // So does the first event after the room was quiet for longer than the history keeps.
+        if envelope.event.kind == .restored || history.wantsCheckpoint(at: envelope.event.at) {
             checkpoint(state, in: history)
         }
         history.append(envelope)

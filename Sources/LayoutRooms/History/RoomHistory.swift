@@ -47,7 +47,7 @@ package final class RoomHistory: Sendable {
         set { cache.withLock { $0 = newValue } }
     }
 
-    var wantsCheckpoint: Bool { log.withLock { $0.wantsCheckpoint } }
+    func wantsCheckpoint(at now: Int) -> Bool { log.withLock { $0.wantsCheckpoint(at: now) } }
 
     func start(_ checkpoint: Checkpoint) {
         let dropped = log.withLock { $0.start(checkpoint) }
