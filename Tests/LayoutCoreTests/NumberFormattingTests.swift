@@ -63,4 +63,20 @@ final class NumberFormattingTests: XCTestCase {
         writer.string("a\"b\\c\n\u{01}é")
         XCTAssertEqual(try JSONParser.parse(writer.bytes), .string("a\"b\\c\n\u{01}é"))
     }
+
+    func testWriterIntegersAreTheirDecimalDigits() {
+        let values: [Int64] = [0, 7, 9, 10, 11, 99, 100, 12_345, -1, -9, -10, -987_654_321, .max, .min, 1 << 53]
+        for value in values {
+            var writer = JSONWriter()
+            writer.integer(value)
+            XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), String(value))
+        }
+        var writer = JSONWriter()
+        writer.integer(UInt64.max)
+        writer.raw(",")
+        writer.integer(UInt8(200))
+        writer.raw(",")
+        writer.integers([3, -40, 500])
+        XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), "18446744073709551615,200,[3,-40,500]")
+    }
 }

@@ -16,8 +16,23 @@ public struct JSONWriter {
 
     public mutating func raw(_ byte: UInt8) { bytes.append(byte) }
 
+    /// Its digits, written straight into the buffer: a `String` made for each (what this did
+    /// before) was a seventh of the time of a `moment` answer's 10k ids and columns.
     public mutating func integer<T: BinaryInteger>(_ value: T) {
-        bytes.append(contentsOf: String(value).utf8)
+        guard let small = Int64(exactly: value) else { return bytes.append(contentsOf: String(value).utf8) }
+        if small < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = small.magnitude
+        guard magnitude >= 10 else { return bytes.append(UInt8(ascii: "0") + UInt8(magnitude)) }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 20 digits at most, last first
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = 20
+            while magnitude > 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            bytes.append(contentsOf: buffer[start..<20])
+        }
     }
 
     /// A finite number, shortest round-trip form; integral values without a fraction.
