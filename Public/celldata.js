@@ -14,6 +14,12 @@ export function createCellData() {
   return { cells: new Map(), links: new Map(), version: 0 };
 }
 
+/** A copy to change without changing `d` (its records are replaced when they change, never
+ * changed in place, so they are shared). */
+export function copyCellData(d) {
+  return { cells: new Map(d.cells), links: new Map(d.links), version: d.version + 1 };
+}
+
 export const linkKey = (a, b) => (a < b ? `${a}-${b}` : `${b}-${a}`);
 
 // A cell record's fields, checked: strings for label, color and group, a number for radius,

@@ -3,10 +3,10 @@
 // drag asks far faster than answers come, so the newest time wanted waits and goes out when
 // the answer comes (the times in between are never asked). Each request says `have`, the
 // `dataSeq` of the cells' data this page holds, so the server leaves the data out when it has
-// not changed; an answer without it reuses the data held (the same object: the canvas's
-// paint and links caches hold). It times each answer (`figures`). Pure, no DOM: `send(message)`
+// not changed (an answer without it reuses the data held, the same object: the canvas's paint
+// and links caches hold), or sends only the events since (`since`: applied to a copy). It times each answer (`figures`). Pure, no DOM: `send(message)`
 // says whether it went, `now()` is a clock in ms.
-import { applyDataMessage, createCellData } from './celldata.js';
+import { applyDataEvent, applyDataMessage, copyCellData, createCellData } from './celldata.js';
 import { normalizeRuns } from './owners.js';
 
 const isNumberArray = (v, n) => Array.isArray(v) && v.length === n;
@@ -33,9 +33,23 @@ export function createScrub({ send, now = () => 0 }) {
     asked = { at, ref, t: now() };
   }
 
-  // the cells' data of an answer: its own (a new data object) or the one held
+  // the cells' data of an answer: its own (a new data object), the one held, or the one held
+  // changed by the events since it (`since`, from `base`: a copy, the held one stays as drawn)
   function dataOf(msg) {
     const dataSeq = Number.isSafeInteger(msg.dataSeq) ? msg.dataSeq : null;
+    if (Array.isArray(msg.since)) {
+      if (held === null || held.dataSeq !== msg.base) {
+        // not changes of what this page holds (never, one request at a time): asked again,
+        // without `have`
+        held = null;
+        wanted ??= Math.round(msg.at);
+        return createCellData();
+      }
+      const data = copyCellData(held.data);
+      for (const ev of msg.since) if (ev !== null && typeof ev === 'object') applyDataEvent(data, ev);
+      held = dataSeq === null ? null : { dataSeq, data };
+      return data;
+    }
     if (msg.cells === undefined && msg.links === undefined) {
       if (held !== null && held.dataSeq === dataSeq) return held.data;
       held = null;

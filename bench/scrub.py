@@ -65,7 +65,38 @@ def parse_args(argv):
     p.add_argument("--minutes", type=positive_float, default=3.0, help="how long the room's past runs (default 3)")
     p.add_argument("--every", type=positive_float, default=2.0, help="seconds between changes (default 2)")
     p.add_argument("--steps", type=positive_int, default=300, help="positions of the drag (default 300)")
-    return p.parse_args(argv)
+    p.add_argument("--kept", type=Path, help="drag through the past of the room `busy` kept in this state dir "
+                   "(as `bench/history.py --state-dir DIR` leaves it: an hour) instead of making one")
+    p.add_argument("--history-bytes", type=positive_int, default=32 << 20,
+                   help="the server's --history-bytes (default 32 MiB; with --kept, what made it)")
+    args = p.parse_args(argv)
+    if args.kept and not (args.kept / "busy.json").exists():
+        p.error("--kept needs a state dir holding the room busy (busy.json)")
+    return args
+
+
+def make_past(http, room, args):
+    """The room's past: --cells cells, moving, changed every --every s for --minutes; the changes."""
+    with Control(http, room=room) as control:
+        for n in range(0, args.cells, 1000):
+            control.send({"type": "add", "count": min(1000, args.cells - n)})
+            control.event("added")
+        control.send({"type": "params", "threshold": 0})
+        end = time.monotonic() + 60 * args.minutes
+        turn = 0
+        while time.monotonic() < end:
+            time.sleep(args.every)
+            change = turn % 4
+            if change == 0:
+                control.send({"type": "add", "count": 100})
+            elif change == 1:
+                control.send({"type": "remove", "count": 100})
+            elif change == 2:
+                control.send({"type": "params", "charge": 20 + turn % 30})
+            else:
+                control.send({"type": "pin", "id": 1, "x": turn, "y": -turn})
+            turn += 1
+    return turn
 
 
 def latencies(asked, shown):
@@ -85,52 +116,40 @@ def main(argv):
     args = parse_args(argv)
     binary = find_binary("release")
     print(header("forcelayout bench-scrub", f"{args.cells} cells, {args.minutes} min of past, a change every {args.every} s"), file=sys.stderr)
-    with RunningServer("--max-cells", str(max(100000, args.cells)), binary=binary, workdir=True) as server:
-        room = "scrub"
-        with Control(server.http, room=room) as control:
-            for n in range(0, args.cells, 1000):
-                control.send({"type": "add", "count": min(1000, args.cells - n)})
-                control.event("added")
-            control.send({"type": "params", "threshold": 0})
-            end = time.monotonic() + 60 * args.minutes
-            turn = 0
-            while time.monotonic() < end:
-                time.sleep(args.every)
-                change = turn % 4
-                if change == 0:
-                    control.send({"type": "add", "count": 100})
-                elif change == 1:
-                    control.send({"type": "remove", "count": 100})
-                elif change == 2:
-                    control.send({"type": "params", "charge": 20 + turn % 30})
-                else:
-                    control.send({"type": "pin", "id": 1, "x": turn, "y": -turn})
-                turn += 1
-            page = Page(f"{server.http}/r/{room}", size=(1280, 800))
-            try:
-                page.wait(lambda: page.cells() >= args.cells - 100, "the room's cells", timeout=60)
-                page.find("body").send_keys("h")
-                page.wait(lambda: page.js("return window.forcelayout.timeline().more") is False, "the room's past", timeout=60)
-                start, stop = page.js("const t = document.querySelector('#timeline-track');"
-                                      "return [Number(t.getAttribute('aria-valuemin')), Number(t.getAttribute('aria-valuemax'))]")
-                page.driver.set_script_timeout(120)
-                run = page.driver.execute_async_script(DRAG, start, stop - 1000, args.steps, 16)
-            finally:
-                page.quit()
+    flags = ["--max-cells", str(max(100000, args.cells)), "--history-bytes", str(args.history_bytes)]
+    if args.kept:
+        flags += ["--state-dir", str(args.kept.resolve())]
+    with RunningServer(*flags, binary=binary, workdir=True) as server:
+        room = "busy" if args.kept else "scrub"
+        turn = 0
+        if not args.kept:
+            turn = make_past(server.http, room, args)
+        page = Page(f"{server.http}/r/{room}", size=(1280, 800))
+        try:
+            page.wait(lambda: page.cells() >= (1 if args.kept else args.cells - 100), "the room's cells", timeout=120)
+            page.find("body").send_keys("h")
+            page.wait(lambda: page.js("return window.forcelayout.timeline().more") is False, "the room's past", timeout=60)
+            start, stop = page.js("const t = document.querySelector('#timeline-track');"
+                                  "return [Number(t.getAttribute('aria-valuemin')), Number(t.getAttribute('aria-valuemax'))]")
+            page.driver.set_script_timeout(120)
+            run = page.driver.execute_async_script(DRAG, start, stop - 1000, args.steps, 16)
+        finally:
+            page.quit()
     waits = latencies(run["asked"], run["shown"])
     if not waits:
         print("no moment was shown", file=sys.stderr)
         return 1
     waits.sort()
+    minutes = round((stop - start) / 60000, 1)
     row = {
-        "cells": args.cells, "minutes": args.minutes, "changes": turn, "asked": len(run["asked"]), "shown": len(run["shown"]),
+        "cells": args.cells, "minutes": minutes, "kept": str(args.kept) if args.kept else None, "changes": turn, "asked": len(run["asked"]), "shown": len(run["shown"]),
         "latencyMedianMs": round(statistics.median(waits), 1), "latencyP95Ms": round(waits[int(0.95 * (len(waits) - 1))], 1),
         "latencyMaxMs": round(waits[-1], 1), "answerMeanMs": round(run["figures"]["meanMs"], 1),
         "answerMaxMs": round(run["figures"]["maxMs"], 1), "buildMeanMs": round(run["figures"]["buildMeanMs"], 1),
         "buildMaxMs": round(run["figures"]["buildMaxMs"], 1), "drawMs": round(run["perf"].get("drawMs") or 0, 1),
     }
     print(json.dumps(row))
-    print(f"{row['asked']} positions over {args.minutes} min of a {args.cells}-cell room's past, {row['shown']} moments shown: "
+    print(f"{row['asked']} positions over {minutes} min of a {args.cells}-cell room's past, {row['shown']} moments shown: "
           f"latency median {row['latencyMedianMs']} ms, p95 {row['latencyP95Ms']} ms, max {row['latencyMaxMs']} ms "
           f"(answers {row['answerMeanMs']} ms mean, {row['answerMaxMs']} ms max; the page's work on one "
           f"{row['buildMeanMs']} ms mean, {row['buildMaxMs']} ms max; draws {row['drawMs']} ms)")

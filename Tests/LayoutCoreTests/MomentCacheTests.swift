@@ -87,3 +87,46 @@ final class MomentCacheTests: XCTestCase {
         XCTAssertTrue(String(decoding: cache.dataColumns(of: next.state), as: UTF8.self).contains("\"n1\""))
     }
 }
+
+/// A client holding the data of an earlier moment gets the events since (`HistoryLog.dataEvents`).
+final class DataEventsTests: XCTestCase {
+    private typealias F = HistoryFixtures
+
+    func testTheDataChangesAfterHaveThroughTheMomentOldestFirstAcrossSegments() throws {
+        var log = HistoryLog(bounds: HistoryBounds(bytes: 1 << 30, seconds: 3600))
+        log.start(F.checkpoint(F.state(cells: 4), at: 1_000, seq: 2))
+        log.append(F.envelope(3, .added, .cells([5]), at: 1_100))
+        log.append(F.envelope(4, .params, .params(Parameters.defaults, changed: ["charge"]), at: 1_200))
+        log.append(F.envelope(5, .linked, .linked([LinkRecord(Link(source: 1, target: 5))]), at: 1_300))
+        log.start(F.checkpoint(F.state(cells: 5), at: 1_400, seq: 5))
+        log.append(F.envelope(7, .updated, .updated([CellRecordData(id: 1, data: CellData(label: "a"), radius: nil)]), at: 1_500))
+        log.append(F.envelope(8, .removed, .cells([2]), at: 1_600))
+        log.append(F.envelope(9, .pinned, .pinned(id: 1, x: 0, y: 0), at: 1_700))
+        XCTAssertEqual(log.dataEvents(after: 3, through: 8)?.map(\.seq), [5, 7, 8], "not the params, across the segments")
+        XCTAssertEqual(log.dataEvents(after: 2, through: 5)?.map(\.seq), [3, 5])
+        XCTAssertEqual(log.dataEvents(after: 7, through: 9)?.map(\.seq), [8])
+        XCTAssertNil(log.dataEvents(after: 8, through: 8), "nothing to send: the client has it")
+        XCTAssertNil(log.dataEvents(after: 8, through: 5), "going back: the whole data")
+        XCTAssertNil(log.dataEvents(after: 1, through: 5), "from before the history kept")
+        XCTAssertNil(log.dataEvents(after: 2, through: 8, limit: 2), "past the limit: the whole data is smaller")
+        let one = try XCTUnwrap(log.dataEvents(after: 2, through: 3)).first?.event.replayBytes ?? 0
+        XCTAssertNil(log.dataEvents(after: 2, through: 3, bytes: one - 1))
+        log.append(F.envelope(10, .restored, .restored(moment: 1_050, ids: [1], pinned: [], records: [], links: []), at: 1_800))
+        log.append(F.envelope(11, .added, .cells([6]), at: 1_900))
+        XCTAssertNil(log.dataEvents(after: 8, through: 11), "a restore replaced the data whole")
+    }
+
+    func testAMomentAnswerCarriesTheEventsSinceInsteadOfTheData() throws {
+        var log = HistoryLog(bounds: HistoryBounds(bytes: 1 << 30, seconds: 3600))
+        log.start(F.checkpoint(F.state(cells: 2), at: 1_000, seq: 1))
+        log.append(F.envelope(2, .added, .added([3], data: [CellRecordData(id: 3, data: CellData(label: "c"), radius: nil)]), at: 1_100))
+        var cache = MomentCache()
+        let moment = try XCTUnwrap(log.moment(at: 1_200, cache: &cache))
+        let since = try XCTUnwrap(log.dataEvents(after: 1, through: moment.state.dataSeq))
+        let text = String(decoding: HistoryMessages.moment(moment, have: 1, since: since, ref: nil, cache: &cache), as: UTF8.self)
+        XCTAssertTrue(text.contains(#","dataSeq":2,"base":1,"since":[{"seq":2,"kind":"added","by":"c1","tick":0,"at":1100,"ids":[3],"cells":[{"id":3,"label":"c"}]}]}"#), text)
+        XCTAssertFalse(text.contains(#""cells":{"#), "not the columns")
+        let whole = String(decoding: HistoryMessages.moment(moment, have: nil, ref: nil, cache: &cache), as: UTF8.self)
+        XCTAssertTrue(whole.contains(#""cells":{"id":[1,2,3]"#), whole)
+    }
+}

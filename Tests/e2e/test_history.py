@@ -80,8 +80,15 @@ def test_moments_show_the_cells_data_and_links_as_they_were_and_a_restore_brings
                 # Asked again with the data it holds, the data is left out.
                 again = await moment(bo, whole, have=then["dataSeq"])
                 assert "cells" not in again and again["ids"] == ids
+                # Forward from the data it holds: only the events since, which it applies itself.
                 fifth = await moment(bo, five, have=then["dataSeq"])
-                assert fifth["ids"] == ids + more and "cells" in fifth
+                assert fifth["ids"] == ids + more and "cells" not in fifth and "links" not in fifth
+                assert fifth["base"] == then["dataSeq"]
+                assert [(e["kind"], e["by"], e["ids"]) for e in fifth["since"]] == [("added", bo.id, more)], fifth["since"]
+                assert fifth["dataSeq"] == fifth["since"][-1]["seq"] == (await moment(bo, five))["dataSeq"]
+                # Back to before them: the whole data again.
+                back = await moment(bo, whole, have=fifth["dataSeq"])
+                assert "since" not in back and back["cells"]["label"] == ["Valjean", "Javert", "Fantine"]
                 after = await moment(bo, now_ms())
                 assert after["ids"] == []
                 # Nothing changed for anyone: ana got no moment, the room is still empty.

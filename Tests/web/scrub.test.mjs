@@ -69,6 +69,36 @@ test('data left out reuses the data held (the same object); new data replaces it
   assert.equal(link.sent[4].have, undefined);
 });
 
+test('the events since the data held change a copy of it; changes of other data are asked again', () => {
+  const link = fakeLink();
+  const scrub = createScrub({ send: (m) => link.send(m) });
+  scrub.want(1);
+  const a = scrub.answer(answer(link.sent[0], { ids: [1, 2, 3], cells: { id: [1, 2], label: ['a', 'b'] }, links: { source: [1, 2], target: [2, 3] } }));
+  scrub.want(2);
+  assert.equal(link.sent[1].have, 4);
+  const since = [
+    { seq: 5, kind: 'updated', cells: [{ id: 1, label: 'A' }] },
+    { seq: 6, kind: 'removed', ids: [3] },
+    { seq: 8, kind: 'added', ids: [9], cells: [{ id: 9, label: 'new' }] },
+    { seq: 8.5, kind: 'nonsense' },
+    null,
+    { seq: 9, kind: 'linked', links: [{ source: 9, target: 1 }] },
+  ];
+  const b = scrub.answer({ ...answer({ at: 2, have: 8 }, { dataSeq: 9, ids: [1, 2, 9] }), base: 4, since });
+  assert.notEqual(b.data, a.data, 'a copy');
+  assert.equal(a.data.cells.get(1).label, 'a', 'the data held as it was drawn');
+  assert.equal(a.data.links.size, 2);
+  assert.deepEqual([...b.data.cells].map(([id, f]) => [id, f.label]), [[1, 'A'], [2, 'b'], [9, 'new']]);
+  assert.deepEqual([...b.data.links.keys()].sort(), ['1-2', '1-9'], 'the removed cell\u2019s link went with it');
+  scrub.want(3);
+  assert.equal(link.sent[2].have, 9, 'the data made from the changes is held');
+  // changes of data this page does not hold (never sent so, one request at a time): no data
+  // drawn, and the moment asked again without `have`
+  const c = scrub.answer({ ...answer({ at: 3, have: 12 }, { dataSeq: 12 }), base: 11, since: [] });
+  assert.equal(c.data.cells.size, 0);
+  assert.deepEqual(link.sent[3], { type: 'moment', at: 3, ref: 'moment-4' });
+});
+
 test('a moment as the canvas draws it', () => {
   const m = momentOf(answer({ at: 5 }, { ids: [3, 1, 2], clamped: true }), () => 'data');
   assert.deepEqual(m.ids, [3, 1, 2]);

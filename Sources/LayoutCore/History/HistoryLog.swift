@@ -142,6 +142,45 @@ public struct HistoryLog: Sendable {
         return moment(at: at, cache: &cache)
     }
 
+    /// The events after `have` through `seq` that changed the cells' data or links (`added`,
+    /// `removed`, `cleared`, `updated`, `linked`, `unlinked`), oldest first: what a client
+    /// holding the data as of `have` (an earlier answer's `dataSeq`) applies to have it as of
+    /// `seq` (a `moment` answer's `since`: a handle dragged forward through a busy room brings
+    /// a few events, not every cell's data again). Nil when they are not all kept, when one of
+    /// them replaced the data whole (a `restored`, a `deleted`), or past `limit` events or
+    /// `bytes` (their messages' size): the whole data is then the smaller answer.
+    public func dataEvents(after have: UInt64, through seq: UInt64, limit: Int = 256,
+                           bytes: Int = 128 << 10) -> [Envelope<LayoutEvent>]? {
+        guard have < seq, let first = segments.first, first.checkpoint.seq <= have else { return nil }
+        var picked: [Envelope<LayoutEvent>] = []
+        var size = 0
+        for segment in segments {
+            let events = segment.events
+            guard let last = events.last, last.seq > have else { continue }
+            guard events[0].seq <= seq else { break }
+            // The first event after `have` (events are in seq order).
+            var low = 0, high = events.count
+            while low < high {
+                let middle = (low + high) / 2
+                if events[middle].seq <= have { low = middle + 1 } else { high = middle }
+            }
+            for envelope in events[low...] {
+                guard envelope.seq <= seq else { return picked }
+                switch envelope.event.kind {
+                case .added, .removed, .cleared, .updated, .linked, .unlinked:
+                    size += envelope.event.replayBytes
+                    guard picked.count < limit, size <= bytes else { return nil }
+                    picked.append(envelope)
+                case .restored, .deleted:
+                    return nil
+                default:
+                    continue
+                }
+            }
+        }
+        return picked
+    }
+
     /// One rebuilt moment (`moment(at:)`).
     public struct Moment: Sendable {
         /// Keyframes after the moment searched for cells the one before it lacks.

@@ -29,12 +29,35 @@ package enum HistoryMessages {
     }
 
     /// `{"type":"moment",…}`: the room at `moment.at` (its data left out when the client has
-    /// it: `have` equals the moment's `dataSeq`). `cache`: where the data columns are kept for
-    /// the next moment of the same `dataSeq` (`MomentCache.dataColumns`).
-    package static func moment(_ moment: HistoryLog.Moment, have: UInt64?, ref: String?, cache: inout MomentCache) -> [UInt8] {
+    /// it: `have` equals the moment's `dataSeq`; as the events since `have` when `since` has
+    /// them: `HistoryLog.dataEvents`). `cache`: where the data columns are kept for the next
+    /// moment of the same `dataSeq` (`MomentCache.dataColumns`).
+    package static func moment(_ moment: HistoryLog.Moment, have: UInt64?, since: [Envelope<LayoutEvent>]? = nil,
+                               ref: String?, cache: inout MomentCache) -> [UInt8] {
         let state = moment.state
-        let columns = have == state.dataSeq ? nil : cache.dataColumns(of: state)
-        return self.moment(moment, ref: ref, columns: columns)
+        let data: [UInt8]?
+        if have == state.dataSeq {
+            data = nil
+        } else if let have, let since {
+            data = changes(since: have, since)
+        } else {
+            data = cache.dataColumns(of: state)
+        }
+        return self.moment(moment, ref: ref, columns: data)
+    }
+
+    /// `,"base":HAVE,"since":[…]`: the data's changes since the client's, each event as its
+    /// `event` message has it (but `type`).
+    static func changes(since have: UInt64, _ events: [Envelope<LayoutEvent>]) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 32 + events.reduce(0) { $0 + $1.event.replayBytes })
+        writer.member("base", have)
+        writer.raw(",\"since\":")
+        writer.array(events) { writer, envelope in
+            writer.raw("{\"seq\":")
+            writer.integer(envelope.seq)
+            writer.raw(envelope.event.encodedTail)
+        }
+        return writer.bytes
     }
 
     /// The same, the data columns written afresh (a moment of a relayed room's history, read

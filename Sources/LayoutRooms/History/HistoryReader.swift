@@ -37,8 +37,11 @@ package final class HistoryReader: Sendable {
         let bytes: [UInt8]
         // This queue is serial: no other reader changes the room's cache meanwhile.
         var cache = room.history.moments
-        if let moment = room.history.current.moment(at: request.at, cache: &cache) {
-            bytes = HistoryMessages.moment(moment, have: request.have, ref: request.ref, cache: &cache)
+        let log = room.history.current
+        if let moment = log.moment(at: request.at, cache: &cache) {
+            // Data held from an earlier moment: the changes since, when few.
+            let since = request.have.flatMap { log.dataEvents(after: $0, through: moment.state.dataSeq) }
+            bytes = HistoryMessages.moment(moment, have: request.have, since: since, ref: request.ref, cache: &cache)
             room.history.moments = cache
         } else {
             bytes = ServerMessages.error(ProtocolError(.unavailable, "the room has no history yet", ref: request.ref))
