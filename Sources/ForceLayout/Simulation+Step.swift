@@ -19,9 +19,10 @@ extension Simulation {
 
     /// Applies the forces once (mass 1, time step 1: p += F, bounded by `maxStep`) and
     /// returns what moved. Pinned cells stay at their pin but still push the others.
+    /// `parallel`: false steps on this thread alone (nil: in parallel when the layout is big).
     @discardableResult
-    public func step() -> StepReport {
-        advance(parallel: nil)
+    public func step(parallel: Bool? = nil) -> StepReport {
+        advance(parallel: parallel)
     }
 
     /// `step()` with the forces and the integration forced serial or parallel (nil: by

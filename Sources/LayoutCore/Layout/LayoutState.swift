@@ -117,9 +117,10 @@ public struct LayoutState {
     }
 
     /// Steps once when the layout is moving; returns `settled` when this step came to rest.
-    public mutating func step() -> [LayoutEvent] {
+    /// `parallel`: as `Simulation.step`.
+    public mutating func step(parallel: Bool? = nil) -> [LayoutEvent] {
         guard isStepping else { return [] }
-        let report = simulation.step()
+        let report = simulation.step(parallel: parallel)
         changes.insert(.positions)
         guard report.settled else { return [] }
         settled = true

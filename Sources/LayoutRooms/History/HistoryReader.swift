@@ -30,6 +30,7 @@ package final class HistoryReader: Sendable {
     /// unless a newer request of the connection replaces it first.
     package func moment(_ request: Request, of room: Room, into mailbox: Mailbox, pending: PendingMoments) {
         guard pending.submit(request) else { return }
+        room.history.reading(true)
         queue.async { [self] in answer(request, of: room, into: mailbox, pending: pending) }
     }
 
@@ -50,6 +51,8 @@ package final class HistoryReader: Sendable {
         room.announce()
         if let next = pending.finished() {
             queue.async { [self] in answer(next, of: room, into: mailbox, pending: pending) }
+        } else {
+            room.history.reading(false)
         }
     }
 }

@@ -28,6 +28,8 @@ package final class RoomHistory: Sendable {
     private let log: Mutex<HistoryLog>
     private let sink: (any HistorySink)?
     private let cache = Mutex(MomentCache())
+    /// Moments asked of it and not answered yet (`HistoryReader`).
+    private let readers = Atomic<Int>(0)
 
     package init(bounds: HistoryBounds, sink: (any HistorySink)? = nil) {
         self.bounds = bounds
@@ -40,6 +42,14 @@ package final class RoomHistory: Sendable {
 
     /// The history as it is now.
     package var current: HistoryLog { log.withLock { $0 } }
+
+    /// Someone waits for a moment of it (the room then steps on one core: `RoomLayout.step`).
+    package var isRead: Bool { readers.load(ordering: .relaxed) > 0 }
+
+    /// A moment was asked of it (`began`) or answered (`!began`).
+    func reading(_ began: Bool) {
+        readers.add(began ? 1 : -1, ordering: .relaxed)
+    }
 
     /// The moments rebuilt lately (`HistoryReader`'s queue, one at a time).
     package var moments: MomentCache {
