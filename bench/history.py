@@ -19,7 +19,9 @@
    sizes and the server's CPU time a scrub (stepping included while the room moves), first
    while the room moves (frames arriving meanwhile) without `have` (the cells' data and links
    in every answer), then each again with the `have` its first answer gave (positions only,
-   when the data did not change), then without `have` once the room is paused.
+   when the data did not change), then the same moments in order each with the `have` of the
+   one before (a drag forward: the data's changes since, `since`, when few), then without
+   `have` once the room is paused.
 
 An hour: keyframes come at the server's own pace, so an hour-long history takes an hour to
 make. `--skip-minute --seconds 3600 --scrubs 0 --state-dir DIR --history-bytes 268435456`
@@ -273,31 +275,38 @@ async def scrubs(session, count, seed, pid):
     moments = [rng.randint(start, end) for _ in range(count)]
     passes = {}
     have = {}
-    for name in ("moving, without have", "moving, with have", "paused, without have"):
+    forward = sorted(moments)
+    for name in ("moving, without have", "moving, with have", "moving, a drag forward", "paused, without have"):
         if name.startswith("paused"):
             await session.send({"type": "params", "paused": True})
             await session.next("event", lambda e: e.get("kind") == "params")
             await asyncio.sleep(1)
-        times, sizes, omitted = [], [], 0
+        times, sizes, omitted, changes, held = [], [], 0, 0, None
         cpu_before = common.proc_figures(pid)[1]
-        for n, at in enumerate(moments):
+        drag = name == "moving, a drag forward"
+        for n, at in enumerate(forward if drag else moments):
             request = {"type": "moment", "at": at, "ref": f"m{n}"}
             if name == "moving, with have":
                 request["have"] = have[n]
+            elif drag and held is not None:
+                request["have"] = held  # the data of the moment before: the changes since come
             sent = time.perf_counter()
             await session.send(request)
             answer, size = await session.next("moment", lambda m, ref=f"m{n}": m.get("ref") == ref, ref=f"m{n}")
             times.append((time.perf_counter() - sent) * 1000)
             sizes.append(size)
-            have[n] = answer["dataSeq"]
+            if not drag:
+                have[n] = answer["dataSeq"]
+            held = answer["dataSeq"]
             omitted += "cells" not in answer
+            changes += "since" in answer
             await asyncio.sleep(0.02)  # inside the message rate (60/s)
         cpu = common.proc_figures(pid)[1] - cpu_before
         ordered = sorted(times)
         passes[name] = {"p50Ms": round(statistics.median(times), 1),
                         "p99Ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 1),
                         "maxMs": round(max(times), 1), "bytesP50": int(statistics.median(sizes)), "bytesMax": max(sizes),
-                        "withoutData": omitted, "spanSeconds": round((end - start) / 1000, 1),
+                        "withoutData": omitted, "withChanges": changes, "spanSeconds": round((end - start) / 1000, 1),
                         "serverCpuMsAScrub": round(1000 * cpu / count, 1)}
     return passes
 
@@ -341,7 +350,8 @@ def print_scrubs(count, scrub):
     for name, figures in scrub.items():
         print(f"{count} scrubs {name}: p50 {figures['p50Ms']} ms, p99 {figures['p99Ms']} ms, "
               f"max {figures['maxMs']} ms; answer {figures['bytesP50'] / 1e3:.0f} kB (p50), "
-              f"{figures['bytesMax'] / 1e3:.0f} kB (max); {figures['withoutData']} without cells/links; "
+              f"{figures['bytesMax'] / 1e3:.0f} kB (max); {figures['withoutData']} without cells/links "
+              f"({figures['withChanges']} with the changes since instead); "
               f"server CPU {figures['serverCpuMsAScrub']} ms a scrub")
 
 
