@@ -59,7 +59,12 @@ export class MomentState {
         for (const record of detail.records) if (this.cells.has(record.id)) this.cells.set(record.id, record);
         break;
       case 'linked':
-        for (const record of detail.links) this.linkStore.set(endsKey(record.link.source, record.link.target), record);
+        // only between cells in the room, as the room links them (and the Swift keeps them)
+        for (const record of detail.links) {
+          if (this.cells.has(record.link.source) && this.cells.has(record.link.target)) {
+            this.linkStore.set(endsKey(record.link.source, record.link.target), record);
+          }
+        }
         break;
       case 'unlinked':
         for (const end of detail.ends) this.linkStore.delete(endsKey(end.source, end.target));

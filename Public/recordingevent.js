@@ -3,7 +3,8 @@
 // needs of each kind (`detail`), or null for a record that is not an event the server wrote (a
 // damaged or foreign record is skipped, as the Swift skips it). Pure.
 const PREFIX = '{"type":"event","seq":';
-const KINDS = new Set(['added', 'removed', 'cleared', 'params', 'pinned', 'unpinned', 'settled', 'woke', 'joined', 'left',
+// every kind of event the server writes (EventKind; Tests/fixtures/event-kinds.json holds them to it)
+export const KINDS = new Set(['added', 'removed', 'cleared', 'params', 'pinned', 'unpinned', 'settled', 'woke', 'joined', 'left',
   'updated', 'linked', 'unlinked', 'failover', 'unsaved', 'saved', 'access', 'deleted', 'restored']);
 const KEY_BYTES = 200; // CellKey.byteLimit
 

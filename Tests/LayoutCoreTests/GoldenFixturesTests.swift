@@ -27,6 +27,8 @@ final class GoldenFixturesTests: XCTestCase {
         let v1 = text.encode(simulation, owners: owners, at: at)
         var limits = JSONWriter(reservingCapacity: 1024)
         ServerMessages.writeLimits(Limits(), into: &limits)
+        var kinds = JSONWriter(reservingCapacity: 256)
+        kinds.strings(EventKind.allCases.map(\.rawValue))
         return [
             ("frame-v2-membership.bin", v2.withIDs.bytes),
             ("frame-v2-bare.bin", v2.withoutIDs.bytes),
@@ -34,6 +36,7 @@ final class GoldenFixturesTests: XCTestCase {
             ("frame-v1-bare.json", v1.withoutIDs.bytes),
             ("hello-paramspecs.json", ServerMessages.paramSpecs),
             ("hello-limits.json", limits.bytes),
+            ("event-kinds.json", kinds.bytes),
         ]
     }
 

@@ -8,13 +8,7 @@ import XCTest
 /// the room knows (`RoomHistory.isRead`: it then steps on one core).
 final class HistoryReaderTests: XCTestCase {
     func testARoomIsReadFromTheRequestToItsLastAnswer() {
-        var parameters = Parameters.defaults
-        parameters.threshold = 0
-        let simulation = Simulation(parameters: parameters, seed: 3)
-        simulation.add(count: 20, spawn: .random)
-        let state = LayoutState(simulation: simulation, limits: Limits())
-        let room = Room(name: RoomName("read")!, layout: RoomLayout(state: state, keeper: nil), replay: ReplayBounds(events: 64),
-                        history: RoomHistory(bounds: HistoryBounds(bytes: 1 << 30, seconds: 3600)), changed: ChangedRooms())
+        let room = HistoryRooms.room("read", cells: 20, moving: true)
         let reader = HistoryReader()
         let mailbox = Mailbox(maxEventBacklog: 100)
         let pending = PendingMoments()

@@ -11,13 +11,7 @@ final class HistoryRecorderTests: XCTestCase {
     private let budget = TurnBudget(frameInterval: 0.05, threads: 1, movingRooms: 1)
 
     private func room(cells: Int, moving: Bool = false) -> Room {
-        var parameters = Parameters.defaults
-        if moving { parameters.threshold = 0 }  // never settles
-        let simulation = Simulation(parameters: parameters, seed: 3)
-        simulation.add(count: cells, spawn: .random)
-        let state = LayoutState(simulation: simulation, limits: Limits())
-        return Room(name: RoomName("past")!, layout: RoomLayout(state: state, keeper: nil), replay: ReplayBounds(events: 64),
-                    history: RoomHistory(bounds: HistoryBounds(bytes: 1 << 30, seconds: 3600)), changed: ChangedRooms())
+        HistoryRooms.room("past", cells: cells, moving: moving)
     }
 
     private func run(_ command: LayoutCommand, in room: Room) {
@@ -70,12 +64,9 @@ final class HistoryRecorderTests: XCTestCase {
     }
 
     func testRemovesManyTimesASecondTakeAKeyframeASecondAtMostWhileClearsAlwaysTakeOne() {
-        var parameters = Parameters.defaults
-        parameters.threshold = 0
-        let simulation = Simulation(parameters: parameters, seed: 3)
-        simulation.add(count: 40, spawn: .random)
-        let state = LayoutState(simulation: simulation, limits: Limits())
-        let history = RoomHistory(bounds: HistoryBounds(bytes: 1 << 30, seconds: 3600))
+        let state = HistoryRooms.state(cells: 40, moving: true)
+        let simulation = state.simulation
+        let history = HistoryRooms.history()
         var recorder = HistoryRecorder()
         recorder.start(state, in: history, seq: 0)
         let keyframes = { history.current.segments.last?.keyframes.count ?? 0 }
