@@ -8,10 +8,11 @@
 // connection, the room moving) leaves the room as far as played, and unpaused when the plan
 // paused it (`stop`'s message). Pure, no DOM: the panel (playpanel.js) sends what `next`
 // returns and hands back the answers.
+import { WINDOW } from './importer.js';
 import { makePlaybackPlan } from './playbackplan.js';
 
-/** Messages in flight at most (ImportSession.defaultWindow, as the importer's). */
-export const WINDOW = 16;
+/** Messages in flight at most: the importer's (ImportSession.defaultWindow). */
+export { WINDOW };
 /** Seconds the oldest message in flight may go unanswered before the playback gives up. */
 export const ANSWER_TIMEOUT = 20;
 export const REF = 'play';
