@@ -14,8 +14,10 @@
 // replaced by the `data` message that follows) says which of its cells (by key) and links (by
 // ends) the room holds; what was acknowledged but lost with the old owner is sent again, and so
 // is the batch in flight when the room lacks it, but only LEFTOVER_WAIT seconds later, if its
-// answer has not come meanwhile (a batch that waited in Redis is applied by the new owner just
-// after the failover). A batch unanswered for ANSWER_TIMEOUT seconds ends the import, saying so.
+// answer has not come meanwhile. (The new owner applies what waited in Redis before it tells
+// the failover, so only a batch a relay passed on after that is answered late.) Links refused
+// because they name a cell the failover lost go again once it is back. A batch unanswered for
+// ANSWER_TIMEOUT seconds ends the import, saying so.
 import { createPacking } from './importbatch.js';
 
 export const REF = 'import';
@@ -108,31 +110,30 @@ export function createImporter(graph, limits = {}, { window = WINDOW } = {}) {
       resent.links++;
       nextEdge = Math.min(nextEdge, index);
     });
-    if (inFlight[0]?.kind === 'cells') {
-      // An add is all or nothing: the room has a message's batch when it has all its keys
-      // among cells newer than the import's others (each message whole or not at all).
-      const found = new Map();
-      for (const [id, fields] of data.cells) {
-        if (id > newest && fields.key !== undefined && !found.has(fields.key)) found.set(fields.key, id);
-      }
-      inFlight = inFlight.filter((m) => {
-        const got = m.items.map((i) => (nodeCells[i].key === undefined ? undefined : found.get(nodeCells[i].key)));
-        if (!got.every((id) => id !== undefined)) return true;
-        m.items.forEach((i, k) => { ids[i] = got[k]; nodeSent[i] = false; });
-        cells += got.length;
-        missingCells -= got.length;
-        return false;
-      });
-    } else if (inFlight[0]?.kind === 'links') {
-      for (const m of inFlight) {
+    // An add is all or nothing: the room has a message's batch when it has all its keys
+    // among cells newer than the import's others (each message whole or not at all).
+    const found = new Map();
+    for (const [id, fields] of data.cells) {
+      if (id > newest && fields.key !== undefined && !found.has(fields.key)) found.set(fields.key, id);
+    }
+    // In flight may be cells, links, or both (links sent before the failover was heard of,
+    // and cells it lost sent again since): each message is looked for by its kind.
+    inFlight = inFlight.filter((m) => {
+      if (m.kind === 'links') {
         const arrived = m.items.filter(holds);
         for (const i of arrived) edgeState[i] = 'linked';
         links += arrived.length;
         pendingLinks -= arrived.length;
         m.items = m.items.filter((i) => !arrived.includes(i));
+        return m.items.length > 0;
       }
-      inFlight = inFlight.filter((m) => m.items.length > 0);
-    }
+      const got = m.items.map((i) => (nodeCells[i].key === undefined ? undefined : found.get(nodeCells[i].key)));
+      if (!got.every((id) => id !== undefined)) return true;
+      m.items.forEach((i, k) => { ids[i] = got[k]; nodeSent[i] = false; });
+      cells += got.length;
+      missingCells -= got.length;
+      return false;
+    });
     resendDue = inFlight.length > 0;
   }
 
@@ -216,8 +217,15 @@ export function createImporter(graph, limits = {}, { window = WINDOW } = {}) {
       if (at < 0) return false;
       const [message] = inFlight.splice(at, 1);
       const why = typeof err.message === 'string' ? err.message : 'refused';
+      const lostAnEnd = (i) => ids[graph.edges[i].source] === null || ids[graph.edges[i].target] === null;
       if (message.kind === 'cells') {
         failed = `the server refused cells: ${why}`;
+      } else if (message.items.some(lostAnEnd)) {
+        // Links sent before a failover was heard of may name cells the room lost with its old
+        // owner: they go again once those cells are back.
+        for (const i of message.items) edgeState[i] = 'pending';
+        resent.links += message.items.length;
+        nextEdge = Math.min(nextEdge, ...message.items);
       } else {
         for (const i of message.items) edgeState[i] = 'refused';
         pendingLinks -= message.items.length;

@@ -29,17 +29,18 @@ extension ClusterNode {
     // MARK: The owner's side (command thread)
 
     /// Takes what relays asked of an owned room (up to 1000 at a time, until none wait), under
-    /// its lease: a server that lost the room takes nothing meant for the new owner.
-    func takeRequests(of room: Room) {
+    /// its lease: a server that lost the room takes nothing meant for the new owner. `then`
+    /// runs once none wait (or Redis did not answer), after the room has every one.
+    func takeRequests(of room: Room, then: @escaping @Sendable () -> Void = {}) {
         let keys = ClusterKeys(room.name)
         redis.submitFenced(lease: keys.lease, holder: name, [RedisCommand.words("LPOP", keys.requests, "1000")],
                            refused: { [self] in leaseLost(room.name) }) { [self] reply in
-            guard case .array(let items)? = reply else { return }
+            guard case .array(let items)? = reply else { return then() }
             for item in items {
                 guard let bytes = item.bytes, let request = try? RelayRequest(decoding: bytes) else { continue }
                 handle(request, in: room)
             }
-            if items.count == 1000 { takeRequests(of: room) }
+            if items.count == 1000 { takeRequests(of: room, then: then) } else { then() }
         }
     }
 
@@ -64,11 +65,11 @@ extension ClusterNode {
                 case .deleteRoom: command = .access(.delete)
                 case .subscribe, .replay, .rotate, .history, .moment: return  // the relay's own (a rotation comes as `access`)
                 }
-                room.commands.push(QueuedCommand(command: command, client: client, ref: decoded.ref, reply: reply))
+                room.commands.pushRelayed(QueuedCommand(command: command, client: client, ref: decoded.ref, reply: reply))
                 wakeRoom.withLock { $0 }?(room)
             }
         case .access(let node, let client, let change):
-            room.commands.push(QueuedCommand(command: .access(change), client: client, ref: nil, reply: reply(to: client, on: node)))
+            room.commands.pushRelayed(QueuedCommand(command: .access(change), client: client, ref: nil, reply: reply(to: client, on: node)))
             wakeRoom.withLock { $0 }?(room)
         case .joined(let node, let client, let readsText):
             if replicator.joined(client, on: node, local: false, readsText: readsText) { room.presence(.joined, of: client) }

@@ -156,7 +156,9 @@ package final class ClusterNode: RoomCluster {
 
     /// Steps `room` here from now on (after `won`): its commands come from Redis too. A room
     /// relayed until now stops listening to its old owner.
-    func own(_ room: Room, replicator: RoomReplicator) {
+    /// The room is stepped here: relays' requests come to it, those waiting first, then
+    /// `taken` runs.
+    func own(_ room: Room, replicator: RoomReplicator, taken: @escaping @Sendable () -> Void = {}) {
         let wasRelayed = state.withLock { state -> Bool in
             defer { state.routes[room.name] = .owner(room, replicator) }
             if case .relay? = state.routes[room.name] { return true }
@@ -166,7 +168,7 @@ package final class ClusterNode: RoomCluster {
         let subscriber = subscriber.withLock { $0 }
         if wasRelayed { subscriber?.unsubscribe(replicator.keys.broadcast) }
         subscriber?.subscribe(replicator.keys.nudge)
-        takeRequests(of: room)
+        takeRequests(of: room, then: taken)
     }
 
     func replicator(for room: RoomName) -> RoomReplicator {

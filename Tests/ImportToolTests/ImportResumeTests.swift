@@ -95,6 +95,27 @@ final class ImportResumeTests: XCTestCase {
         XCTAssertTrue(summary.notes.contains("sent again after the room moved: 2 cell(s) and 2 link(s) it did not hold"), "\(summary.notes)")
     }
 
+    func testLinksNamingCellsTheFailoverLostGoAgainOnceTheCellsAreBack() throws {
+        var session = try session()
+        _ = session.received(message(hello))
+        _ = session.received(message(#"{"type":"event","kind":"added","by":"c3","ids":[5,6]}"#))
+        // The new owner applied the batch that waited in Redis before it told the failover:
+        // the links go before the import hears of it, naming cells the old owner never saved.
+        XCTAssertEqual(sent(session.received(message(#"{"type":"event","kind":"added","by":"c3","ids":[7,8]}"#))), ["5-6", "7-8"])
+        _ = session.received(message(#"{"type":"event","kind":"failover","node":"b"}"#))
+        let data = #"{"type":"data","cells":{"id":[5,7],"key":[0,2]},"links":{"source":[],"target":[]}}"#
+        XCTAssertEqual(session.received(message(data)), .wait, "the links' answer may still come")
+        let refusal = #"{"type":"error","code":"bad_request","message":"unknown cell id 6","ref":"import-3"}"#
+        XCTAssertEqual(sent(session.received(message(refusal))), ["1", "3"], "the lost cells go again, not a refusal of cells")
+        XCTAssertEqual(sent(session.received(message(#"{"type":"event","kind":"added","by":"c3","ids":[9,10]}"#))), ["5-9", "7-10"])
+        guard case .finished(let summary) = session.received(message(#"{"type":"event","kind":"linked","by":"c3"}"#)) else {
+            return XCTFail("not finished")
+        }
+        XCTAssertEqual(summary.cells, 4)
+        XCTAssertEqual(summary.links, 2)
+        XCTAssertFalse(summary.notes.contains { $0.contains("refused") }, "\(summary.notes)")
+    }
+
     func testAnOlderServerWithoutKeysEndsTheImportClearly() throws {
         let file = #"{"nodes":[{"id":0},{"id":1}],"links":[]}"#
         var session = ImportSession(graph: try GraphFile.read(Array(file.utf8)))

@@ -3,6 +3,7 @@
 batch in flight is looked up in the room's `data` after the `failover` and only what is missing
 is sent again: the import ends, and every node and link is in the room exactly once."""
 import json
+import signal
 import subprocess
 import time
 import urllib.request
@@ -55,6 +56,38 @@ def test_an_import_through_a_relay_survives_its_owner_being_killed(tmp_path):
             assert ids == list(range(NODES)), f"{len(ids)} cells for {NODES} nodes: none twice, none missing"
             ends = {tuple(sorted((link["source"], link["target"]))) for link in document["links"]}
             assert len(document["links"]) == len(ends) == links
+        finally:
+            for server in servers:
+                server.close()
+
+
+def test_what_waited_for_a_dead_owner_is_answered_before_the_failover(tmp_path):
+    """What a relay's client sent while the owner hung waits in Redis; the server that takes the
+    room over applies it before it tells the failover, so each answer comes before the event and
+    the data after it holds what they added. The page's and the CLI's import resume relied on a
+    1.5 s wait for such late answers, and a loaded machine made them late: cells came twice."""
+    with RunningRedis() as redis:
+        a, b = servers = [RunningServer("--redis", redis.url, "--node", node, log_file=True) for node in "ab"]
+        try:
+            with RawWebSocket(a.port, path="/ws/order"):
+                assert wait_until(lambda: owner(b, "order") == "a", timeout=5)
+            with RawWebSocket(b.port, path="/ws/order") as client:
+                me = client.hello["client"]
+                time.sleep(1)  # a took b's `joined` from Redis
+                a.process.send_signal(signal.SIGSTOP)  # hangs: what b forwards waits in Redis
+                # (An LPOP a sent just before would take what came first, and a dies with it.)
+                time.sleep(0.3)
+                for n in range(3):
+                    client.send({"type": "add", "cells": [{"label": f"late {n}"}], "ref": f"late-{n}"})
+                time.sleep(0.5)
+                a.stop()
+                client.next("event", timeout=20, kind="failover")
+                data = client.next("data", timeout=10)
+                events = [m for m in client.messages if m.get("type") == "event"]
+                kinds = [m["kind"] for m in events if m["kind"] in ("added", "failover")]
+                assert kinds == ["added", "added", "added", "failover"], kinds
+                assert all(f"late {n}" in json.dumps(data) for n in range(3)), data
+                assert not [m for m in client.messages if m.get("type") == "error"]
         finally:
             for server in servers:
                 server.close()

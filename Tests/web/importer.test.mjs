@@ -77,6 +77,29 @@ test('cells and links the failover lost are sent again, and said', () => {
   assert.ok(im.notes.includes('sent again after the room moved: 2 cell(s) and 2 link(s) it did not hold'), im.notes);
 });
 
+test('links naming cells the failover lost go again once the cells are back, not refused', () => {
+  // The new owner applies the batch that waited in Redis before it tells the failover: the
+  // links go before the page hears of it, naming cells the old owner never saved.
+  const im = createImporter(graph(), LIMITS);
+  im.next();
+  im.event({ kind: 'added', by: 'c3', ids: [5, 6] }, 'c3');
+  im.next();
+  im.event({ kind: 'added', by: 'c3', ids: [7, 8] }, 'c3');
+  const linksRef = im.next().ref;
+  im.failover();
+  im.resynced(room([[5, 0], [7, 2]]));
+  assert.deepEqual(keys(im.next()), [1, 3], 'the lost cells go at once, the links still in flight');
+  assert.ok(im.refused({ ref: linksRef, message: 'unknown cell id 6' }));
+  assert.equal(im.failed, null);
+  assert.equal(im.next(), null, 'the links wait for the cells\' ids');
+  im.event({ kind: 'added', by: 'c3', ids: [9, 10] }, 'c3');
+  assert.deepEqual(ends(im.next()), ['5-9', '7-10']);
+  im.event({ kind: 'linked', by: 'c3' }, 'c3');
+  assert.ok(im.done);
+  assert.deepEqual(im.progress, { done: 6, total: 6, cells: 4, links: 2 });
+  assert.ok(!im.notes.some((n) => n.includes('refused')), im.notes);
+});
+
 test('no data after a reconnection: the room holds none of it; no answer at all ends the import', () => {
   const im = createImporter(graph(), LIMITS);
   im.next();

@@ -6,9 +6,11 @@ import LayoutCore
 /// of a new one) says which of the import's cells it holds (by key: `data`'s `cells.key`) and
 /// which links (by their ends). Cells and links acknowledged but lost with the old owner (it
 /// saves at most every 0.75 s) are sent again; so is the batch in flight when the room lacks
-/// it, but only after `leftoverWait` more seconds without its answer: a batch that waited in
-/// Redis is applied by the new owner just after it announced the failover, and its answer
-/// (by this connection's client, or an earlier connection's) then still counts.
+/// it, but only after `leftoverWait` more seconds without its answer: the new owner applies
+/// what waited in Redis before it tells the failover, but a batch another server relayed after
+/// that is answered just after, and its answer (by this connection's client, or an earlier
+/// connection's) then still counts. Links refused for naming a cell the failover lost go
+/// again once it is back.
 extension ImportSession {
     /// Seconds a batch may go unanswered before it is looked for over a new connection.
     public static let answerTimeout = 20.0
@@ -131,11 +133,8 @@ extension ImportSession {
         resume.since = nil
         let newest = forgetLostCells(room)
         forgetLostLinks(links)
-        if phase == .cells, !window.isEmpty {
-            answerCellBatches(keys: keys, newerThan: newest)
-        } else if phase == .links {
-            answerLinkBatches(links)
-        }
+        answerCellBatches(keys: keys, newerThan: newest)
+        answerLinkBatches(links)
         guard window.isEmpty else {
             resume.resendDue = true
             return .wait
@@ -179,6 +178,7 @@ extension ImportSession {
         var found: [CellKey: CellID] = [:]
         for (id, key) in keys where id > newest && found[key] == nil { found[key] = id }
         window.removeAll { batch in
+            guard batch.kind == .cells else { return false }
             let got = batch.items.map { graph.nodes[$0].cell.data.key.flatMap { found[$0] } }
             guard got.allSatisfy({ $0 != nil }) else { return false }
             for (index, id) in zip(batch.items, got) {
@@ -192,28 +192,30 @@ extension ImportSession {
 
     /// The links in flight that the room has count as made; batches left empty are answered.
     private mutating func answerLinkBatches(_ links: Set<LinkEnds>) {
-        for position in window.indices {
+        for position in window.indices where window[position].kind == .links {
             let arrived = Set(window[position].items.filter { holds(links, $0) })
             for index in arrived { edges[index] = .linked }
             linksIn += arrived.count
             window[position].items.removeAll { arrived.contains($0) }
         }
-        window.removeAll { $0.items.isEmpty }
+        window.removeAll { $0.kind == .links && $0.items.isEmpty }
     }
 
     /// What the room lacked of the messages in flight, again (nothing answered them meanwhile).
     private mutating func resendMissing() -> Action {
         resume.resendDue = false
         resume.since = nil
-        let items = inFlight
-        if phase == .cells {
-            resume.resent.cells += items.count
-            for index in items { nodeSent[index] = false }
-            nextNode = min(nextNode, items.min() ?? nextNode)
-        } else {
-            resume.resent.links += items.count
-            for index in items { edges[index] = .pending }
-            nextEdge = min(nextEdge, items.min() ?? nextEdge)
+        for batch in window {
+            let items = batch.items
+            if batch.kind == .cells {
+                resume.resent.cells += items.count
+                for index in items { nodeSent[index] = false }
+                nextNode = min(nextNode, items.min() ?? nextNode)
+            } else {
+                resume.resent.links += items.count
+                for index in items { edges[index] = .pending }
+                nextEdge = min(nextEdge, items.min() ?? nextEdge)
+            }
         }
         window = []
         return nextMessage()

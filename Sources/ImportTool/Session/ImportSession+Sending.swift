@@ -28,7 +28,7 @@ extension ImportSession {
         while nextNode < ids.count, ids[nextNode] != nil || nodeSent[nextNode] { nextNode += 1 }
         if nextNode < ids.count { return sendCells() }
         // Links name cells by the ids their answers give.
-        if phase == .cells, !window.isEmpty { return .wait }
+        if window.contains(where: { $0.kind == .cells }) { return .wait }
         while true {
             while nextEdge < edges.count, edges[nextEdge] != .pending { nextEdge += 1 }
             guard nextEdge < edges.count else { return .wait }
@@ -106,7 +106,7 @@ extension ImportSession {
     private mutating func send(_ command: LayoutCommand, carrying picked: [Int], as kind: Phase) -> Action {
         serial += 1
         let ref = "import-\(serial)"
-        window.append(Batch(ref: ref, items: picked))
+        window.append(Batch(ref: ref, kind: kind, items: picked))
         for index in picked {
             if kind == .cells { nodeSent[index] = true } else { edges[index] = .sent }
         }

@@ -40,9 +40,12 @@ public struct ImportSession: RoomDriver {
     /// What became of an edge (`sent`: in a message not answered yet).
     enum EdgeOutcome: UInt8, Sendable { case pending, sent, linked, refused, skipped }
 
-    /// A message sent and not answered yet: its ref and the nodes or edges it carries.
+    /// A message sent and not answered yet: its ref and the nodes (`cells`) or edges (`links`)
+    /// it carries. After a resync the window may hold both: lost cells go again while links
+    /// sent before the failover was heard of are still in flight.
     struct Batch: Equatable, Sendable {
         let ref: String
+        let kind: Phase
         var items: [Int]
     }
 
@@ -148,7 +151,7 @@ public struct ImportSession: RoomDriver {
     /// `cleared`.
     mutating func sendClear() -> Action {
         phase = .clearing
-        window = [Batch(ref: Self.clearRef, items: [])]
+        window = [Batch(ref: Self.clearRef, kind: .clearing, items: [])]
         resume.sent()
         return .send([ClientRequest(.layout(.clear), ref: Self.clearRef).encoded])
     }
@@ -172,13 +175,13 @@ public struct ImportSession: RoomDriver {
     mutating func answered(_ message: JSONValue) -> Action {
         guard let oldest = window.first, case .string(let by)? = message["by"], by == client || resume.formerClients.contains(by),
               case .string(let kind)? = message["kind"] else { return .wait }
-        if phase == .cells, kind == "added", case .array(let added)? = message["ids"], added.count == oldest.items.count {
+        if oldest.kind == .cells, kind == "added", case .array(let added)? = message["ids"], added.count == oldest.items.count {
             for (index, id) in zip(oldest.items, added) {
                 ids[index] = Fields.positiveInteger(id)
                 nodeSent[index] = false
             }
             cellsIn += oldest.items.count
-        } else if phase == .links, kind == "linked" {
+        } else if oldest.kind == .links, kind == "linked" {
             for index in oldest.items { edges[index] = .linked }
             linksIn += oldest.items.count
         } else {
@@ -194,10 +197,19 @@ public struct ImportSession: RoomDriver {
     private mutating func refused(_ message: JSONValue) -> Action {
         guard case .string(let ref)? = message["ref"], let position = window.firstIndex(where: { $0.ref == ref }) else { return .wait }
         let why: String = if case .string(let text)? = message["message"] { text } else { "refused" }
-        let batch = window.remove(at: position).items
+        let refused = window.remove(at: position)
+        let batch = refused.items
         resume.answered(windowEmpty: window.isEmpty)
-        guard phase == .links else {
+        guard refused.kind == .links else {
             return .failed("the server refused cells \(batch.first! + 1)-\(batch.last! + 1): \(why)")
+        }
+        // Links sent before a failover was heard of may name cells the room lost with its
+        // old owner: they go again once those cells are back.
+        if batch.contains(where: { ids[graph.edges[$0].source] == nil || ids[graph.edges[$0].target] == nil }) {
+            for index in batch { edges[index] = .pending }
+            resume.resent.links += batch.count
+            nextEdge = min(nextEdge, batch.min() ?? nextEdge)
+            return nextMessage()
         }
         for index in batch { edges[index] = .refused }
         refusals.append("\(batch.count) link(s) refused by the server: \(why)")

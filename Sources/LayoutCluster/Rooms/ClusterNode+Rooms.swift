@@ -10,13 +10,14 @@ extension ClusterNode {
     /// This server took the lease of `name` (`ClusterNotice.won`): it steps the room from the
     /// state Redis holds (none: a new room). A room it relayed until now (a failover) goes on
     /// from what its clients saw: the same event numbering, ticks and frame serials on, a
-    /// membership version above theirs, then a `failover` event and the room's data for every
-    /// client (the state may lack the last second's changes). False when the state is unusable
-    /// (the room's clients are then turned away).
-    /// `members`: the room's clients here (and whether each reads text); `deliver` hands a
-    /// message to each.
-    package func won(_ name: RoomName, _ claim: Claim, in host: RoomHost, members: [(client: String, readsText: Bool)],
-                     deliver: (OutgoingMessage) -> Void) -> Bool {
+    /// membership version above theirs; what relays asked of the room and the old owner never
+    /// took is applied; then comes a `failover` event and the room's data for every client
+    /// (the state may lack the last second's changes). An import that sent batches before the
+    /// failover thus has each one's answer before the event, or knows it is lost (issue 22's
+    /// resume no longer guesses). False when the state is unusable (the room's clients are
+    /// then turned away).
+    /// `members`: the room's clients here (and whether each reads text).
+    package func won(_ name: RoomName, _ claim: Claim, in host: RoomHost, members: [(client: String, readsText: Bool)]) -> Bool {
         guard let room = host.rooms[name], room.role.isPending || room.mirror != nil else {
             drop(name)  // the room left meanwhile: its lease goes back
             return false
@@ -45,11 +46,17 @@ extension ClusterNode {
         for member in members {
             _ = replicator.joined(member.client, on: self.name, local: true, readsText: member.readsText)
         }
-        if claim.previous != nil {
-            announceFailover(of: room, previous: claim.previous, leftBehind: gone, replicator: replicator, deliver: deliver)
-        }
+        // Connections here that were relayed sent their earlier commands through Redis: those
+        // go first (`CommandQueue`), then the failover is told (`TurnRequest.failover`).
+        room.commands.hold()
         host.pool.add(room)
-        own(room, replicator: replicator)
+        own(room, replicator: replicator) { [self] in
+            room.commands.release()
+            if let previous = claim.previous {
+                room.requests.push(.failover(node: self.name, previous: previous, leftBehind: gone))
+            }
+            wakeRoom.withLock { $0 }?(room)
+        }
         logger.info("room \(name) \(claim.previous != nil ? "taken over" : saved == nil ? "created" : "loaded from Redis"): stepped here (\(host.rooms.count) in memory)")
         return true
     }
@@ -78,21 +85,6 @@ extension ClusterNode {
             return layout
         }
         return replicator
-    }
-
-    /// After a failover, before the room's first turn here: the clients of the dead server
-    /// left, the room moved, and everyone gets its data as of now.
-    private func announceFailover(of room: Room, previous: String?, leftBehind: [String], replicator: RoomReplicator,
-                                  deliver: (OutgoingMessage) -> Void) {
-        for client in leftBehind { room.presence(.left, of: client) }
-        room.bus.publish(LayoutEvent(kind: .failover, by: nil, tick: room.status.current.tick,
-                                     detail: .failover(node: name, previous: previous,
-                                                       pinned: room.status.current.pinned)))
-        let data = room.dataMessage()
-        let through = room.bus.nextSeq - 1
-        replicator.answerData(through: through, message: data?.bytes, everyone: true)
-        if let data { deliver(data) }
-        room.announce()
     }
 
     /// Another server placed new room `name` here (`NodeMessage.adopt`): it is made and

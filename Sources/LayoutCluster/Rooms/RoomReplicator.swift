@@ -136,8 +136,8 @@ package final class RoomReplicator: RoomOwnerLink {
                       status: ReplicatedStatus(layout: room.reportedStatus, clients: room.clients))
         case .status:
             statusChanged(ReplicatedStatus(layout: room.reportedStatus, clients: room.clients))
-        case .dataAnswer(let message):
-            room.bus.withPublishingHeld { through in answerData(through: through, message: message, everyone: false) }
+        case .dataAnswer(let message, let everyone):
+            room.bus.withPublishingHeld { through in answerData(through: through, message: message, everyone: everyone) }
         case .sendAgain:
             forgetSent()
         case .pointers(let sent, let all):

@@ -23,19 +23,50 @@ package struct QueuedCommand: Sendable {
 
 /// A room's commands waiting for its next turn. Whoever pushes also wakes the room in the
 /// step pool (`StepPool.wake`).
+///
+/// A room a cluster's server takes over holds its own connections' commands back (`hold`)
+/// until it has what relays had asked of the room before (`pushRelayed`, from Redis, in
+/// order): a connection here that was relayed until now sent its earlier commands that way,
+/// and each connection's commands are applied in the order it sent them.
 package final class CommandQueue: Sendable {
-    private let items = Mutex<[QueuedCommand]>([])
+    private struct State {
+        var items: [QueuedCommand] = []
+        /// This server's connections' commands held back (nil: none are).
+        var held: [QueuedCommand]?
+    }
+    private let state = Mutex(State())
 
+    /// A command of a connection here.
     package func push(_ command: QueuedCommand) {
-        items.withLock { $0.append(command) }
+        state.withLock { state in
+            if state.held != nil { state.held!.append(command) } else { state.items.append(command) }
+        }
     }
 
-    var isEmpty: Bool { items.withLock { $0.isEmpty } }
+    /// A command a relay sent (never held back).
+    package func pushRelayed(_ command: QueuedCommand) {
+        state.withLock { $0.items.append(command) }
+    }
+
+    /// From now on the commands of connections here wait for `release`.
+    package func hold() {
+        state.withLock { $0.held = $0.held ?? [] }
+    }
+
+    /// The commands held back follow those taken so far.
+    package func release() {
+        state.withLock { state in
+            state.items += state.held ?? []
+            state.held = nil
+        }
+    }
+
+    var isEmpty: Bool { state.withLock { $0.items.isEmpty } }
 
     func drain() -> [QueuedCommand] {
-        items.withLock { items in
-            defer { items.removeAll(keepingCapacity: true) }
-            return items
+        state.withLock { state in
+            defer { state.items.removeAll(keepingCapacity: true) }
+            return state.items
         }
     }
 }

@@ -43,6 +43,14 @@ package final class PointerBoard: Sendable {
         }
     }
 
+    /// `message` for every connection here, always taken, as the opening's data is (the
+    /// room's `data` after a failover).
+    package func tellEveryone(_ message: OutgoingMessage) {
+        state.withLock { state in
+            for mailbox in state.mailboxes.values { mailbox.pushOpening(message) }
+        }
+    }
+
     package var current: [Pointer] { state.withLock { $0.pointers.current } }
 
     package var isEmpty: Bool { state.withLock { $0.pointers.isEmpty } }

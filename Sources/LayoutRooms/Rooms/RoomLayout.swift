@@ -79,6 +79,9 @@ package struct RoomLayout {
     /// status (`hello`, `GET /rooms`, `stats`, a cluster's relays) has what they changed (cells,
     /// pins, parameters) before the frame.
     private mutating func catchUp(_ room: Room) {
+        // The requests first: a command pushed before a request is then in the queue too, and
+        // is applied before the request is answered (a failover's commands before its event).
+        let requests = room.requests.drain()
         var published = false
         if !deferred.isEmpty || !room.commands.isEmpty {
             published = applyQueuedCommands(of: room)
@@ -87,8 +90,8 @@ package struct RoomLayout {
                 room.publish(.status)
             }
         }
-        if !room.requests.isEmpty {
-            answerRequests(of: room)
+        if !requests.isEmpty {
+            answerRequests(requests, of: room)
             published = true
         }
         if published { room.announce() }
@@ -186,17 +189,25 @@ package struct RoomLayout {
     /// Answers the requests waiting (`TurnRequest`): joiners get the room's data, exports
     /// their document. Exports of one turn share one document per format, so however many
     /// ask at once, a turn writes at most two.
-    private mutating func answerRequests(of room: Room) {
+    private mutating func answerRequests(_ requests: [TurnRequest], of room: Room) {
         var joined = false
         var written: [LayoutExport.Format: [UInt8]] = [:]
-        for request in room.requests.drain() {
+        for request in requests {
             switch request {
+            case .failover(let node, let previous, let leftBehind):
+                // An add waiting for its ids goes first: its answer comes before the event.
+                guard deferred.isEmpty else {
+                    room.requests.push(request)
+                    continue
+                }
+                announceFailover(in: room, node: node, previous: previous, leftBehind: leftBehind)
+                joined = true
             case .data(let mailbox):
                 guard let message = currentDataMessage() else { continue }
                 mailbox.pushOpening(message)
                 joined = true
             case .relayData:
-                room.publish(.dataAnswer(currentDataMessage()?.bytes))
+                room.publish(.dataAnswer(currentDataMessage()?.bytes, everyone: false))
             case .frameAgain:
                 state.republishFrame()
             case .republish:
@@ -217,6 +228,17 @@ package struct RoomLayout {
             }
         }
         if joined { room.announce() }
+    }
+
+    /// The room moved here from `previous` (`TurnRequest.failover`): its clients there left,
+    /// and everyone, here and through the relays, hears the event and gets the data as of it.
+    private mutating func announceFailover(in room: Room, node: String, previous: String, leftBehind: [String]) {
+        for client in leftBehind { room.presence(.left, of: client) }
+        publish(LayoutEvent(kind: .failover, by: nil, tick: state.simulation.tick,
+                            detail: .failover(node: node, previous: previous, pinned: room.status.current.pinned)), to: room)
+        let data = currentDataMessage()
+        room.publish(.dataAnswer(data?.bytes, everyone: true))
+        if let data { room.pointers.tellEveryone(data) }
     }
 
     /// The room's `data` message (nil: it has no data), encoded again only after a change.

@@ -12,8 +12,9 @@ package enum RoomPublication {
     case frame(PublishedFrame, textHead: Int, textMembership: [UInt8], binaryMembership: [UInt8], nextDueIn: UInt64)
     /// The status changed with no frame (a parameter of a paused room, a client came or went).
     case status
-    /// The room's `data` message (nil: it has none) for the joiners waiting elsewhere.
-    case dataAnswer([UInt8]?)
+    /// The room's `data` message (nil: it has none) for the joiners waiting elsewhere, or for
+    /// every client elsewhere (`everyone`: after a failover).
+    case dataAnswer([UInt8]?, everyone: Bool)
     /// What was published may be lost (Redis restarted empty): the next frame carries everything.
     case sendAgain
     /// The room's access, when it changed (and first): before the `access` event on the bus.

@@ -14,6 +14,11 @@ import Synchronization
 ///   the frame's copy with its membership, and the status are written anew.
 /// - `frameAgain`: a cluster's relay got a v1 client, and the frames so far were published
 ///   without their text form (no v1 client anywhere): the frame is published again, with it.
+/// - `failover`: a cluster's server took the room over from `previous`, and has applied what
+///   relays had asked of it and the old owner never took: the clients `leftBehind` (of the
+///   server that stopped) leave, then everyone hears the `failover` event and gets the room's
+///   data (here and through every relay). It waits while an add waits for its ids, so a
+///   client that sent something before the failover has its answer before the event, or never.
 package enum TurnRequest: Sendable {
     case data(Mailbox)
     case relayData
@@ -22,6 +27,7 @@ package enum TurnRequest: Sendable {
     case export(LayoutExport.Format, deliver: @Sendable ([UInt8]) -> Void)
     /// A connection closed: the cells it held by dragging are released (`releaseDrags`).
     case releaseDrags(client: String)
+    case failover(node: String, previous: String, leftBehind: [String])
 }
 
 /// A room's requests waiting for its next turn. Whoever pushes also wakes the room.

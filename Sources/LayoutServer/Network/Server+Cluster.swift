@@ -17,9 +17,7 @@ extension Server {
             switch notice {
             case .won(let name, let claim):
                 let here = sessions.members(of: name).filter(\.life.isGreeted)
-                let served = cluster.won(name, claim, in: host, members: here.map { ($0.client, !$0.binaryFrames) }) { message in
-                    for session in here { session.mailbox.pushOpening(message) }
-                }
+                let served = cluster.won(name, claim, in: host, members: here.map { ($0.client, !$0.binaryFrames) })
                 if served {
                     greetWaiting(in: name)
                 } else {
