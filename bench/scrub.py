@@ -67,6 +67,10 @@ def parse_args(argv):
     p.add_argument("--steps", type=positive_int, default=300, help="positions of the drag (default 300)")
     p.add_argument("--kept", type=Path, help="drag through the past of the room `busy` kept in this state dir "
                    "(as `bench/history.py --state-dir DIR` leaves it: an hour) instead of making one")
+    p.add_argument("--first", type=positive_float, help="drag over the first MINUTES of the past only (with --kept: "
+                   "the hour that made it, not the time the room was loaded since)")
+    p.add_argument("--profile", type=Path, help="record the page's JavaScript during the drag (Chromium's CPU "
+                   "profiler) into this .cpuprofile file, and print the functions that took the most time")
     p.add_argument("--history-bytes", type=positive_int, default=32 << 20,
                    help="the server's --history-bytes (default 32 MiB; with --kept, what made it)")
     args = p.parse_args(argv)
@@ -112,6 +116,22 @@ def latencies(asked, shown):
     return out
 
 
+def print_profile(profile, top=15):
+    """The functions that took the most of the drag's time, by their own samples (self time),
+    with the share that was idle: where the page's main thread went."""
+    nodes = {node["id"]: node for node in profile["nodes"]}
+    spent = {}
+    for sample, delta in zip(profile["samples"], profile["timeDeltas"]):
+        frame = nodes[sample]["callFrame"]
+        url = frame["url"].rsplit("/", 1)[-1]
+        name = f"{frame['functionName'] or '(anonymous)'} {url}:{frame['lineNumber'] + 1}" if url else frame["functionName"]
+        spent[name] = spent.get(name, 0) + delta
+    total = sum(spent.values()) or 1
+    print(f"the page's main thread over the drag ({total / 1e6:.1f} s), by self time:", file=sys.stderr)
+    for name, micros in sorted(spent.items(), key=lambda item: -item[1])[:top]:
+        print(f"  {100 * micros / total:5.1f}%  {micros / 1000:8.1f} ms  {name}", file=sys.stderr)
+
+
 def main(argv):
     args = parse_args(argv)
     binary = find_binary("release")
@@ -131,8 +151,18 @@ def main(argv):
             page.wait(lambda: page.js("return window.forcelayout.timeline().more") is False, "the room's past", timeout=60)
             start, stop = page.js("const t = document.querySelector('#timeline-track');"
                                   "return [Number(t.getAttribute('aria-valuemin')), Number(t.getAttribute('aria-valuemax'))]")
+            if args.first:
+                stop = min(stop, start + 60000 * args.first + 1000)
             page.driver.set_script_timeout(120)
+            if args.profile:
+                page.driver.execute_cdp_cmd("Profiler.enable", {})
+                page.driver.execute_cdp_cmd("Profiler.setSamplingInterval", {"interval": 200})
+                page.driver.execute_cdp_cmd("Profiler.start", {})
             run = page.driver.execute_async_script(DRAG, start, stop - 1000, args.steps, 16)
+            if args.profile:
+                profile = page.driver.execute_cdp_cmd("Profiler.stop", {})["profile"]
+                args.profile.write_text(json.dumps(profile))
+                print_profile(profile)
         finally:
             page.quit()
     waits = latencies(run["asked"], run["shown"])
