@@ -56,7 +56,12 @@ export class MomentState {
         this.remove(detail.ids);
         break;
       case 'updated':
-        for (const record of detail.records) if (this.cells.has(record.id)) this.cells.set(record.id, record);
+        for (const { place, ...record } of detail.records) {
+          if (!this.cells.has(record.id)) continue;
+          // an update that moved a pinned cell moved its pin
+          if (place && this.pins.has(record.id)) this.pins.set(record.id, { x: place.x, y: place.y });
+          this.cells.set(record.id, record);
+        }
         break;
       case 'linked':
         // only between cells in the room, as the room links them (and the Swift keeps them)

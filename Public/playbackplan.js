@@ -72,9 +72,15 @@ export function makePlaybackPlan(recording, { roomParameters, limits = {}, defau
         append({ type: 'clear' }, 'cleared');
         placed = new Map();
         break;
-      case 'updated':
-        update(detail.records.filter((record) => model.cells.has(record.id) && !sameRecord(model.cells.get(record.id), record)));
+      case 'updated': {
+        const records = detail.records.map(({ place, ...record }) => record);
+        update(records.filter((record) => model.cells.has(record.id) && !sameRecord(model.cells.get(record.id), record)));
+        // an update that moved a pinned cell moved its pin
+        for (const { id, place } of detail.records) {
+          if (place && model.cells.has(id) && model.pins.has(id)) pin(id, place.x, place.y);
+        }
         break;
+      }
       case 'linked': {
         const links = model.links;
         link(detail.links.filter((r) => model.cells.has(r.link.source) && model.cells.has(r.link.target)

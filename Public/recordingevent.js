@@ -102,8 +102,11 @@ function records(value) {
     let key = null;
     if (typeof item.key === 'string' && new TextEncoder().encode(item.key).length <= KEY_BYTES) key = item.key;
     else if (number(item.key) !== null) key = item.key;
-    out.push({ id, radius: number(item.radius),
-      data: { label: text(item.label), color: text(item.color), group: text(item.group), key, attrs: attrsOf(item.attrs) } });
+    const record = { id, radius: number(item.radius),
+      data: { label: text(item.label), color: text(item.color), group: text(item.group), key, attrs: attrsOf(item.attrs) } };
+    // where an `update` moved the cell (its `updated` event only)
+    if (number(item.x) !== null && number(item.y) !== null) record.place = { x: item.x, y: item.y };
+    out.push(record);
   }
   return out;
 }

@@ -55,6 +55,9 @@ final class PlaybackFixtureTests: XCTestCase {
         later.charge = 25
         let one = CellData(label: "one", color: "#aa0000", key: .string("n1"), attrs: attrs(#"{"club":"Mr. Hi","w":2}"#))
         let long = String(repeating: "Les Misérables ", count: 4)
+        // An update that moved pinned cell 4 and left its data: its pin goes there.
+        var movedFour = CellRecordData(id: 4, data: CellData(label: "four", attrs: attrs(#"{"a":[1,2,{"b":null}]}"#)), radius: nil)
+        movedFour.place = .init(x: 30, y: -40.5)
         let records: [[UInt8]] = [
             checkpoint(at: 0, seq: 2, parameters: charged,
                        cells: [CellRecord(id: 1, x: -3.25, y: 4.5, pinned: false), CellRecord(id: 2, x: 10, y: 0, pinned: true, radius: 12),
@@ -72,7 +75,7 @@ final class PlaybackFixtureTests: XCTestCase {
             event(5, .params, .params(stronger, changed: ["charge"]), at: 1000),
             event(6, .pinned, .pinned(id: 4, x: 1.5, y: -2.25), at: 1100),
             event(7, .updated, .updated([CellRecordData(id: 1, data: CellData(label: "uno", key: .string("n1")), radius: nil),
-                                         CellRecordData(id: 5, data: CellData(group: "h"), radius: 8)]), at: 1200),
+                                         CellRecordData(id: 5, data: CellData(group: "h"), radius: 8), movedFour]), at: 1200),
             event(8, .unpinned, .unpinned(id: 2), at: 1300),
             event(9, .unlinked, .unlinked([LinkEnds(source: 3, target: 2)]), at: 1400),
             event(10, .settled, .none, at: 1500),
@@ -154,6 +157,8 @@ final class PlaybackFixtureTests: XCTestCase {
         XCTAssertTrue(plan.contains(#"\"type\":\"remove\",\"ids\":[8,9,10]"#), "three cells a message at most")
         XCTAssertTrue(plan.contains(#""adds":[6,7]"#), "the long labels split the add of seven cells by bytes")
         XCTAssertTrue(plan.contains(#"\"type\":\"unpin\",\"id\":7"#), "the failover released cell 7")
+        XCTAssertTrue(plan.contains(#"\"type\":\"pin\",\"id\":4,\"x\":30,\"y\":-40.5"#), "the update moved cell 4's pin")
+        XCTAssertFalse(plan.contains(#"\"id\":4,\"label\""#), "its data, unchanged, is not sent again")
         XCTAssertTrue(plan.hasSuffix(#"{"answer":"params","offset":3500,"adds":[],"wire":"{\"type\":\"params\",\"paused\":false}"}"# + "\n]}\n"))
     }
 }

@@ -112,6 +112,21 @@ final class MomentStateTests: XCTestCase {
         XCTAssertEqual(state.cells[2], CellRecordData(id: 2, data: CellData(), radius: nil), "fields reset")
     }
 
+    func testAnUpdateThatMovesAPinnedCellMovesItsPin() {
+        var state = moment()
+        state.apply(F.envelope(1, .pinned, .pinned(id: 1, x: 5, y: 6), at: 1))
+        var pinned = CellRecordData(id: 1, data: CellData(), radius: nil)
+        pinned.place = .init(x: 70, y: -8)
+        var free = CellRecordData(id: 2, data: CellData(label: "B"), radius: nil)
+        free.place = .init(x: 1, y: 2)
+        state.apply(F.envelope(2, .updated, .updated([pinned, free]), at: 2))
+        XCTAssertEqual(state.pins[1]?.x, 70)
+        XCTAssertEqual(state.pins[1]?.y, -8)
+        XCTAssertNil(state.pins[2], "an unpinned cell stays unpinned (the next keyframe places it)")
+        XCTAssertNil(state.cells[2]?.place, "a place is not the cell's data")
+        XCTAssertEqual(state.cells[2]?.data.label, "B")
+    }
+
     func testLinksKeepTheirDistanceStrengthAndAttributesAndUnlinkEitherWayRound() {
         var state = moment()
         let weighted = LinkRecord(Link(source: 3, target: 1, distance: 55, strength: 0.5), attrs: attrs(#"{"w":3}"#))
@@ -193,6 +208,10 @@ final class MomentStateTests: XCTestCase {
         change.linkStrength = 2
         try run(.params(change), at: 60)
         try run(.pin(id: 3, x: 12, y: -30), at: 70)
+        var move = CellEdit(id: 3)  // an update moves the pinned cell: its pin goes with it
+        move.x = 40
+        move.y = 50
+        try run(.update([move]), at: 75)
         try run(.pin(id: 4, x: 1, y: 1), at: 80)
         try run(.unpin(id: 4), at: 90)
         for _ in 0..<20 { _ = state.step() }
@@ -227,7 +246,7 @@ final class MomentStateTests: XCTestCase {
             XCTAssertEqual(cell.x, simulation.xs[index], accuracy: tolerance, "cell \(cell.id)")
             XCTAssertEqual(cell.y, simulation.ys[index], accuracy: tolerance, "cell \(cell.id)")
         }
-        XCTAssertEqual(placed.first { $0.id == 3 }.map { [$0.x, $0.y] }, [12, -30], "a pin exactly")
+        XCTAssertEqual(placed.first { $0.id == 3 }.map { [$0.x, $0.y] }, [40, 50], "a pin exactly, where the update moved it")
 
         let saved = rebuilt.snapshot(placed: placed, floor: 0)
         let real = state.saved(reservation: simulation.nextID, settled: state.settled)

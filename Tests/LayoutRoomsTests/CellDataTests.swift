@@ -37,9 +37,10 @@ final class CellDataTests: XCTestCase {
 
         let version = state.dataVersion
         let updated = try state.apply(try decode(##"{"type":"update","cells":[{"id":1,"label":null,"radius":null},{"id":3,"label":"new","x":5,"y":6}]}"##), from: "c2")
+        var moved = CellRecordData(id: 3, data: CellData(label: "new"), radius: nil)
+        moved.place = .init(x: 5, y: 6)
         XCTAssertEqual(updated.first?.detail, .updated([
-            CellRecordData(id: 1, data: CellData(color: "#aabbcc"), radius: nil),
-            CellRecordData(id: 3, data: CellData(label: "new"), radius: nil)]))
+            CellRecordData(id: 1, data: CellData(color: "#aabbcc"), radius: nil), moved]), "the cell it moved with its place")
         XCTAssertGreaterThan(state.dataVersion, version)
         XCTAssertEqual(state.simulation.position(of: 3)?.x, 5)
         XCTAssertNil(state.simulation.radius(of: 1))

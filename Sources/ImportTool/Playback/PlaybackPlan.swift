@@ -100,7 +100,17 @@ struct PlaybackPlan: Sendable {
             append(.clear, answer: .cleared)
             placed = [:]
         case (_, .updated(let records)):
-            update(records.filter { record in model.cells[record.id].map { $0 != record } ?? false })
+            let data = records.map { record in
+                var data = record
+                data.place = nil
+                return data
+            }
+            update(data.filter { record in model.cells[record.id].map { $0 != record } ?? false })
+            // An update that moved a pinned cell moved its pin.
+            for record in records {
+                guard let place = record.place, model.cells[record.id] != nil, model.pins[record.id] != nil else { continue }
+                pin(record.id, place.x, place.y)
+            }
         case (_, .linked(let records)):
             link(records.filter { model.cells[$0.link.source] != nil && model.cells[$0.link.target] != nil
                     && model.links[Self.ends($0.link.source, $0.link.target)] == nil })

@@ -85,11 +85,13 @@ package enum HistoryEventReading {
         records.reserveCapacity(items.count)
         for item in items {
             guard case .object(let members) = item else { return nil }
-            var id: CellID?, radius: Double?, data = CellData()
+            var id: CellID?, radius: Double?, data = CellData(), x: Double?, y: Double?
             for member in members {
                 switch (member.key, member.value) {
                 case ("id", let value): id = integer(value)
                 case ("radius", .number(let number)): radius = number
+                case ("x", .number(let number)): x = number
+                case ("y", .number(let number)): y = number
                 case ("label", .string(let text)): data.label = text
                 case ("color", .string(let text)): data.color = text
                 case ("group", .string(let text)): data.group = text
@@ -99,7 +101,9 @@ package enum HistoryEventReading {
                 }
             }
             guard let id else { return nil }
-            records.append(CellRecordData(id: id, data: data, radius: radius))
+            var record = CellRecordData(id: id, data: data, radius: radius)
+            if let x, let y { record.place = .init(x: x, y: y) }
+            records.append(record)
         }
         return records
     }

@@ -106,7 +106,12 @@ public struct MomentState: Sendable {
         case .cells(let ids):
             remove(ids)
         case .updated(let records):
-            for record in records where contains(record.id) { cellStore[record.id] = record }
+            for var record in records where contains(record.id) {
+                // An update that moved a pinned cell moved its pin.
+                if let place = record.place, pins[record.id] != nil { pins[record.id] = (place.x, place.y) }
+                record.place = nil
+                cellStore[record.id] = record
+            }
             dataSeq = seq
         case .linked(let records):
             // Only between cells in the room (as the room links them), so no link outlives its

@@ -53,11 +53,24 @@ public struct CellData: Equatable, Sendable {
     }
 }
 
-/// A cell's data as the wire and the files carry it: id, data and own radius.
+/// A cell's data as the wire and the files carry it: id, data and own radius; in an `updated`
+/// event, also where the `update` put the cell (`place`: a pinned cell's pin moved there).
 public struct CellRecordData: Equatable, Sendable {
+    public struct Place: Equatable, Sendable {
+        public var x: Double
+        public var y: Double
+
+        public init(x: Double, y: Double) {
+            self.x = x
+            self.y = y
+        }
+    }
+
     public var id: CellID
     public var data: CellData
     public var radius: Double?
+    /// Where an `update` moved the cell (its `updated` event only; nil everywhere else).
+    public var place: Place?
 
     public init(id: CellID, data: CellData, radius: Double?) {
         self.id = id

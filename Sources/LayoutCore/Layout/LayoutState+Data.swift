@@ -63,6 +63,7 @@ extension LayoutState {
             guard simulation.contains(edit.id) else { throw ProtocolError(.badRequest, Self.describe(.unknownCell(edit.id))) }
         }
         var order: [CellID] = [], seen = Set<CellID>()
+        var places: [CellID: CellRecordData.Place] = [:]
         var changed: Changes = []
         for edit in edits {
             var touched = false
@@ -86,6 +87,7 @@ extension LayoutState {
             }
             if let x = edit.x, let y = edit.y {
                 try Self.checked { () throws(LayoutError) in try simulation.move(edit.id, x: x, y: y) }
+                places[edit.id] = .init(x: x, y: y)
                 changed.insert(.positions)
                 touched = true
             }
@@ -93,7 +95,14 @@ extension LayoutState {
         }
         guard !order.isEmpty else { return nil }
         if changed.contains(.data) { dataVersion += 1 }
-        return event(.updated, by: client, .updated(order.map { record(of: $0) }), changed)
+        // A moved cell's place goes with it: a pinned cell's pin moved (the history's moments
+        // and a recording's playback place it by the event).
+        let records = order.map { id in
+            var record = record(of: id)
+            record.place = places[id]
+            return record
+        }
+        return event(.updated, by: client, .updated(records), changed)
     }
 
     /// Links with attributes keep them in the catalog, beside the engine's links.

@@ -7,6 +7,10 @@ extension JSONWriter {
         raw("{\"id\":")
         integer(record.id)
         cellFields(record.data, radius: record.radius)
+        if let place = record.place {
+            member("x", place.x)
+            member("y", place.y)
+        }
         raw("}")
     }
 
