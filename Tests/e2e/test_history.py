@@ -177,3 +177,28 @@ def test_an_undo_takes_back_ones_own_restore_unless_someone_changed_the_room_sin
                 error = await bo.error("conflict")
                 assert ana.id in error["message"] and "restored" in error["message"], error
         run(scenario())
+
+
+def test_a_pinned_cell_an_update_moved_is_where_it_moved_it_in_the_past():
+    """The `updated` event says where an `update` put a cell; a moment after it shows the pin
+    there (it kept the old pin until the next checkpoint before), and a moment before, the old."""
+    with RunningServer() as server:
+        async def scenario():
+            async with Client(server.room("moved")) as ana:
+                ids = await labelled(ana, ["Cosette", "Marius"])
+                await ana.send({"type": "pin", "id": ids[0], "x": 10, "y": -20})
+                await ana.event("pinned", by=ana.id)
+                await asyncio.sleep(0.05)
+                before = now_ms()
+                await asyncio.sleep(0.05)
+                await ana.send({"type": "update", "cells": [{"id": ids[0], "x": 33.5, "y": 44}, {"id": ids[1], "label": "M."}]})
+                updated = await ana.event("updated", by=ana.id)
+                assert updated["cells"] == [{"id": ids[0], "label": "Cosette", "x": 33.5, "y": 44}, {"id": ids[1], "label": "M."}]
+                await asyncio.sleep(0.05)
+                for at, place in ((before, (10, -20)), (now_ms(), (33.5, 44))):
+                    shown = await moment(ana, at)
+                    assert shown["pinned"] == [ids[0]]
+                    i = shown["ids"].index(ids[0])
+                    assert (shown["x"][i], shown["y"][i]) == place, (at, shown)
+                    assert "x" not in shown["cells"] and "y" not in shown["cells"], "a place is not the cells' data"
+        run(scenario())
