@@ -64,6 +64,21 @@ final class FailoverTurnTests: XCTestCase {
         XCTAssertTrue(data.contains(#""one""#), "with what the relayed command did: \(data)")
         XCTAssertTrue(room.requests.isEmpty)
     }
+
+    func testARoomTakenOverPublishesNoFrameBeforeItsFailover() {
+        let room = HistoryRooms.room("moved", cells: 3)
+        let mirrored = room.frames.current?.serial  // what the room's clients last had
+        room.install(replicator: Listener()) {
+            var layout = RoomLayout(state: HistoryRooms.state(cells: 4), keeper: nil)
+            layout.continueFrames(after: 7, failover: true)
+            return layout
+        }
+        _ = room.turn(budget: budget, early: false)
+        XCTAssertEqual(room.frames.current?.serial, mirrored, "no frame before the failover is told")
+        room.requests.push(.failover(node: "b", previous: "a", leftBehind: []))
+        _ = room.turn(budget: budget, early: false)
+        XCTAssertEqual(room.frames.current?.serial, 8, "then the new membership, numbered on from the relays' last")
+    }
 }
 
 /// Hears the room as a cluster's replicator would: the data answers only.

@@ -40,7 +40,7 @@ extension ClusterNode {
             drop(name)
             return false
         }
-        let replicator = install(in: room, of: host, saved: saved)
+        let replicator = install(in: room, of: host, saved: saved, failover: claim.previous != nil)
         host.budget.force(room.cellCount - reserved)
         let gone = replicator.adopt(roster: claim.roster, node: self.name, gone: claim.previous)
         for member in members {
@@ -63,7 +63,7 @@ extension ClusterNode {
 
     /// Gives `room` its replicator and a layout stepped from `saved` (none: a new room) that
     /// goes on from what the room's clients saw while it was relayed; returns the replicator.
-    private func install(in room: Room, of host: RoomHost, saved: SavedState?) -> RoomReplicator {
+    private func install(in room: Room, of host: RoomHost, saved: SavedState?, failover: Bool) -> RoomReplicator {
         let seen = room.status.current
         let lastSerial = room.mirror?.lastSerial ?? 0
         let replicator = replicator(for: room.name)
@@ -81,7 +81,7 @@ extension ClusterNode {
                                     settled: parts.saved?.settled, catalog: parts.saved?.catalog ?? CellCatalog(),
                                     access: access, ownership: Ownership(runs: parts.saved?.owners ?? []))
             var layout = RoomLayout(state: state, keeper: keeper)
-            layout.continueFrames(after: lastSerial)
+            layout.continueFrames(after: lastSerial, failover: failover)
             return layout
         }
         return replicator

@@ -24,6 +24,10 @@ package struct RoomLayout {
     private var historyNanos: UInt64 = 0
     /// The way back to each client that sent a change, for its `undoable` news (until it leaves).
     private var undoReplies: [String: @Sendable ([UInt8]) -> Void] = [:]
+    /// A room taken over publishes nothing of its layout (frames, status, pins) before its
+    /// `failover` (`TurnRequest.failover`): its clients get the event, the data, then the
+    /// frames of the new membership version.
+    private var awaitsFailover = false
 
     package init(state: LayoutState, keeper: StateKeeper?) {
         self.state = state
@@ -201,6 +205,7 @@ package struct RoomLayout {
                     continue
                 }
                 announceFailover(in: room, node: node, previous: previous, leftBehind: leftBehind)
+                awaitsFailover = false
                 joined = true
             case .data(let mailbox):
                 guard let message = currentDataMessage() else { continue }
@@ -279,6 +284,7 @@ package struct RoomLayout {
         let start = DispatchTime.now().uptimeNanoseconds
         recorder.start(state, in: room.history, seq: room.bus.nextSeq - 1)
         historyNanos += DispatchTime.now().uptimeNanoseconds - start
+        guard !awaitsFailover else { return }
         let (changes, pinned) = state.takeChanges()
         guard !changes.isEmpty else { return }
         if changes.contains(.access) { publishAccess(to: room) }
@@ -316,8 +322,9 @@ package struct RoomLayout {
 
     /// Continues the numbering of a room another server stepped before (a failover): frames
     /// go on from the last one relays had.
-    package mutating func continueFrames(after serial: Int) {
+    package mutating func continueFrames(after serial: Int, failover: Bool) {
         frameSerial = max(frameSerial, serial)
+        awaitsFailover = failover
     }
 
     mutating func close() {
