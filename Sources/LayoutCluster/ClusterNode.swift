@@ -154,10 +154,9 @@ package final class ClusterNode: RoomCluster {
 
     // MARK: Rooms coming and going (service thread)
 
-    /// Steps `room` here from now on (after `won`): its commands come from Redis too. A room
-    /// relayed until now stops listening to its old owner.
-    /// The room is stepped here: relays' requests come to it, those waiting first, then
-    /// `taken` runs.
+    /// Steps `room` here from now on (after `won`): its commands come from Redis too, those
+    /// waiting there first, then `taken` runs. A room relayed until now stops listening to its
+    /// old owner.
     func own(_ room: Room, replicator: RoomReplicator, taken: @escaping @Sendable () -> Void = {}) {
         let wasRelayed = state.withLock { state -> Bool in
             defer { state.routes[room.name] = .owner(room, replicator) }

@@ -12,10 +12,10 @@ extension ClusterNode {
     /// from what its clients saw: the same event numbering, ticks and frame serials on, a
     /// membership version above theirs; what relays asked of the room and the old owner never
     /// took is applied; then comes a `failover` event and the room's data for every client
-    /// (the state may lack the last second's changes). An import that sent batches before the
-    /// failover thus has each one's answer before the event, or knows it is lost (issue 22's
-    /// resume no longer guesses). False when the state is unusable (the room's clients are
-    /// then turned away).
+    /// (the state may lack the last second's changes). A client thus has the answer to what it
+    /// sent before the failover before the event, or never (the old owner took it and died),
+    /// unless a relay passed it on after this server took the list. False when the state is
+    /// unusable (the room's clients are then turned away).
     /// `members`: the room's clients here (and whether each reads text).
     package func won(_ name: RoomName, _ claim: Claim, in host: RoomHost, members: [(client: String, readsText: Bool)]) -> Bool {
         guard let room = host.rooms[name], room.role.isPending || room.mirror != nil else {

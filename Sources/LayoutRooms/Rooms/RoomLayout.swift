@@ -24,9 +24,8 @@ package struct RoomLayout {
     private var historyNanos: UInt64 = 0
     /// The way back to each client that sent a change, for its `undoable` news (until it leaves).
     private var undoReplies: [String: @Sendable ([UInt8]) -> Void] = [:]
-    /// A room taken over publishes nothing of its layout (frames, status, pins) before its
-    /// `failover` (`TurnRequest.failover`): its clients get the event, the data, then the
-    /// frames of the new membership version.
+    /// A room taken over publishes no frame before its `failover` (`TurnRequest.failover`):
+    /// its clients get the event, the data, then the frames of the new membership version.
     private var awaitsFailover = false
 
     package init(state: LayoutState, keeper: StateKeeper?) {
