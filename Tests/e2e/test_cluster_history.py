@@ -134,6 +134,8 @@ def test_after_the_owner_is_killed_the_new_owner_scrubs_back_and_restores_what_w
             listing = await history(owner_client)
             kinds = [e["kind"] for e in listing["events"] if e["kind"] not in ("woke", "settled")]
             assert kinds[:4] == ["params", "added", "linked", "cleared"], kinds
+            # and the failover itself, told in the room's turn like any event
+            assert [e["seq"] for e in listing["events"] if e["kind"] == "failover"] == [failover["seq"]], kinds
             for client in (owner_client, relay_client):
                 then = await moment(client, before)
                 assert then["ids"] == ids and then["cells"]["label"] == ["Cosette", "Marius", "Eponine", "Gavroche"]
