@@ -25,4 +25,28 @@ final class HistoryReaderTests: XCTestCase {
         while let message = mailbox.pop() { answers.append(message.text) }
         XCTAssertEqual(answers.filter { $0.hasPrefix(#"{"type":"moment""#) }.count, 2, "\(answers)")
     }
+
+    func testARoomsRebuiltMomentsGoOnceNobodyAsksForAWhile() {
+        let room = HistoryRooms.room("idle", cells: 20, moving: true)
+        let reader = HistoryReader(idleRelease: 3600)
+        let mailbox = Mailbox(maxEventBacklog: 100)
+        reader.moment(HistoryReader.Request(at: .max, have: nil, ref: "a"), of: room, into: mailbox, pending: PendingMoments())
+        reader.queue.sync {}
+        XCTAssertTrue(room.history.keepsMoments, "kept for whoever scrubs next")
+        // What the reader does `idleRelease` after each answer, by hand:
+        let first = room.history.answered()
+        let second = room.history.answered()
+        room.history.releaseMoments(ifLastAnswered: first)
+        XCTAssertTrue(room.history.keepsMoments, "asked again since: kept")
+        room.history.releaseMoments(ifLastAnswered: second)
+        XCTAssertFalse(room.history.keepsMoments, "idle since its last answer: let go")
+
+        let quick = HistoryReader(idleRelease: 0.5)
+        quick.moment(HistoryReader.Request(at: .max, have: nil, ref: "b"), of: room, into: mailbox, pending: PendingMoments())
+        quick.queue.sync {}
+        XCTAssertTrue(room.history.keepsMoments)
+        let deadline = Date().addingTimeInterval(5)
+        while room.history.keepsMoments && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        XCTAssertFalse(room.history.keepsMoments, "the reader lets go by itself")
+    }
 }

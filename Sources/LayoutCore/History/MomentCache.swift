@@ -14,6 +14,9 @@ public struct MomentCache: Sendable {
 
     public init() {}
 
+    /// Nothing kept.
+    public var isEmpty: Bool { states.isEmpty && columns == nil }
+
     /// The furthest along of the states kept of the segment from `origin` that is not past
     /// event `seq`.
     func start(origin: (at: Int, seq: UInt64), through seq: UInt64) -> MomentState? {

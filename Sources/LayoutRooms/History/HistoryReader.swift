@@ -8,10 +8,17 @@ import Synchronization
 /// before (`RoomHistory.moments`, whoever asked for them). Each
 /// connection has at most one `moment` under way (`PendingMoments`): a newer request replaces
 /// one not begun, so a client dragging a timeline gets the latest moment, not a backlog.
+///
+/// A room's rebuilt moments (a few whole rooms: about 1 MB each at 10k cells) are let go once
+/// nobody has asked for one of its moments for `idleRelease` seconds.
 package final class HistoryReader: Sendable {
     let queue = DispatchQueue(label: "forcelayout.history", qos: .userInitiated)
+    /// Seconds after its last answer that a room's moment cache is let go.
+    let idleRelease: Double
 
-    package init() {}
+    package init(idleRelease: Double = 60) {
+        self.idleRelease = idleRelease
+    }
 
     /// A moment asked for by one connection.
     package struct Request: Sendable {
@@ -49,10 +56,15 @@ package final class HistoryReader: Sendable {
         }
         mailbox.push(OutgoingMessage(bytes))
         room.announce()
+        let answered = room.history.answered()
         if let next = pending.finished() {
             queue.async { [self] in answer(next, of: room, into: mailbox, pending: pending) }
         } else {
             room.history.reading(false)
+        }
+        // On this queue, so no answer runs meanwhile: none came since this one, none waits.
+        queue.asyncAfter(deadline: .now() + idleRelease) {
+            room.history.releaseMoments(ifLastAnswered: answered)
         }
     }
 }

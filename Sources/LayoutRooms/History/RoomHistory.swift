@@ -30,6 +30,8 @@ package final class RoomHistory: Sendable {
     private let cache = Mutex(MomentCache())
     /// Moments asked of it and not answered yet (`HistoryReader`).
     private let readers = Atomic<Int>(0)
+    /// Moments answered so far (`HistoryReader`: its cache is let go once idle).
+    private let answers = Atomic<Int>(0)
 
     package init(bounds: HistoryBounds, sink: (any HistorySink)? = nil) {
         self.bounds = bounds
@@ -50,6 +52,21 @@ package final class RoomHistory: Sendable {
     func reading(_ began: Bool) {
         readers.add(began ? 1 : -1, ordering: .relaxed)
     }
+
+    /// A moment was answered; returns how many have been.
+    func answered() -> Int {
+        answers.add(1, ordering: .relaxed).newValue
+    }
+
+    /// The moments rebuilt lately go, unless one was answered after the `answered`-th, or one
+    /// is asked for (`HistoryReader`, once the room has been idle).
+    func releaseMoments(ifLastAnswered answered: Int) {
+        guard answers.load(ordering: .relaxed) == answered, !isRead else { return }
+        moments = MomentCache()
+    }
+
+    /// Whether it keeps moments rebuilt lately (a room nobody scrubs keeps none).
+    package var keepsMoments: Bool { !moments.isEmpty }
 
     /// The moments rebuilt lately (`HistoryReader`'s queue, one at a time).
     package var moments: MomentCache {
