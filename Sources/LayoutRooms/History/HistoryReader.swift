@@ -63,8 +63,9 @@ package final class HistoryReader: Sendable {
             room.history.reading(false)
         }
         // On this queue, so no answer runs meanwhile: none came since this one, none waits.
-        queue.asyncAfter(deadline: .now() + idleRelease) {
-            room.history.releaseMoments(ifLastAnswered: answered)
+        // Weakly: a room that left memory meanwhile is not kept for it.
+        queue.asyncAfter(deadline: .now() + idleRelease) { [weak history = room.history] in
+            history?.releaseMoments(ifLastAnswered: answered)
         }
     }
 }
