@@ -4,8 +4,9 @@
 // the answer comes (the times in between are never asked). Each request says `have`, the
 // `dataSeq` of the cells' data this page holds, so the server leaves the data out when it has
 // not changed (an answer without it reuses the data held, the same object: the canvas's paint
-// and links caches hold), or sends only the events since (`since`: applied to a copy). It times each answer (`figures`). Pure, no DOM: `send(message)`
-// says whether it went, `now()` is a clock in ms.
+// and links caches hold), or sends only the events since (`since`: applied to a copy). It
+// times each answer (`figures`). Pure, no DOM: `send(message)` says whether it went, `now()`
+// is a clock in ms.
 import { applyDataEvent, applyDataMessage, copyCellData, createCellData } from './celldata.js';
 import { normalizeRuns } from './owners.js';
 

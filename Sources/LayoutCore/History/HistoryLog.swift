@@ -166,16 +166,12 @@ public struct HistoryLog: Sendable {
             }
             for envelope in events[low...] {
                 guard envelope.seq <= seq else { return picked }
-                switch envelope.event.kind {
-                case .added, .removed, .cleared, .updated, .linked, .unlinked:
-                    size += envelope.event.replayBytes
-                    guard picked.count < limit, size <= bytes else { return nil }
-                    picked.append(envelope)
-                case .restored, .deleted:
-                    return nil
-                default:
-                    continue
-                }
+                let kind = envelope.event.kind
+                guard kind.changesCellData else { continue }
+                guard kind != .restored, kind != .deleted else { return nil }
+                size += envelope.event.replayBytes
+                guard picked.count < limit, size <= bytes else { return nil }
+                picked.append(envelope)
             }
         }
         return picked

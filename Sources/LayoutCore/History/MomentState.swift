@@ -112,17 +112,14 @@ public struct MomentState: Sendable {
                 record.place = nil
                 cellStore[record.id] = record
             }
-            dataSeq = seq
         case .linked(let records):
             // Only between cells in the room (as the room links them), so no link outlives its
             // cells whichever state a moment goes on from.
             for record in records where contains(record.link.source) && contains(record.link.target) {
                 linkStore[Self.ends(record.link.source, record.link.target)] = record
             }
-            dataSeq = seq
         case .unlinked(let ends):
             for end in ends { linkStore[Self.ends(end.source, end.target)] = nil }
-            dataSeq = seq
         case .params(let next, _):
             parameters = next
         case .pinned(let id, let x, let y):
@@ -135,6 +132,7 @@ public struct MomentState: Sendable {
         case .none, .membership, .relayed, .access, .restored:
             break
         }
+        if event.kind.changesCellData { dataSeq = seq }
     }
 
     /// New cells' ids are above every other; an undo's cells come back with theirs, so the
@@ -150,7 +148,6 @@ public struct MomentState: Sendable {
             nextID = max(nextID, id + 1)
         }
         if let first = ids.min(), first < last { cellStore.sort { $0.key < $1.key } }
-        dataSeq = seq
     }
 
     private mutating func remove(_ ids: [CellID]) {
@@ -160,7 +157,6 @@ public struct MomentState: Sendable {
             owners[id] = nil
         }
         for id in ids where cellStore[id] != nil { removed.insert(id) }
-        dataSeq = seq
     }
 
     /// Each cell's position at the moment: its pin, else the keyframe's (`keyframe`, the

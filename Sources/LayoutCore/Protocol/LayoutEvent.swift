@@ -16,6 +16,15 @@ public enum EventKind: String, CaseIterable, Sendable {
     case deleted
     /// An editor restored a moment of the room's history (`moment`; `ids`: the cells now).
     case restored
+
+    /// Whether it changes the cells, their data or the links (`restored` and `deleted` replace
+    /// them whole): a moment's `dataSeq` moves with it, and a `moment`'s `since` carries it.
+    public var changesCellData: Bool {
+        switch self {
+        case .added, .removed, .cleared, .updated, .linked, .unlinked, .deleted, .restored: true
+        default: false
+        }
+    }
 }
 
 /// Something that happened to the shared layout. Its wire form (all but the sequence number,

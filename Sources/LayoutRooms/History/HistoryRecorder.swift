@@ -59,9 +59,8 @@ struct HistoryRecorder {
     /// shows them where they were. Always before a `clear`, a `delete` or a `restore` (rare, and
     /// everything goes); before a `remove` or an `undo` only when the last keyframe is
     /// `removeSpacing` old: a client removing a few cells many times a second would otherwise
-    /// write a whole keyframe each time (80 kB at 10k cells with their ids, 12 MB a minute at 2.5 a
-    /// second), while
-    /// the last one, under a second old, shows them about where they were.
+    /// write a whole keyframe each time (80 kB at 10k cells with their ids, 12 MB a minute at 2.5
+    /// a second), while the last one, under a second old, shows them about where they were.
     mutating func keyframe(before command: LayoutCommand, _ state: LayoutState, in history: RoomHistory,
                            now: Int = LayoutEvent.now()) {
         switch command {
