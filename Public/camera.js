@@ -64,6 +64,13 @@ export function easeCamera(cam, target, dt, { tau = 0.3, size = 1000 } = {}) {
   return { camera: next, moving: true };
 }
 
+/** Whether world `bounds` lie whole inside `view` under camera `cam`. */
+export function shows(cam, view, bounds) {
+  const [x0, y0] = worldToScreen(cam, view, bounds.minX, bounds.minY);
+  const [x1, y1] = worldToScreen(cam, view, bounds.maxX, bounds.maxY);
+  return x0 >= view.x && y0 >= view.y && x1 <= view.x + view.w && y1 <= view.y + view.h;
+}
+
 export function worldToScreen(cam, view, x, y) {
   return [view.x + view.w / 2 + (x - cam.cx) * cam.scale, view.y + view.h / 2 + (y - cam.cy) * cam.scale];
 }

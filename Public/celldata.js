@@ -5,19 +5,15 @@
 //
 // `cells`: Map id -> {label, radius, color, group, key} (only the fields a cell has; `key` is
 // the cell's id in the user's data, a string or a number, which an import resumes by);
-// `links`: Map "low-high" -> {source, target}. Each change returns whether it changed
-// anything, so the state emits `data` only then.
+// `links`: Map "low-high" -> {source, target}; `near`: Map id -> Set of its links' keys, made
+// by the first removal and kept from then on, so a `removed` costs its cells' links, not a
+// pass over every link (null until then). Each change returns whether it changed anything,
+// so the state emits `data` only then.
 const FIELDS = ['label', 'radius', 'color', 'group', 'key'];
 const isId = (v) => Number.isSafeInteger(v) && v > 0;
 
 export function createCellData() {
-  return { cells: new Map(), links: new Map(), version: 0 };
-}
-
-/** A copy to change without changing `d` (its records are replaced when they change, never
- * changed in place, so they are shared). */
-export function copyCellData(d) {
-  return { cells: new Map(d.cells), links: new Map(d.links), version: d.version + 1 };
+  return { cells: new Map(), links: new Map(), version: 0, near: null };
 }
 
 export const linkKey = (a, b) => (a < b ? `${a}-${b}` : `${b}-${a}`);
@@ -48,6 +44,7 @@ function setCell(d, id, fields) {
 export function applyDataMessage(d, msg) {
   d.cells = new Map();
   d.links = new Map();
+  d.near = null;
   const c = msg && msg.cells;
   if (c && Array.isArray(c.id)) {
     for (let i = 0; i < c.id.length; i++) {
@@ -67,8 +64,45 @@ export function applyDataMessage(d, msg) {
 
 function addLink(d, a, b) {
   if (!isId(a) || !isId(b) || a === b) return false;
-  d.links.set(linkKey(a, b), { source: a, target: b });
+  const key = linkKey(a, b);
+  d.links.set(key, { source: a, target: b });
+  if (d.near) {
+    nearOf(d.near, a).add(key);
+    nearOf(d.near, b).add(key);
+  }
   return true;
+}
+
+function deleteLink(d, key) {
+  const l = d.links.get(key);
+  if (l === undefined) return false;
+  d.links.delete(key);
+  if (d.near) {
+    d.near.get(l.source)?.delete(key);
+    d.near.get(l.target)?.delete(key);
+  }
+  return true;
+}
+
+function nearOf(near, id) {
+  let keys = near.get(id);
+  if (keys === undefined) {
+    keys = new Set();
+    near.set(id, keys);
+  }
+  return keys;
+}
+
+// each cell's links (d.near), made once from the links
+function linksByCell(d) {
+  if (!d.near) {
+    d.near = new Map();
+    for (const [key, l] of d.links) {
+      nearOf(d.near, l.source).add(key);
+      nearOf(d.near, l.target).add(key);
+    }
+  }
+  return d.near;
 }
 
 /** An event; returns true when the data or the links changed. */
@@ -89,7 +123,7 @@ export function applyDataEvent(d, ev) {
       if (Array.isArray(ev.links)) for (const l of ev.links) changed = addLink(d, l?.source, l?.target) || changed;
       break;
     case 'unlinked':
-      if (Array.isArray(ev.links)) for (const l of ev.links) changed = d.links.delete(linkKey(l?.source, l?.target)) || changed;
+      if (Array.isArray(ev.links)) for (const l of ev.links) changed = deleteLink(d, linkKey(l?.source, l?.target)) || changed;
       break;
     case 'removed':
     case 'cleared':
@@ -111,14 +145,24 @@ export function applyDataEvent(d, ev) {
 // Removed cells lose their data and their links.
 function forget(d, ids) {
   if (ids.length === 0 || (d.cells.size === 0 && d.links.size === 0)) return false;
-  const gone = new Set(ids);
   let changed = false;
-  for (const id of gone) changed = d.cells.delete(id) || changed;
-  for (const [key, l] of d.links) {
-    if (gone.has(l.source) || gone.has(l.target)) {
-      d.links.delete(key);
-      changed = true;
+  if (ids.length >= d.cells.size && ids.length >= d.links.size) {
+    // as many cells gone as there is data (a clear): one pass over it
+    const gone = new Set(ids);
+    for (const id of gone) {
+      changed = d.cells.delete(id) || changed;
+      d.near?.delete(id);
     }
+    for (const [key, l] of d.links) if (gone.has(l.source) || gone.has(l.target)) changed = deleteLink(d, key) || changed;
+    return changed;
+  }
+  const near = linksByCell(d);
+  for (const id of ids) {
+    changed = d.cells.delete(id) || changed;
+    const keys = near.get(id);
+    if (keys === undefined) continue;
+    near.delete(id);
+    for (const key of keys) changed = deleteLink(d, key) || changed;
   }
   return changed;
 }

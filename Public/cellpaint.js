@@ -23,26 +23,38 @@ export function paintCells(ids, ownerOfId, cells, scheme = 'light') {
   const groups = new Set();
   for (const d of cells.values()) if (d.group !== undefined && !d.color) groups.add(d.group);
   const groupIndex = new Map([...groups].sort(byName).map((g, i) => [g, i]));
-  // slots: the owners' first (as ownerSlots numbered them), then groups, then colours
+  // slots: the owners' first (as ownerSlots numbered them), then groups and colours as met;
+  // a slot's key ('owner:c1', 'group:g', 'color:#abc') made once, when the slot is
   const rgbs = owned.owners.map((o) => clientRGB(o, scheme));
   const keys = owned.owners.map((o) => `owner:${o}`);
-  const slotOf = new Map(keys.map((k, i) => [k, i]));
   const counts = new Array(rgbs.length).fill(0);
+  const slotOfColor = new Map();
+  const slotOfGroup = new Map();
+  const newSlot = (key, rgb) => {
+    if (rgbs.length >= 0xffff) return 0;
+    keys.push(key);
+    rgbs.push(rgb);
+    counts.push(0);
+    return rgbs.length - 1;
+  };
   const slots = new Uint16Array(ids.length);
   for (let i = 0; i < ids.length; i++) {
     const d = cells.get(ids[i]);
     let s = owned.slots[i];
-    const key = d?.color ? `color:${d.color}` : d?.group !== undefined ? `group:${d.group}` : null;
-    if (key) {
-      s = slotOf.get(key);
-      if (s === undefined && rgbs.length < 0xffff) {
-        s = rgbs.length;
-        slotOf.set(key, s);
-        keys.push(key);
-        rgbs.push(d.color ? hexRGB(d.color) || [128, 128, 128] : groupRGB(groupIndex.get(d.group), scheme));
-        counts.push(0);
+    if (d !== undefined) {
+      if (d.color) {
+        s = slotOfColor.get(d.color);
+        if (s === undefined) {
+          s = newSlot(`color:${d.color}`, hexRGB(d.color) || [128, 128, 128]);
+          slotOfColor.set(d.color, s);
+        }
+      } else if (d.group !== undefined) {
+        s = slotOfGroup.get(d.group);
+        if (s === undefined) {
+          s = newSlot(`group:${d.group}`, groupRGB(groupIndex.get(d.group), scheme));
+          slotOfGroup.set(d.group, s);
+        }
       }
-      s ??= 0;
     }
     slots[i] = s;
     counts[s]++;

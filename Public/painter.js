@@ -8,6 +8,7 @@
 import { maxDelta } from './interpolate.js';
 
 const REDRAWN_BY = ['membership', 'owners', 'pins', 'selection', 'hover', 'data'];
+const SCRUB_REST_MS = 250; // no new moment for this long: the handle rests, the view fits
 
 export function createPainter({ state, frames, interp, scene, renderer, strip, perf }) {
   let lastT = 0;
@@ -27,9 +28,26 @@ export function createPainter({ state, frames, interp, scene, renderer, strip, p
     renderer.invalidate();
   });
   for (const type of REDRAWN_BY) state.on(type, renderer.invalidate);
-  // the past shown, another moment of it, or live again: the fit follows what is drawn
+  // the past shown, or live again: the fit follows what is drawn. Moment after moment (the
+  // timeline's handle dragged) the view holds still, unless cells leave it, and fits once the
+  // handle rests: each moment is drawn once, not again at every animation frame of a glide
+  // toward its fit.
+  let shownMoment = state.moment;
+  let rest = null;
   state.on('moment', () => {
-    renderer.retarget();
+    const another = shownMoment !== null && state.moment !== null;
+    shownMoment = state.moment;
+    clearTimeout(rest);
+    rest = null;
+    if (another) {
+      renderer.hold(true);
+      rest = setTimeout(() => {
+        rest = null;
+        renderer.hold(false);
+      }, SCRUB_REST_MS);
+    } else {
+      renderer.hold(false);
+    }
     renderer.invalidate();
   });
   state.on('drag', () => {

@@ -28,7 +28,7 @@
 // shows) and the part of the canvas
 // the panel leaves free (setInsets). Whenever something to draw changed, the renderer calls
 // onChange (the page's frame loop wakes) and draws it at the next frame().
-import { contentBounds, easeCamera, fitCamera, nearestCell, screenToWorld, worldToScreen } from './camera.js';
+import { contentBounds, easeCamera, fitCamera, nearestCell, screenToWorld, shows, worldToScreen } from './camera.js';
 import { stampCells } from './cellstamp.js';
 import { createMaskCache, packRGB } from './raster.js';
 import { drawArcs, drawMarks } from './vector.js';
@@ -41,6 +41,7 @@ import { drawLabels } from './labels.js';
 const ARC_RADIUS = 128; // device px
 const MIN_RADIUS = 0.6; // CSS px: the smallest cell still shows
 const COVER_LINKS = 5000; // from this many links, those under dense cells are skipped (cellcover.js)
+const HELD_SPARE = 0.1; // a held view that must take in more cells: a tenth more each way
 
 // [r, g, b] of a CSS colour, as the 2D context normalizes it
 function parseColor(ctx, css, fallback) {
@@ -69,7 +70,8 @@ export function createRenderer(canvas, state, { onChange = () => {}, overlays = 
   let camera = null;
   let target = { cx: 0, cy: 0, scale: 1 };
   let mode = 'auto';
-  let frozen = false;
+  let frozen = false; // a cell is dragged: the camera holds still under it
+  let held = false; // the timeline's handle moves through the past: the view holds still
   let dirty = true;
   let colors = readColors();
   let lastDraw = { ms: 0, visible: 0, linksMs: 0, cellsMs: 0, putMs: 0, labelsMs: 0 };
@@ -133,6 +135,17 @@ export function createRenderer(canvas, state, { onChange = () => {}, overlays = 
     const shown = state.moment ?? state;
     const size = Number(shown.params.cellSize) || Number(state.params.cellSize) || 20;
     const b = contentBounds(shown.xy, size, shown.ids.length);
+    if (held && camera !== null) {
+      // held: still while every cell is in view; else at once (no glide) to a fit with room
+      // to spare, so the next moments fit it too
+      if (shows(camera, view(), b)) return;
+      const gx = (b.maxX - b.minX) * HELD_SPARE;
+      const gy = (b.maxY - b.minY) * HELD_SPARE;
+      target = fitCamera({ minX: b.minX - gx, minY: b.minY - gy, maxX: b.maxX + gx, maxY: b.maxY + gy }, view(), { margin: 28, minSpan: size * 12 });
+      camera = { ...target };
+      touch();
+      return;
+    }
     target = fitCamera(b, view(), { margin: 28, minSpan: size * 12 });
     if (!camera) camera = { ...target };
     touch();
@@ -271,6 +284,15 @@ export function createRenderer(canvas, state, { onChange = () => {}, overlays = 
     /** Hold the camera still (while a cell is dragged), or let it follow again. */
     freeze(on) {
       frozen = on;
+      if (!on) retarget();
+    },
+    /**
+     * Hold the fit where it is while moments of the past follow each other (a gliding camera
+     * redraws every animation frame, each a whole draw) unless cells leave the view, or let it
+     * follow the cells again.
+     */
+    hold(on) {
+      held = on;
       if (!on) retarget();
     },
     /** 'auto' (follows the fit) or 'manual' (the user zoomed or panned). */

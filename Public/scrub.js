@@ -1,14 +1,15 @@
 // Which moment of the past to ask the server for while the timeline's handle is dragged, and
 // the answers made into what the canvas draws. At most one `moment` request is under way: a
-// drag asks far faster than answers come, so the newest time wanted waits and goes out when
-// the answer comes (the times in between are never asked). Each request says `have`, the
-// `dataSeq` of the cells' data this page holds, so the server leaves the data out when it has
-// not changed (an answer without it reuses the data held, the same object: the canvas's paint
-// and links caches hold), or sends only the events since (`since`: applied to a copy). It
-// times each answer (`figures`). Pure, no DOM: `send(message)` says whether it went, `now()`
-// is a clock in ms.
-import { applyDataEvent, applyDataMessage, copyCellData, createCellData } from './celldata.js';
-import { normalizeRuns } from './owners.js';
+// drag asks far faster than answers come, so the newest time wanted waits and goes out as
+// soon as the answer comes, before this page works on it (the times in between are never
+// asked). Each request says `have`, the `dataSeq` of the cells' data this page holds (or will
+// hold once it took the answer under way), so the server leaves the data out when it has not
+// changed (an answer without it reuses the data held, the same object: the canvas's paint
+// and links caches hold), or sends only the events since (`since`: applied to the data held,
+// in place: the moment drawn before is replaced by this one at once). It times each answer
+// (`figures`). Pure, no DOM: `send(message)` says whether it went, `now()` is a clock in ms.
+import { applyDataEvent, applyDataMessage, createCellData } from './celldata.js';
+import { normalizeRuns, sameRuns } from './owners.js';
 
 const isNumberArray = (v, n) => Array.isArray(v) && v.length === n;
 
@@ -22,40 +23,45 @@ export function createScrub({ send, now = () => 0 }) {
   let refs = 0;
   let last = null; // the last moment made: its ids and index serve the next one when the same
 
-  function ask() {
+  // `have`: the dataSeq of the data held, or of the answer about to be taken
+  function ask(have = held?.dataSeq ?? null) {
     if (asked !== null || wanted === null) return;
     const at = wanted;
     const ref = `moment-${refs + 1}`;
     const msg = { type: 'moment', at, ref };
-    if (held !== null) msg.have = held.dataSeq;
+    if (have !== null) msg.have = have;
     if (!send(msg)) return; // not connected: still wanted, asked again by resume()
     refs++;
     wanted = null;
     asked = { at, ref, t: now() };
   }
 
-  // the cells' data of an answer: its own (a new data object), the one held, or the one held
-  // changed by the events since it (`since`, from `base`: a copy, the held one stays as drawn)
-  function dataOf(msg) {
+  // the dataSeq this page holds once it took answer `msg`'s data, or undefined when it cannot
+  // (the events since, or the data left out, are of data this page does not hold)
+  function heldAfter(msg) {
     const dataSeq = Number.isSafeInteger(msg.dataSeq) ? msg.dataSeq : null;
+    if (Array.isArray(msg.since)) return held !== null && held.dataSeq === msg.base ? dataSeq : undefined;
+    if (msg.cells === undefined && msg.links === undefined) return held !== null && held.dataSeq === dataSeq ? dataSeq : undefined;
+    return dataSeq;
+  }
+
+  // the cells' data of an answer: its own (a new data object), the one held, or the one held
+  // changed by the events since it (`since`, from `base`: changed in place, its version
+  // moves); null when it is of data this page does not hold (the request under way said the
+  // `have` of an answer this page then could not take): that moment is asked again
+  function dataOf(msg) {
+    const dataSeq = heldAfter(msg);
+    if (dataSeq === undefined) {
+      wanted ??= Math.round(msg.at);
+      return null;
+    }
     if (Array.isArray(msg.since)) {
-      if (held === null || held.dataSeq !== msg.base) {
-        // not changes of what this page holds (never, one request at a time): asked again,
-        // without `have`
-        held = null;
-        wanted ??= Math.round(msg.at);
-        return createCellData();
-      }
-      const data = copyCellData(held.data);
+      const { data } = held;
       for (const ev of msg.since) if (ev !== null && typeof ev === 'object') applyDataEvent(data, ev);
       held = dataSeq === null ? null : { dataSeq, data };
       return data;
     }
-    if (msg.cells === undefined && msg.links === undefined) {
-      if (held !== null && held.dataSeq === dataSeq) return held.data;
-      held = null;
-      return createCellData(); // left out, yet not what this page holds: the room had none
-    }
+    if (msg.cells === undefined && msg.links === undefined) return held.data;
     const data = createCellData();
     applyDataMessage(data, { cells: columns(msg.cells), links: msg.links });
     held = dataSeq === null ? null : { dataSeq, data };
@@ -86,6 +92,10 @@ export function createScrub({ send, now = () => 0 }) {
         figures.maxMs = Math.max(figures.maxMs, ms);
       }
       asked = null;
+      // the next request goes before this page works on this answer (the server rebuilds that
+      // moment meanwhile), with the `have` this answer leaves
+      const next = msg !== null && typeof msg === 'object' ? heldAfter(msg) : undefined;
+      ask(next === undefined ? held?.dataSeq ?? null : next);
       const moment = momentOf(msg, dataOf, last);
       if (moment !== null) last = moment;
       if (timed) {
@@ -170,10 +180,14 @@ export function momentOf(msg, dataOf = () => createCellData(), previous = null) 
     xy[2 * i + 1] = Number.isFinite(y) ? y : 0;
     if (!same) index.set(ids[i], i);
   }
+  const data = dataOf(msg);
+  if (data === null) return null;
   const params = msg.params !== null && typeof msg.params === 'object' && !Array.isArray(msg.params) ? msg.params : {};
   const pinned = new Set((Array.isArray(msg.pinned) ? msg.pinned : []).filter((id) => index.has(id)));
-  // who had added the cells then (runs as a frame's), null when the answer does not say
-  const owners = Array.isArray(msg.owners) ? normalizeRuns(msg.owners) : null;
+  // who had added the cells then (runs as a frame's), null when the answer does not say; the
+  // moment before's when the same (the canvas's colours of a membership hold)
+  let owners = Array.isArray(msg.owners) ? normalizeRuns(msg.owners) : null;
+  if (owners !== null && previous?.owners && sameRuns(owners, previous.owners)) owners = previous.owners;
   return {
     at: msg.at,
     seq: Number.isSafeInteger(msg.seq) ? msg.seq : null,
@@ -182,7 +196,7 @@ export function momentOf(msg, dataOf = () => createCellData(), previous = null) 
     ids,
     index,
     xy,
-    data: dataOf(msg),
+    data,
     params,
     pinned,
     owners,

@@ -65,10 +65,13 @@ export function createTimelineBar({ root, toggle, text, liveButton, restoreButto
     });
   }
 
+  // the marks' columns, made again when the events or the width changed, or the range moved by
+  // a quarter of a column (it follows the clock: not at every draw)
   function columns(w) {
     const { timeline } = rewind;
     const c = cached;
-    if (c.version !== timeline.version || c.start !== range.start || c.end !== range.end || c.w !== w) {
+    const slack = (range.end - range.start) / Math.max(1, w) / 4;
+    if (c.version !== timeline.version || c.w !== w || !(Math.abs(c.start - range.start) < slack) || !(Math.abs(c.end - range.end) < slack)) {
       cached = { version: timeline.version, start: range.start, end: range.end, w, cols: markColumns(timeline, range, w) };
     }
     return cached.cols;

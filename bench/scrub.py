@@ -19,7 +19,8 @@ so selenium's round trips do not pace it), and reports:
 - answer ms: the server's answer to a `moment`, from request to answer (the page's figures);
 - build ms: the page's own work on an answer (positions; the cells' data and links when the
   answer brings them), and draw ms: the canvas's draws (`window.forcelayout.perf()`): what
-  the page adds to the server's answer.
+  the page adds to the server's answer; draws: how many times the canvas was drawn over the
+  run (the drag and the 2 s after it), against the moments shown.
 
 One JSON line, then a sentence. Exit 1 when no moment was shown.
 """
@@ -42,6 +43,9 @@ const done = arguments[arguments.length - 1];
 const f = window.forcelayout;
 const asked = [];
 const shown = [];
+let draws = 0;
+const put = CanvasRenderingContext2D.prototype.putImageData;
+CanvasRenderingContext2D.prototype.putImageData = function (...a) { draws++; return put.apply(this, a); };
 f.state.on('moment', () => {
   const m = f.state.moment;
   if (m) requestAnimationFrame((t) => shown.push([m.at, performance.now()]));
@@ -53,7 +57,7 @@ const timer = setInterval(() => {
   f.goTo(at);
   if (++i === steps) {
     clearInterval(timer);
-    setTimeout(() => done({ asked, shown, figures: f.timeline().figures, perf: f.perf() }), 2000);
+    setTimeout(() => done({ asked, shown, figures: f.timeline().figures, perf: f.perf(), draws }), 2000);
   }
 }, every);
 """
@@ -176,7 +180,7 @@ def main(argv):
         "latencyMedianMs": round(statistics.median(waits), 1), "latencyP95Ms": round(waits[int(0.95 * (len(waits) - 1))], 1),
         "latencyMaxMs": round(waits[-1], 1), "answerMeanMs": round(run["figures"]["meanMs"], 1),
         "answerMaxMs": round(run["figures"]["maxMs"], 1), "buildMeanMs": round(run["figures"]["buildMeanMs"], 1),
-        "buildMaxMs": round(run["figures"]["buildMaxMs"], 1), "drawMs": round(run["perf"].get("drawMs") or 0, 1),
+        "buildMaxMs": round(run["figures"]["buildMaxMs"], 1), "drawMs": round(run["perf"].get("drawMs") or 0, 1), "draws": run["draws"],
     }
     print(json.dumps(row))
     print(f"{row['asked']} positions over {minutes} min of a {args.cells}-cell room's past, {row['shown']} moments shown: "

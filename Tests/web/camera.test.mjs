@@ -2,8 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  MAX_SCALE, MIN_SCALE, contentBounds, easeCamera, fitCamera, nearestCell, panBy, pinch, placeAt, screenToWorld, wheelFactor,
-  worldToScreen, zoomAt,
+  MAX_SCALE, MIN_SCALE, contentBounds, easeCamera, fitCamera, nearestCell, panBy, pinch, placeAt, screenToWorld, shows, wheelFactor, worldToScreen, zoomAt,
 } from '../../Public/camera.js';
 
 const near = (a, b, eps = 1e-9) => assert.ok(Math.abs(a - b) <= eps, `${a} != ${b}`);
@@ -42,6 +41,16 @@ test('the fit shows the bounds whole, centred, within the margin', () => {
   // degenerate views never give NaN or zero
   const z = fitCamera(b, { x: 0, y: 0, w: 0, h: 0 });
   assert.ok(Number.isFinite(z.scale) && z.scale > 0);
+});
+
+test('bounds shown whole in a view, or not', () => {
+  const view = { x: 10, y: 0, w: 200, h: 100 };
+  const cam = { cx: 0, cy: 0, scale: 1 }; // world x -100…100, y -50…50 on screen
+  assert.ok(shows(cam, view, { minX: -100, minY: -50, maxX: 100, maxY: 50 }));
+  assert.ok(shows(cam, view, { minX: -5, minY: -5, maxX: 5, maxY: 5 }));
+  assert.ok(!shows(cam, view, { minX: -101, minY: 0, maxX: 0, maxY: 1 }), 'past the left edge');
+  assert.ok(!shows(cam, view, { minX: 0, minY: 0, maxX: 1, maxY: 51 }), 'past the bottom');
+  assert.ok(!shows({ ...cam, scale: 2 }, view, { minX: -60, minY: 0, maxX: 0, maxY: 1 }), 'zoomed in: no longer');
 });
 
 test('screen and world round-trip', () => {

@@ -145,3 +145,40 @@ test('a restore replaces the data with its own', () => {
   assert.equal(d.links.size, 0);
   assert.equal(applyDataEvent(d, { kind: 'restored', moment: 5, ids: [3] }), false, 'no data said: kept');
 });
+
+test('a removal takes its cells\u2019 links by each cell\u2019s own, kept as links come and go', () => {
+  const d = createCellData();
+  // a chain 1-2-…-40 and a star around 1
+  const source = [];
+  const target = [];
+  for (let i = 1; i < 40; i++) source.push(i), target.push(i + 1);
+  for (let i = 3; i <= 40; i++) source.push(1), target.push(i);
+  applyDataMessage(d, { cells: { id: [1, 2], label: ['hub', 'two'] }, links: { source, target } });
+  const keys = () => [...d.links.keys()].sort();
+  // the model: every link whose ends are both still there
+  const model = (gone) => [...new Set(source.map((s, i) => [s, target[i]]).filter(([a, b]) => !gone.has(a) && !gone.has(b))
+    .map(([a, b]) => (a < b ? `${a}-${b}` : `${b}-${a}`)))].sort();
+  assert.ok(applyDataEvent(d, { kind: 'removed', ids: [5] }));
+  assert.deepEqual(keys(), model(new Set([5])));
+  assert.ok(d.near instanceof Map, 'made by the first removal');
+  // links added and taken away after it are kept in it
+  applyDataEvent(d, { kind: 'linked', links: [{ source: 7, target: 30 }] });
+  applyDataEvent(d, { kind: 'unlinked', links: [{ source: 8, target: 9 }] });
+  applyDataEvent(d, { kind: 'removed', ids: [30, 9] });
+  assert.ok(!d.links.has('7-30'), 'a link made after the first removal goes with its cell');
+  assert.ok(!d.links.has('8-9'));
+  assert.equal(d.links.has('7-8'), true);
+  assert.ok(!applyDataEvent(d, { kind: 'removed', ids: [30] }), 'gone already: nothing changes');
+  applyDataEvent(d, { kind: 'removed', ids: [1] });
+  assert.ok([...d.links.values()].every((l) => l.source !== 1 && l.target !== 1), 'the hub took its 38 links');
+  assert.ok(!d.cells.has(1));
+  assert.equal(d.cells.get(2).label, 'two');
+  // a clear: one pass; a data message starts over
+  applyDataEvent(d, { kind: 'cleared', ids: Array.from({ length: 40 }, (_, i) => i + 1) });
+  assert.equal(d.links.size, 0);
+  assert.equal(d.cells.size, 0);
+  applyDataMessage(d, { cells: { id: [] }, links: { source: [3], target: [4] } });
+  assert.equal(d.near, null);
+  applyDataEvent(d, { kind: 'removed', ids: [4] });
+  assert.equal(d.links.size, 0);
+});

@@ -62,14 +62,36 @@ test('data left out reuses the data held (the same object); new data replaces it
   assert.equal(c.data.links.size, 0);
   scrub.want(4);
   assert.equal(link.sent[3].have, 7);
-  // left out, yet not the data held (a server that had none to send): no data, nothing held
+  // left out, yet not the data held (a request that said an answer's dataSeq this page then
+  // could not take): not drawn, asked again with the data held
   const d = scrub.answer({ ...answer({ at: 4, have: 9 }, { dataSeq: 9 }) });
-  assert.equal(d.data.cells.size, 0);
-  scrub.want(5);
-  assert.equal(link.sent[4].have, undefined);
+  assert.equal(d, null);
+  assert.deepEqual(link.sent[4], { type: 'moment', at: 4, ref: 'moment-5', have: 7 });
 });
 
-test('the events since the data held change a copy of it; changes of other data are asked again', () => {
+test('the next time wanted goes before the answer is taken, with the have it leaves', () => {
+  const link = fakeLink();
+  const sent = [];
+  const scrub = createScrub({ send: (m) => link.send(m) });
+  scrub.want(1);
+  scrub.answer(answer(link.sent[0]));
+  scrub.want(2);
+  scrub.want(3);
+  // the data of the answer to 2 is new (dataSeq 6): 3 goes out saying it before it is taken
+  const msg = answer(link.sent[1], { dataSeq: 6, cells: { id: [1], label: ['q'] } });
+  Object.defineProperty(msg, 'ids', { get: () => { sent.push(link.sent.length); return [1, 2]; } });
+  const m = scrub.answer(msg);
+  assert.equal(sent[0], 3, 'already sent when the answer was read');
+  assert.deepEqual(link.sent[2], { type: 'moment', at: 3, ref: 'moment-3', have: 6 });
+  assert.equal(m.data.cells.get(1).label, 'q');
+  // an answer of data this page does not hold while a time is wanted: that request says the
+  // data held, not the answer's
+  scrub.want(4);
+  scrub.answer({ ...answer({ at: 3, have: 6 }, { dataSeq: 8 }), base: 7, since: [] });
+  assert.deepEqual(link.sent[3], { type: 'moment', at: 4, ref: 'moment-4', have: 6 });
+});
+
+test('the events since the data held change it in place, a new version; changes of other data are asked again', () => {
   const link = fakeLink();
   const scrub = createScrub({ send: (m) => link.send(m) });
   scrub.want(1);
@@ -84,19 +106,36 @@ test('the events since the data held change a copy of it; changes of other data 
     null,
     { seq: 9, kind: 'linked', links: [{ source: 9, target: 1 }] },
   ];
+  const version = a.data.version;
   const b = scrub.answer({ ...answer({ at: 2, have: 8 }, { dataSeq: 9, ids: [1, 2, 9] }), base: 4, since });
-  assert.notEqual(b.data, a.data, 'a copy');
-  assert.equal(a.data.cells.get(1).label, 'a', 'the data held as it was drawn');
-  assert.equal(a.data.links.size, 2);
+  assert.equal(b.data, a.data, 'the data held, changed');
+  assert.ok(b.data.version > version, 'a new version: the canvas\u2019s caches of the old one go');
   assert.deepEqual([...b.data.cells].map(([id, f]) => [id, f.label]), [[1, 'A'], [2, 'b'], [9, 'new']]);
   assert.deepEqual([...b.data.links.keys()].sort(), ['1-2', '1-9'], 'the removed cell\u2019s link went with it');
   scrub.want(3);
   assert.equal(link.sent[2].have, 9, 'the data made from the changes is held');
-  // changes of data this page does not hold (never sent so, one request at a time): no data
-  // drawn, and the moment asked again without `have`
+  // changes of data this page does not hold: not drawn, the moment asked again with the data
+  // held
   const c = scrub.answer({ ...answer({ at: 3, have: 12 }, { dataSeq: 12 }), base: 11, since: [] });
-  assert.equal(c.data.cells.size, 0);
-  assert.deepEqual(link.sent[3], { type: 'moment', at: 3, ref: 'moment-4' });
+  assert.equal(c, null);
+  assert.deepEqual(link.sent[3], { type: 'moment', at: 3, ref: 'moment-4', have: 9 });
+  assert.equal(b.data.cells.get(1).label, 'A', 'the data held is untouched');
+});
+
+test('a moment like the one before keeps its data\u2019s version and its owners\u2019 runs', () => {
+  const link = fakeLink();
+  const scrub = createScrub({ send: (m) => link.send(m) });
+  scrub.want(1);
+  const a = scrub.answer(answer(link.sent[0], { owners: [['c1', 1, 2]] }));
+  scrub.want(2);
+  const b = scrub.answer({ ...answer(link.sent[1], { dataSeq: 5, owners: [['c1', 1, 2]] }), base: 4, since: [{ seq: 5, kind: 'unlinked', links: [{ source: 7, target: 8 }] }] });
+  assert.equal(b.data, a.data);
+  assert.equal(b.data.version, a.data.version, 'no event changed the data: the same version');
+  assert.equal(b.owners, a.owners, 'the same runs: the same object (the canvas keeps its colours)');
+  assert.equal(b.ids, a.ids);
+  scrub.want(3);
+  const c = scrub.answer(answer(link.sent[2], { dataSeq: 5, owners: [['c2', 1, 2]] }));
+  assert.notEqual(c.owners, a.owners);
 });
 
 test('a moment as the canvas draws it', () => {
