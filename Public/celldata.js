@@ -47,11 +47,20 @@ export function applyDataMessage(d, msg) {
   d.near = null;
   const c = msg && msg.cells;
   if (c && Array.isArray(c.id)) {
+    // the columns it has, each with its check, looked up once
+    const columns = FIELDS.filter((f) => Array.isArray(c[f])).map((f) => [f, c[f], valid[f] ?? isString]);
     for (let i = 0; i < c.id.length; i++) {
-      if (!isId(c.id[i])) continue;
-      const record = {};
-      for (const f of FIELDS) if (Array.isArray(c[f])) record[f] = c[f][i];
-      setCell(d, c.id[i], fieldsOf(record));
+      const id = c.id[i];
+      if (!isId(id)) continue;
+      let record = null;
+      for (const [f, column, ok] of columns) {
+        const v = column[i];
+        if (!ok(v)) continue;
+        record ??= {};
+        record[f] = v;
+      }
+      if (record === null) d.cells.delete(id);
+      else d.cells.set(id, record);
     }
   }
   const l = msg && msg.links;

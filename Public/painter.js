@@ -28,18 +28,15 @@ export function createPainter({ state, frames, interp, scene, renderer, strip, p
     renderer.invalidate();
   });
   for (const type of REDRAWN_BY) state.on(type, renderer.invalidate);
-  // the past shown, or live again: the fit follows what is drawn. Moment after moment (the
-  // timeline's handle dragged) the view holds still, unless cells leave it, and fits once the
-  // handle rests: each moment is drawn once, not again at every animation frame of a glide
-  // toward its fit.
-  let shownMoment = state.moment;
+  // the past shown, or live again: the fit follows what is drawn. While moments come (the
+  // timeline's handle dragged) the view holds still, or jumps out at once when cells leave
+  // it, and glides to their fit once the handle rests: each moment is drawn once, not again
+  // at every animation frame of a glide.
   let rest = null;
   state.on('moment', () => {
-    const another = shownMoment !== null && state.moment !== null;
-    shownMoment = state.moment;
     clearTimeout(rest);
     rest = null;
-    if (another) {
+    if (state.moment !== null) {
       renderer.hold(true);
       rest = setTimeout(() => {
         rest = null;

@@ -293,7 +293,7 @@ export function createRenderer(canvas, state, { onChange = () => {}, overlays = 
      */
     hold(on) {
       held = on;
-      if (!on) retarget();
+      retarget();
     },
     /** 'auto' (follows the fit) or 'manual' (the user zoomed or panned). */
     get mode() {

@@ -87,6 +87,31 @@ final class MomentStateTests: XCTestCase {
         XCTAssertEqual(state.dataSeq, 5)
     }
 
+    func testAFewCellsRemovedAreSkippedUntilAnEighthAreAndTheyGoAtOnce() {
+        var state = moment(cells: 600)
+        let chain = (1..<600).map { LinkRecord(Link(source: $0, target: $0 + 1)) }
+        state.apply(F.envelope(1, .linked, .linked(chain), at: 1))
+        state.apply(F.envelope(2, .removed, .cells([5, 300]), at: 2))
+        state.tidy()
+        var ids: [CellID] = []
+        state.forEachCell { id, _ in ids.append(id) }
+        var links: [[CellID]] = []
+        state.forEachLink { ends, _ in links.append([ends.source, ends.target]) }
+        XCTAssertEqual(ids, (1...600).filter { $0 != 5 && $0 != 300 }, "skipped, not taken out yet")
+        XCTAssertEqual(ids, Array(state.cells.keys), "as a read of `cells` has them")
+        XCTAssertEqual(links, ends(state))
+        XCTAssertEqual(links.count, 599 - 4)
+        XCTAssertEqual(state.placed(keyframe: nil, later: []).map(\.id), ids)
+        // 74 more: 76 of 600, an eighth: taken out at once, and nothing changes for a reader
+        state.apply(F.envelope(3, .removed, .cells(Array(400..<474)), at: 3))
+        state.tidy()
+        var after: [CellID] = []
+        state.forEachCell { id, _ in after.append(id) }
+        XCTAssertEqual(after, (1...600).filter { $0 != 5 && $0 != 300 && !(400..<474).contains($0) })
+        XCTAssertEqual(Array(state.cells.keys), after)
+        XCTAssertEqual(ends(state).count, 599 - 4 - 75)
+    }
+
     func testACellAnUndoBringsBackHasOnlyTheLinksMadeAgain() {
         var state = moment(cells: 4)
         state.apply(F.envelope(1, .linked, .linked([LinkRecord(Link(source: 1, target: 2)), LinkRecord(Link(source: 2, target: 3)),

@@ -124,7 +124,7 @@ public struct HistoryLog: Sendable {
         for envelope in events where envelope.seq > state.seq && envelope.seq > segment.checkpoint.seq {
             state.apply(envelope)
         }
-        state.compact()
+        state.tidy()
         cache.keep(state)
         let (before, after) = segment.keyframes(around: time, later: Moment.laterKeyframes)
         var later = Array(after)

@@ -69,14 +69,17 @@ package enum HistoryMessages {
     /// `,"cells":{…},"links":{…}`: the moment's cells, their data and links, in the `data`
     /// message's columns.
     static func dataColumns(of state: MomentState) -> [UInt8] {
-        let cells = state.cells
-        var writer = JSONWriter(reservingCapacity: 64 + cells.count * 24)
+        var records: [CellRecordData] = []
+        state.forEachCell { _, record in records.append(record) }
+        var writer = JSONWriter(reservingCapacity: 64 + records.count * 24)
         var attrs = LinkAttributes()
-        let links = state.links
-        for (ends, record) in links where record.attrs != nil { attrs[ends.source, ends.target] = record.attrs }
+        var links: [Link] = []
+        state.forEachLink { ends, record in
+            links.append(record.link)
+            if let linkAttrs = record.attrs { attrs[ends.source, ends.target] = linkAttrs }
+        }
         writer.raw(",")
-        DataMessage.writeColumns(records: Array(cells.values), links: links.values.map(\.link),
-                                 linkAttrs: attrs, into: &writer)
+        DataMessage.writeColumns(records: records, links: links, linkAttrs: attrs, into: &writer)
         return writer.bytes
     }
 
@@ -101,8 +104,8 @@ package enum HistoryMessages {
         writer.integers(placed.lazy.filter { state.pins[$0.id] != nil }.map(\.id))
         writer.raw(",\"owners\":")
         var ownership = Ownership()
-        for (id, _) in state.cells {
-            if let owner = state.owners[id] { ownership.record([id], by: owner) }
+        state.forEachCellID { id in
+            if let owner = state.owners[id] { ownership.record(id, by: owner) }
         }
         FrameEncoder.writeOwners(ownership.runs, into: &writer)
         writer.raw(",\"params\":")

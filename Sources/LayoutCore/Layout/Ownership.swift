@@ -26,13 +26,15 @@ public struct Ownership: Equatable, Sendable {
     public private(set) var runs: [Run] = []
 
     public mutating func record(_ ids: [CellID], by client: String) {
-        for id in ids {
-            if var run = runs.last, run.client == client, run.last + 1 == id {
-                run.last = id
-                runs[runs.count - 1] = run
-            } else {
-                runs.append(Run(client: client, first: id, last: id))
-            }
+        for id in ids { record(id, by: client) }
+    }
+
+    /// `record` of one cell.
+    public mutating func record(_ id: CellID, by client: String) {
+        if let run = runs.last, run.last + 1 == id, run.client == client {
+            runs[runs.count - 1].last = id
+        } else {
+            runs.append(Run(client: client, first: id, last: id))
         }
     }
 
