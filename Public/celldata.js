@@ -45,7 +45,32 @@ export function applyDataMessage(d, msg) {
   d.cells = new Map();
   d.links = new Map();
   d.near = null;
-  const c = msg && msg.cells;
+  setColumns(d, msg?.cells, msg?.links);
+  d.version++;
+  return true;
+}
+
+/**
+ * A moment's `patch` (docs/protocol.md, "History"): what takes the data of a later moment
+ * back to an earlier one's. Its `gone` cells go with their links, its `cells` are set whole,
+ * its `unlinked` links go and its `links` are set. Returns true when anything changed.
+ */
+export function applyDataPatch(d, patch) {
+  if (patch === null || typeof patch !== 'object') return false;
+  let changed = forget(d, Array.isArray(patch.gone) ? patch.gone : []);
+  const u = patch.unlinked;
+  if (u && Array.isArray(u.source) && Array.isArray(u.target)) {
+    for (let i = 0; i < u.source.length; i++) changed = deleteLink(d, linkKey(u.source[i], u.target[i])) || changed;
+  }
+  changed = setColumns(d, patch.cells, patch.links) || changed;
+  if (changed) d.version++;
+  return changed;
+}
+
+// Cells (a cell without a field is taken out of the map) and links in the `data` message's
+// columns; whether any was given.
+function setColumns(d, c, l) {
+  let any = false;
   if (c && Array.isArray(c.id)) {
     // the columns it has, each with its check, looked up once
     const columns = FIELDS.filter((f) => Array.isArray(c[f])).map((f) => [f, c[f], valid[f] ?? isString]);
@@ -61,14 +86,13 @@ export function applyDataMessage(d, msg) {
       }
       if (record === null) d.cells.delete(id);
       else d.cells.set(id, record);
+      any = true;
     }
   }
-  const l = msg && msg.links;
   if (l && Array.isArray(l.source) && Array.isArray(l.target)) {
-    for (let i = 0; i < l.source.length; i++) addLink(d, l.source[i], l.target[i]);
+    for (let i = 0; i < l.source.length; i++) any = addLink(d, l.source[i], l.target[i]) || any;
   }
-  d.version++;
-  return true;
+  return any;
 }
 
 function addLink(d, a, b) {

@@ -3,12 +3,13 @@
 // drag asks far faster than answers come, so the newest time wanted waits and goes out as
 // soon as the answer comes, before this page works on it (the times in between are never
 // asked). Each request says `have`, the `dataSeq` of the cells' data this page holds (or will
-// hold once it took the answer under way), so the server leaves the data out when it has not
-// changed (an answer without it reuses the data held, the same object: the canvas's paint
-// and links caches hold), or sends only the events since (`since`: applied to the data held,
-// in place: the moment drawn before is replaced by this one at once). It times each answer
-// (`figures`). Pure, no DOM: `send(message)` says whether it went, `now()` is a clock in ms.
-import { applyDataEvent, applyDataMessage, createCellData } from './celldata.js';
+// hold once it took the answer under way), and that it takes a `patch`, so the server leaves
+// the data out when it has not changed (an answer without it reuses the data held, the same
+// object: the canvas's paint and links caches hold), or sends only the events since
+// (`since`, dragged forward) or what takes it back (`patch`, dragged back), applied to the
+// data held in place: the moment drawn before is replaced by this one at once. It times each
+// answer (`figures`). Pure, no DOM: `send(message)` says whether it went, `now()` is a clock in ms.
+import { applyDataEvent, applyDataMessage, applyDataPatch, createCellData } from './celldata.js';
 import { normalizeRuns, sameRuns } from './owners.js';
 
 const isNumberArray = (v, n) => Array.isArray(v) && v.length === n;
@@ -29,7 +30,7 @@ export function createScrub({ send, now = () => 0 }) {
     const at = wanted;
     const ref = `moment-${refs + 1}`;
     const msg = { type: 'moment', at, ref };
-    if (have !== null) msg.have = have;
+    if (have !== null) Object.assign(msg, { have, patch: true });
     if (!send(msg)) return; // not connected: still wanted, asked again by resume()
     refs++;
     wanted = null;
@@ -40,14 +41,14 @@ export function createScrub({ send, now = () => 0 }) {
   // (the events since, or the data left out, are of data this page does not hold)
   function heldAfter(msg) {
     const dataSeq = Number.isSafeInteger(msg.dataSeq) ? msg.dataSeq : null;
-    if (Array.isArray(msg.since)) return held !== null && held.dataSeq === msg.base ? dataSeq : undefined;
+    if (Array.isArray(msg.since) || msg.patch !== undefined) return held !== null && held.dataSeq === msg.base ? dataSeq : undefined;
     if (msg.cells === undefined && msg.links === undefined) return held !== null && held.dataSeq === dataSeq ? dataSeq : undefined;
     return dataSeq;
   }
 
   // the cells' data of an answer: its own (a new data object), the one held, or the one held
-  // changed by the events since it (`since`, from `base`: changed in place, its version
-  // moves); null when it is of data this page does not hold (the request under way said the
+  // changed by the events since it (`since`, from `base`) or taken back to an earlier moment
+  // (`patch`, from a later `base`: a handle dragged back), in place, its version moving; null when it is of data this page does not hold (the request under way said the
   // `have` of an answer this page then could not take): that moment is asked again
   function dataOf(msg) {
     const dataSeq = heldAfter(msg);
@@ -55,9 +56,13 @@ export function createScrub({ send, now = () => 0 }) {
       wanted ??= Math.round(msg.at);
       return null;
     }
-    if (Array.isArray(msg.since)) {
+    if (Array.isArray(msg.since) || msg.patch !== undefined) {
       const { data } = held;
-      for (const ev of msg.since) if (ev !== null && typeof ev === 'object') applyDataEvent(data, ev);
+      if (Array.isArray(msg.since)) {
+        for (const ev of msg.since) if (ev !== null && typeof ev === 'object') applyDataEvent(data, ev);
+      } else {
+        applyDataPatch(data, msg.patch);
+      }
       held = dataSeq === null ? null : { dataSeq, data };
       return data;
     }

@@ -8,14 +8,15 @@ fills a room with --cells cells (1000 an `add`), sets `threshold` 0 so the layou
 (a keyframe every 5 s), then for --minutes makes a change every --every seconds through a
 control client (in turn: add 100 cells, remove 100, a charge, a pin): the room's past. Then a
 headless Chromium opens the room, opens the timeline and drags the handle from the oldest
-moment to now in --steps positions, one every 16 ms (a drag at 60 Hz, driven inside the page
-so selenium's round trips do not pace it), and reports:
+moment to now (--back: from now to the oldest, the way one looks into the past from live) in
+--steps positions, one every 16 ms (a drag at 60 Hz, driven inside the page so selenium's
+round trips do not pace it), and reports:
 
 - asked: positions the handle passed; shown: moments the page drew (the page asks one at a
   time, the newest position when an answer comes, so fewer are shown than asked);
 - latency ms (median, p95, max): from the handle reaching a position to the page showing a
-  moment at least that new (the next animation frame after it arrived), the wait a person
-  sees;
+  moment at least that new, or dragged back that old (the next animation frame after it
+  arrived), the wait a person sees;
 - answer ms: the server's answer to a `moment`, from request to answer (the page's figures);
 - build ms: the page's own work on an answer (positions; the cells' data and links when the
   answer brings them), and draw ms: the canvas's draws (`window.forcelayout.perf()`): what
@@ -71,6 +72,8 @@ def parse_args(argv):
     p.add_argument("--steps", type=positive_int, default=300, help="positions of the drag (default 300)")
     p.add_argument("--kept", type=Path, help="drag through the past of the room `busy` kept in this state dir "
                    "(as `bench/history.py --state-dir DIR` leaves it: an hour) instead of making one")
+    p.add_argument("--back", action="store_true", help="drag from now back to the oldest moment (the way one looks "
+                   "into the past from live) instead of from the oldest to now")
     p.add_argument("--first", type=positive_float, help="drag over the first MINUTES of the past only (with --kept: "
                    "the hour that made it, not the time the room was loaded since)")
     p.add_argument("--profile", type=Path, help="record the page's JavaScript during the drag (Chromium's CPU "
@@ -107,12 +110,13 @@ def make_past(http, room, args):
     return turn
 
 
-def latencies(asked, shown):
-    """For each position asked: the time until a moment at least that new was shown."""
+def latencies(asked, shown, back=False):
+    """For each position asked: the time until a moment at least that far along the drag
+    (that new, or dragged back, that old) was shown."""
     out = []
     j = 0
     for at, t in asked:
-        while j < len(shown) and (shown[j][0] < at or shown[j][1] < t):
+        while j < len(shown) and ((shown[j][0] > at if back else shown[j][0] < at) or shown[j][1] < t):
             j += 1
         if j == len(shown):
             break
@@ -162,28 +166,29 @@ def main(argv):
                 page.driver.execute_cdp_cmd("Profiler.enable", {})
                 page.driver.execute_cdp_cmd("Profiler.setSamplingInterval", {"interval": 200})
                 page.driver.execute_cdp_cmd("Profiler.start", {})
-            run = page.driver.execute_async_script(DRAG, start, stop - 1000, args.steps, 16)
+            ends = (stop - 1000, start) if args.back else (start, stop - 1000)
+            run = page.driver.execute_async_script(DRAG, *ends, args.steps, 16)
             if args.profile:
                 profile = page.driver.execute_cdp_cmd("Profiler.stop", {})["profile"]
                 args.profile.write_text(json.dumps(profile))
                 print_profile(profile)
         finally:
             page.quit()
-    waits = latencies(run["asked"], run["shown"])
+    waits = latencies(run["asked"], run["shown"], back=args.back)
     if not waits:
         print("no moment was shown", file=sys.stderr)
         return 1
     waits.sort()
     minutes = round((stop - start) / 60000, 1)
     row = {
-        "cells": args.cells, "minutes": minutes, "kept": str(args.kept) if args.kept else None, "changes": turn, "asked": len(run["asked"]), "shown": len(run["shown"]),
+        "cells": args.cells, "minutes": minutes, "back": args.back, "kept": str(args.kept) if args.kept else None, "changes": turn, "asked": len(run["asked"]), "shown": len(run["shown"]),
         "latencyMedianMs": round(statistics.median(waits), 1), "latencyP95Ms": round(waits[int(0.95 * (len(waits) - 1))], 1),
         "latencyMaxMs": round(waits[-1], 1), "answerMeanMs": round(run["figures"]["meanMs"], 1),
         "answerMaxMs": round(run["figures"]["maxMs"], 1), "buildMeanMs": round(run["figures"]["buildMeanMs"], 1),
         "buildMaxMs": round(run["figures"]["buildMaxMs"], 1), "drawMs": round(run["perf"].get("drawMs") or 0, 1), "draws": run["draws"],
     }
     print(json.dumps(row))
-    print(f"{row['asked']} positions over {minutes} min of a {args.cells}-cell room's past, {row['shown']} moments shown: "
+    print(f"{row['asked']} positions over {minutes} min of a {args.cells}-cell room's past{', dragged back' if args.back else ''}, {row['shown']} moments shown: "
           f"latency median {row['latencyMedianMs']} ms, p95 {row['latencyP95Ms']} ms, max {row['latencyMaxMs']} ms "
           f"(answers {row['answerMeanMs']} ms mean, {row['answerMaxMs']} ms max; the page's work on one "
           f"{row['buildMeanMs']} ms mean, {row['buildMaxMs']} ms max; draws {row['drawMs']} ms)")

@@ -166,7 +166,7 @@ enum MessagePathFuzzer {
             require(at >= 0, "restore at \(at)", bytes)
         case .history(let before, let count):
             require((1...limits.historyBatch).contains(count) && (before ?? 1) >= 1, "history count \(count)", bytes)
-        case .moment(let at, _):
+        case .moment(let at, _, _):
             require(at >= 0, "moment at \(at)", bytes)
         }
     }

@@ -64,8 +64,33 @@ final class MomentCacheTests: XCTestCase {
         // Further back in the same segment: the furthest along kept not past it is the checkpoint's.
         let back = try XCTUnwrap(log.moment(at: 1_250).map(\.state.seq))
         XCTAssertEqual(cache.start(origin: origin, through: back)?.seq, origin.seq)
-        XCTAssertEqual(cache.start(origin: origin, through: .max)?.seq, cache.states.last?.seq, "forward: the last moment")
+        XCTAssertTrue(cache.states.contains { $0.seq == origin.seq }, "a snapshot stays")
+        let last = cache.states.last?.seq
+        XCTAssertEqual(cache.start(origin: origin, through: .max)?.seq, last, "forward: the last moment")
+        XCTAssertFalse(cache.states.contains { $0.seq == last }, "taken out to go on from in place")
         XCTAssertNil(cache.start(origin: (0, 0), through: .max), "none of another segment")
+    }
+
+    func testADragForwardKeepsASnapshotEveryFewHundredEventsAndGoesOnInPlaceBetween() throws {
+        var log = HistoryLog(bounds: HistoryBounds(bytes: 1 << 30, seconds: 3600))
+        log.start(F.checkpoint(F.state(cells: 10), at: 1_000))
+        let events = Int(MomentCache.snapshotEvery) * 3
+        for seq in 1...events {
+            log.append(F.envelope(UInt64(seq), .params, .params(Parameters.defaults, changed: ["charge"]), by: "c1", at: 1_000 + seq))
+        }
+        var cache = MomentCache()
+        for at in stride(from: 1_050, through: 1_000 + events, by: 50) {
+            assertSame(log.moment(at: at, cache: &cache), log.moment(at: at), at: at)
+        }
+        // kept: snapshots at most snapshotEvery apart, and the moment last made
+        let kept = cache.states.map(\.seq).sorted()
+        XCTAssertEqual(kept.last, UInt64(events))
+        XCTAssertLessThanOrEqual(kept.count, MomentCache.capacity)
+        XCTAssertTrue(zip(kept, kept.dropFirst()).allSatisfy { $1 - $0 <= MomentCache.snapshotEvery + 50 }, "\(kept)")
+        // back a little: the same moment as rebuilt, from the snapshot before it
+        for at in [1_000 + events - 120, 1_000 + events - 700, 1_001] {
+            assertSame(log.moment(at: at, cache: &cache), log.moment(at: at), at: at)
+        }
     }
 
     func testDataColumnsAreWrittenOnceForEachDataSeq() throws {

@@ -86,9 +86,13 @@ def test_moments_show_the_cells_data_and_links_as_they_were_and_a_restore_brings
                 assert fifth["base"] == then["dataSeq"]
                 assert [(e["kind"], e["by"], e["ids"]) for e in fifth["since"]] == [("added", bo.id, more)], fifth["since"]
                 assert fifth["dataSeq"] == fifth["since"][-1]["seq"] == (await moment(bo, five))["dataSeq"]
-                # Back to before them: the whole data again.
+                # Back to before them: the whole data again, or, to a client that takes a
+                # patch, what takes the data it holds back (the two cells bo added go).
                 back = await moment(bo, whole, have=fifth["dataSeq"])
-                assert "since" not in back and back["cells"]["label"] == ["Valjean", "Javert", "Fantine"]
+                assert "since" not in back and "patch" not in back and back["cells"]["label"] == ["Valjean", "Javert", "Fantine"]
+                patched = await moment(bo, whole, have=fifth["dataSeq"], patch=True)
+                assert "cells" not in patched and patched["base"] == fifth["dataSeq"] and patched["dataSeq"] == then["dataSeq"]
+                assert patched["patch"]["gone"] == more and patched["patch"]["cells"]["id"] == [], patched["patch"]
                 after = await moment(bo, now_ms())
                 assert after["ids"] == []
                 # Nothing changed for anyone: ana got no moment, the room is still empty.
@@ -201,4 +205,58 @@ def test_a_pinned_cell_an_update_moved_is_where_it_moved_it_in_the_past():
                     i = shown["ids"].index(ids[0])
                     assert (shown["x"][i], shown["y"][i]) == place, (at, shown)
                     assert "x" not in shown["cells"] and "y" not in shown["cells"], "a place is not the cells' data"
+        run(scenario())
+
+
+def data_of(answer):
+    """A moment's cells ({id: label}) and links ({(low, high)}), from its whole columns."""
+    cells = dict(zip(answer["cells"]["id"], answer["cells"].get("label", [None] * len(answer["cells"]["id"]))))
+    links = {tuple(sorted(pair)) for pair in zip(answer["links"]["source"], answer["links"]["target"])}
+    return cells, links
+
+
+def patched(cells, links, patch):
+    """The data taken back by a `patch`, as docs/protocol.md says a client applies it."""
+    cells, links = dict(cells), set(links)
+    for gone in patch["gone"]:
+        cells.pop(gone, None)
+        links = {link for link in links if gone not in link}
+    links -= {tuple(sorted(pair)) for pair in zip(patch["unlinked"]["source"], patch["unlinked"]["target"])}
+    cells.update(zip(patch["cells"]["id"], patch["cells"].get("label", [None] * len(patch["cells"]["id"]))))
+    links |= {tuple(sorted(pair)) for pair in zip(patch["links"]["source"], patch["links"]["target"])}
+    return cells, links
+
+
+def test_a_handle_dragged_back_gets_what_takes_its_data_back():
+    with RunningServer() as server:
+        async def scenario():
+            async with Client(server.room("back")) as ana:
+                a, b, c = await labelled(ana, ["A", "B", "C"])
+                await ana.send({"type": "link", "links": [{"source": a, "target": b}, {"source": b, "target": c}]})
+                await ana.event("linked", by=ana.id)
+                await asyncio.sleep(0.05)
+                earlier = now_ms()
+                await asyncio.sleep(0.05)
+                await ana.send({"type": "remove", "ids": [b]})
+                await ana.event("removed", by=ana.id)
+                await ana.send({"type": "link", "links": [{"source": c, "target": a}]})
+                await ana.event("linked", by=ana.id)
+                d = (await labelled(ana, ["D"]))[0]
+                await asyncio.sleep(0.05)
+                later = await moment(ana, now_ms())
+                assert data_of(later) == ({a: "A", c: "C", d: "D"}, {(a, c)})
+                whole = await moment(ana, earlier)
+                assert data_of(whole) == ({a: "A", b: "B", c: "C"}, {(a, b), (b, c)})
+                back = await moment(ana, earlier, have=later["dataSeq"], patch=True)
+                assert back["base"] == later["dataSeq"] and back["dataSeq"] == whole["dataSeq"]
+                assert "cells" not in back and "links" not in back
+                patch = back["patch"]
+                # B comes back with its links, A-C goes, D goes
+                assert patch["cells"]["id"] == [b] and patch["cells"]["label"] == ["B"], patch
+                assert patch["gone"] == [d]
+                assert sorted(zip(patch["links"]["source"], patch["links"]["target"])) == [(a, b), (b, c)]
+                assert list(zip(patch["unlinked"]["source"], patch["unlinked"]["target"])) == [(a, c)]
+                assert patched(*data_of(later), patch) == data_of(whole)
+                # ids and positions are the moment's, as without `have`
+                assert back["ids"] == whole["ids"] and back["x"] == whole["x"]
         run(scenario())

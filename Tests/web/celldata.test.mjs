@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyDataEvent, applyDataMessage, cellName, createCellData } from '../../Public/celldata.js';
+import { applyDataEvent, applyDataMessage, applyDataPatch, cellName, createCellData } from '../../Public/celldata.js';
 import { readGraph, fieldsOf } from '../../Public/graphfile.js';
 import { createImporter } from '../../Public/importer.js';
 import { serverSize } from '../../Public/importbatch.js';
@@ -181,4 +181,27 @@ test('a removal takes its cells\u2019 links by each cell\u2019s own, kept as lin
   assert.equal(d.near, null);
   applyDataEvent(d, { kind: 'removed', ids: [4] });
   assert.equal(d.links.size, 0);
+});
+
+test('a patch takes the data back: gone cells with their links, cells set whole, links unlinked and set', () => {
+  const d = createCellData();
+  applyDataMessage(d, { cells: { id: [1, 2, 3, 13], label: ['a', 'b', 'THREE', 'new'], group: [null, null, 'g', null] },
+    links: { source: [1, 2, 3, 13], target: [2, 3, 4, 3] } });
+  const version = d.version;
+  // back to before 13 came and 3 was renamed, when 5 was there linked to 4, and 3-4 was not linked
+  assert.ok(applyDataPatch(d, {
+    cells: { id: [3, 5], label: ['three', 'five'] },
+    links: { source: [4], target: [5] },
+    gone: [13],
+    unlinked: { source: [3], target: [4] },
+  }));
+  assert.deepEqual([...d.cells].sort(([a], [b]) => a - b), [[1, { label: 'a' }], [2, { label: 'b' }], [3, { label: 'three' }], [5, { label: 'five' }]],
+    'set whole: 3 lost its group');
+  assert.deepEqual([...d.links.keys()].sort(), ['1-2', '2-3', '4-5'], '13 took its link, 3-4 went');
+  assert.ok(d.version > version);
+  assert.ok(!applyDataPatch(d, { cells: { id: [] }, links: { source: [], target: [] }, gone: [], unlinked: { source: [], target: [] } }), 'nothing');
+  assert.ok(!applyDataPatch(d, null));
+  // a cell set with no field at all has no record
+  applyDataPatch(d, { cells: { id: [5], label: [null] } });
+  assert.ok(!d.cells.has(5));
 });

@@ -38,7 +38,7 @@ test('one request under way: the newest time wanted goes when the answer comes',
   const m = scrub.answer(answer(link.sent[0]));
   assert.equal(m.at, 1000);
   assert.equal(link.sent.length, 2, 'the newest went at once');
-  assert.deepEqual(link.sent[1], { type: 'moment', at: 1200, ref: 'moment-2', have: 4 }, 'with the data held');
+  assert.deepEqual(link.sent[1], { type: 'moment', at: 1200, ref: 'moment-2', have: 4, patch: true }, 'with the data held');
   scrub.answer(answer(link.sent[1]));
   assert.equal(link.sent.length, 2, 'nothing more wanted');
   assert.ok(!scrub.busy);
@@ -66,7 +66,7 @@ test('data left out reuses the data held (the same object); new data replaces it
   // could not take): not drawn, asked again with the data held
   const d = scrub.answer({ ...answer({ at: 4, have: 9 }, { dataSeq: 9 }) });
   assert.equal(d, null);
-  assert.deepEqual(link.sent[4], { type: 'moment', at: 4, ref: 'moment-5', have: 7 });
+  assert.deepEqual(link.sent[4], { type: 'moment', at: 4, ref: 'moment-5', have: 7, patch: true });
 });
 
 test('the next time wanted goes before the answer is taken, with the have it leaves', () => {
@@ -82,13 +82,13 @@ test('the next time wanted goes before the answer is taken, with the have it lea
   Object.defineProperty(msg, 'ids', { get: () => { sent.push(link.sent.length); return [1, 2]; } });
   const m = scrub.answer(msg);
   assert.equal(sent[0], 3, 'already sent when the answer was read');
-  assert.deepEqual(link.sent[2], { type: 'moment', at: 3, ref: 'moment-3', have: 6 });
+  assert.deepEqual(link.sent[2], { type: 'moment', at: 3, ref: 'moment-3', have: 6, patch: true });
   assert.equal(m.data.cells.get(1).label, 'q');
   // an answer of data this page does not hold while a time is wanted: that request says the
   // data held, not the answer's
   scrub.want(4);
   scrub.answer({ ...answer({ at: 3, have: 6 }, { dataSeq: 8 }), base: 7, since: [] });
-  assert.deepEqual(link.sent[3], { type: 'moment', at: 4, ref: 'moment-4', have: 6 });
+  assert.deepEqual(link.sent[3], { type: 'moment', at: 4, ref: 'moment-4', have: 6, patch: true });
 });
 
 test('the events since the data held change it in place, a new version; changes of other data are asked again', () => {
@@ -118,7 +118,7 @@ test('the events since the data held change it in place, a new version; changes 
   // held
   const c = scrub.answer({ ...answer({ at: 3, have: 12 }, { dataSeq: 12 }), base: 11, since: [] });
   assert.equal(c, null);
-  assert.deepEqual(link.sent[3], { type: 'moment', at: 3, ref: 'moment-4', have: 9 });
+  assert.deepEqual(link.sent[3], { type: 'moment', at: 3, ref: 'moment-4', have: 9, patch: true });
   assert.equal(b.data.cells.get(1).label, 'A', 'the data held is untouched');
 });
 
@@ -136,6 +136,25 @@ test('a moment like the one before keeps its data\u2019s version and its owners\
   scrub.want(3);
   const c = scrub.answer(answer(link.sent[2], { dataSeq: 5, owners: [['c2', 1, 2]] }));
   assert.notEqual(c.owners, a.owners);
+});
+
+test('dragged back: a patch of the data held takes it back in place', () => {
+  const link = fakeLink();
+  const scrub = createScrub({ send: (m) => link.send(m) });
+  scrub.want(20);
+  const a = scrub.answer(answer(link.sent[0], { dataSeq: 9, ids: [1, 2, 9], cells: { id: [1, 9], label: ['A', 'new'] }, links: { source: [9], target: [1] } }));
+  scrub.want(10);
+  assert.deepEqual(link.sent[1], { type: 'moment', at: 10, ref: 'moment-2', have: 9, patch: true }, 'it takes a patch');
+  const patch = { cells: { id: [1], label: ['a'] }, links: { source: [], target: [] }, gone: [9], unlinked: { source: [], target: [] } };
+  const b = scrub.answer({ ...answer({ at: 10, have: 4 }, { dataSeq: 4, ids: [1, 2] }), base: 9, patch });
+  assert.equal(b.data, a.data, 'the data held, taken back');
+  assert.deepEqual([...b.data.cells].map(([id, f]) => [id, f.label]), [[1, 'a']]);
+  assert.equal(b.data.links.size, 0, '9 took its link with it');
+  scrub.want(5);
+  assert.equal(link.sent[2].have, 4, 'the data taken back is held');
+  // a patch of data this page does not hold: not drawn, asked again
+  assert.equal(scrub.answer({ ...answer({ at: 5, have: 3 }, { dataSeq: 3 }), base: 7, patch }), null);
+  assert.equal(b.data.cells.get(1).label, 'a', 'untouched');
 });
 
 test('a moment as the canvas draws it', () => {

@@ -30,16 +30,22 @@ package enum HistoryMessages {
 
     /// `{"type":"moment",…}`: the room at `moment.at` (its data left out when the client has
     /// it: `have` equals the moment's `dataSeq`; as the events since `have` when `since` has
-    /// them: `HistoryLog.dataEvents`). `cache`: where the data columns are kept for the next
+    /// them: `HistoryLog.dataEvents`; as what takes the client's later data back to it when
+    /// `patch` is given: `MomentPatch`). `cache`: where the data columns are kept for the next
     /// moment of the same `dataSeq` (`MomentCache.dataColumns`).
     package static func moment(_ moment: HistoryLog.Moment, have: UInt64?, since: [Envelope<LayoutEvent>]? = nil,
-                               ref: String?, cache: inout MomentCache) -> [UInt8] {
+                               patch: MomentPatch? = nil, ref: String?, cache: inout MomentCache) -> [UInt8] {
         let state = moment.state
         let data: [UInt8]?
         if have == state.dataSeq {
             data = nil
         } else if let have, let since {
             data = changes(since: have, since)
+        } else if let have, let patch {
+            var writer = JSONWriter(reservingCapacity: 256 + 64 * (patch.cells.count + patch.links.count))
+            writer.member("base", have)
+            patch.write(into: &writer)
+            data = writer.bytes
         } else {
             data = cache.dataColumns(of: state)
         }

@@ -76,6 +76,16 @@ public struct MomentState: Sendable {
         cellStore[id] != nil && !removed.contains(id)
     }
 
+    /// The cell's data, nil when it is not in the room.
+    public func record(_ id: CellID) -> CellRecordData? {
+        removed.contains(id) ? nil : cellStore[id]
+    }
+
+    /// Whether the room links the two cells (either way round).
+    public func linked(_ a: CellID, _ b: CellID) -> Bool {
+        contains(a) && contains(b) && linkStore[Self.ends(a, b)] != nil
+    }
+
     /// Drops the cells removed by the events applied, and their links, all at once: a state is
     /// compacted before it is read by key (`PlaybackPlan`), else each read of `cells` or
     /// `links` filters them.

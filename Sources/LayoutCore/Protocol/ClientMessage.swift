@@ -113,7 +113,7 @@ public enum ClientMessage: Equatable, Sendable {
     /// Up to `count` events of the room's history older than `before` (nil: the newest).
     case history(before: UInt64?, count: Int)
     /// The room as it was at `at`; `have`: the `dataSeq` of the data the client holds.
-    case moment(at: Int, have: UInt64?)
+    case moment(at: Int, have: UInt64?, patch: Bool)
 
     /// Its `type` on the wire.
     package var kindName: String {

@@ -11,7 +11,8 @@ extension MessageDecoder {
     func decodeMoment(_ fields: inout Fields) throws(ProtocolError) -> ClientMessage {
         let at = try moment("at", in: &fields)
         let have = try fields.integer("have", in: 0...Int(EventBusBounds.maxSeq))
-        return .moment(at: at, have: have.map { UInt64($0) })
+        let patch = try fields.boolean("patch") ?? false
+        return .moment(at: at, have: have.map { UInt64($0) }, patch: patch)
     }
 
     /// A time in ms since 1970, required: 0 … 2^53 (what a browser's `Date.now()` gives).

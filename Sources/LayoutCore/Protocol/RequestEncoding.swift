@@ -82,10 +82,11 @@ extension ClientRequest {
             writer.raw("{\"type\":\"history\",\"count\":")
             writer.integer(count)
             if let before { writer.member("before", before) }
-        case .moment(let at, let have):
+        case .moment(let at, let have, let patch):
             writer.raw("{\"type\":\"moment\",\"at\":")
             writer.integer(at)
             if let have { writer.member("have", have) }
+            if patch { writer.member("patch", true) }
         case .layout(.access(.links)):
             // The digests a rotation made are the server's, never a client's to send: the
             // message that asked for them is a rotate.

@@ -24,11 +24,14 @@ package final class HistoryReader: Sendable {
     package struct Request: Sendable {
         package let at: Int
         package let have: UInt64?
+        /// The client takes a `patch` (docs/protocol.md, "History").
+        package let patch: Bool
         package let ref: String?
 
-        package init(at: Int, have: UInt64?, ref: String?) {
+        package init(at: Int, have: UInt64?, patch: Bool = false, ref: String?) {
             self.at = at
             self.have = have
+            self.patch = patch
             self.ref = ref
         }
     }
@@ -47,9 +50,16 @@ package final class HistoryReader: Sendable {
         var cache = room.history.moments
         let log = room.history.current
         if let moment = log.moment(at: request.at, cache: &cache) {
-            // Data held from an earlier moment: the changes since, when few.
-            let since = request.have.flatMap { log.dataEvents(after: $0, through: moment.state.dataSeq) }
-            bytes = HistoryMessages.moment(moment, have: request.have, since: since, ref: request.ref, cache: &cache)
+            // Data held from an earlier moment: the changes since, when few; from a later
+            // moment (a handle dragged back), when the client takes it: what takes it back.
+            let dataSeq = moment.state.dataSeq
+            let since = request.have.flatMap { $0 < dataSeq ? log.dataEvents(after: $0, through: dataSeq) : nil }
+            let patch = request.have.flatMap { have -> MomentPatch? in
+                guard request.patch, have > dataSeq,
+                      let events = log.dataEvents(after: dataSeq, through: have, limit: MomentPatch.events, bytes: .max) else { return nil }
+                return MomentPatch(undoing: events, to: moment.state)
+            }
+            bytes = HistoryMessages.moment(moment, have: request.have, since: since, patch: patch, ref: request.ref, cache: &cache)
             room.history.moments = cache
         } else {
             bytes = ServerMessages.error(ProtocolError(.unavailable, "the room has no history yet", ref: request.ref))

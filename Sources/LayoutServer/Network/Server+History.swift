@@ -20,9 +20,9 @@ extension Server {
     }
 
     /// A moment is rebuilt off this thread (`HistoryReader`), and answered when it is.
-    func moment(_ session: Session, at: Int, have: UInt64?, ref: String?) {
+    func moment(_ session: Session, at: Int, have: UInt64?, patch: Bool, ref: String?) {
         guard let room = historyRoom(session, ref: ref) else { return }
-        let request = HistoryReader.Request(at: at, have: have, ref: ref)
+        let request = HistoryReader.Request(at: at, have: have, patch: patch, ref: ref)
         guard room.role.hasLayout else {
             if cluster?.moment(request, of: room, into: session.mailbox, pending: session.moments) != true { notStepped(session, room, ref: ref) }
             return

@@ -66,8 +66,8 @@ extension Server {
                 send(session, OutgoingMessage(ServerMessages.replay(session.room.bus.replay(last: count, kinds.filter))))
             case .history(let before, let count):
                 history(session, before: before, count: count, ref: request.ref)
-            case .moment(let at, let have):
-                moment(session, at: at, have: have, ref: request.ref)
+            case .moment(let at, let have, let patch):
+                moment(session, at: at, have: have, patch: patch, ref: request.ref)
             }
         }
     }
