@@ -17,8 +17,15 @@ export function createLegend(el, state, paintOf) {
     const { legend } = moment === null ? paintOf(state.ids) : paintOf(moment.ids, moment.data, moment.owners ?? state.owners);
     const me = state.client;
     const rows = legend.rows;
-    const key = JSON.stringify([legend.by, rows.map((r) => [r.name, r.count, r.css]), me, state.focused && state.group]);
-    if (key === last) return;
+    // the same lines (a moment after another while the timeline is dragged): only the counts
+    const key = JSON.stringify([legend.by, rows.map((r) => [r.name, r.css]), me, state.focused && state.group]);
+    if (key === last && rows.length <= MAX) {
+      el.querySelectorAll('.n').forEach((n, i) => {
+        const text = rows[i].count.toLocaleString('en-US');
+        if (n.textContent !== text) n.textContent = text;
+      });
+      return;
+    }
     last = key;
     el.replaceChildren();
     el.hidden = rows.length === 0;
