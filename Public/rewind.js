@@ -107,6 +107,8 @@ export function createRewind({ state, send, now = () => Date.now() }) {
         if (applyHistory(timeline, msg, now())) {
           changed();
           loadMore(); // further back while the server has more
+          // the room as it is now, held for a drag back (the server has a past to show)
+          if (at === null && timeline.from !== null) scrub.prime(serverNow(timeline, now()));
         }
         return true;
       }

@@ -80,6 +80,15 @@ export function createScrub({ send, now = () => 0 }) {
       wanted = Math.round(at);
       ask();
     },
+    /**
+     * The room at `at` (now, as the timeline opens), its data held for the drag to come and not
+     * shown: the first moment of a drag then brings only what changed. Only when nothing is
+     * held or asked.
+     */
+    prime(at) {
+      if (held !== null || asked !== null || wanted !== null) return;
+      this.want(at);
+    },
     /** Nothing more is wanted (back to live): an answer under way is still taken, then nothing. */
     cancel() {
       wanted = null;

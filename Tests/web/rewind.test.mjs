@@ -55,8 +55,24 @@ test('open: the past is fetched batch by batch, the newest first', () => {
   hear(server.history(server.last('history')));
   assert.deepEqual(rewind.timeline.events.map((e) => e.seq), [1, 2, 3, 4, 5]);
   assert.equal(rewind.timeline.more, false);
-  assert.equal(server.sent.length, 3, 'no more asked');
+  assert.equal(server.sent.filter((m) => m.type === 'history').length, 3, 'no more asked');
   assert.deepEqual(rewind.range(), { start: T0, end: T0 + 10000 });
+});
+
+test('open: the room as it is now is asked once, held and not shown (a drag back then brings only changes)', () => {
+  const { server, state, rewind, hear } = setup();
+  rewind.open(true);
+  hear(server.history(server.last('history')));
+  const moments = server.sent.filter((m) => m.type === 'moment');
+  assert.equal(moments.length, 1, 'asked with the first batch of the past');
+  assert.equal(moments[0].have, undefined);
+  hear(server.history(server.last('history')));
+  assert.equal(server.sent.filter((m) => m.type === 'moment').length, 1, 'once');
+  hear(server.moment(moments[0]));
+  assert.equal(state.moment, null, 'not shown: the page stays live');
+  assert.equal(rewind.at, null);
+  rewind.goTo(T0 + 2500);
+  assert.equal(server.last('moment').have, 5, 'the first moment of the drag says the data held: now\u2019s');
 });
 
 test('scrubbing shows the moment to this page; live is the live state at once', () => {
