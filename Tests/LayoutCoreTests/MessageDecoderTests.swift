@@ -128,6 +128,17 @@ final class MessageDecoderTests: XCTestCase {
         assertError(#"{"type":"replay","count":257}"#, .badRequest)
     }
 
+    func testMomentsSayTheDataHeldAndWhetherAPatchIsTaken() {
+        XCTAssertEqual(message(#"{"type":"moment","at":5}"#), .moment(at: 5, have: nil, patch: false))
+        XCTAssertEqual(message(#"{"type":"moment","at":5,"have":9}"#), .moment(at: 5, have: 9, patch: false))
+        XCTAssertEqual(message(#"{"type":"moment","at":5,"have":9,"patch":true}"#), .moment(at: 5, have: 9, patch: true))
+        assertError(#"{"type":"moment","at":5,"patch":"yes"}"#, .badRequest, containing: "patch")
+        assertError(#"{"type":"moment","have":9}"#, .badRequest, containing: "needs at")
+        // as a client writes it (`forcelayout import`, the fuzzer), decoded again the same
+        let request = ClientRequest(.moment(at: 5, have: 9, patch: true))
+        XCTAssertEqual(message(String(decoding: request.encoded, as: UTF8.self)), .moment(at: 5, have: 9, patch: true))
+    }
+
     func testEnvelopeErrors() {
         assertError("not json", .badJSON)
         assertError("", .badJSON)

@@ -112,7 +112,8 @@ public enum ClientMessage: Equatable, Sendable {
     case deleteRoom
     /// Up to `count` events of the room's history older than `before` (nil: the newest).
     case history(before: UInt64?, count: Int)
-    /// The room as it was at `at`; `have`: the `dataSeq` of the data the client holds.
+    /// The room as it was at `at`; `have`: the `dataSeq` of the data the client holds;
+    /// `patch`: the client takes a `patch` of it (docs/protocol.md, "History").
     case moment(at: Int, have: UInt64?, patch: Bool)
 
     /// Its `type` on the wire.
