@@ -46,8 +46,9 @@ package final class HistoryReader: Sendable {
 
     private func answer(_ request: Request, of room: Room, into mailbox: Mailbox, pending: PendingMoments) {
         let bytes: [UInt8]
-        // This queue is serial: no other reader changes the room's cache meanwhile.
-        var cache = room.history.moments
+        // This queue is serial: no other reader changes the room's cache meanwhile. Taken out
+        // while a moment is rebuilt, so the state it goes on from is not copied.
+        var cache = room.history.takeMoments()
         let log = room.history.current
         if let moment = log.moment(at: request.at, cache: &cache) {
             // Data held from an earlier moment: the changes since, when few; from a later
@@ -60,10 +61,10 @@ package final class HistoryReader: Sendable {
                 return MomentPatch(undoing: events, to: moment.state)
             }
             bytes = HistoryMessages.moment(moment, have: request.have, since: since, patch: patch, ref: request.ref, cache: &cache)
-            room.history.moments = cache
         } else {
             bytes = ServerMessages.error(ProtocolError(.unavailable, "the room has no history yet", ref: request.ref))
         }
+        room.history.moments = cache
         mailbox.push(OutgoingMessage(bytes))
         room.announce()
         let answered = room.history.answered()

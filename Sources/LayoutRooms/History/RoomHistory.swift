@@ -74,6 +74,17 @@ package final class RoomHistory: Sendable {
         set { cache.withLock { $0 = newValue } }
     }
 
+    /// The moments rebuilt lately, taken out (none left here) until they are put back
+    /// (`moments`): the only reference to them, so a moment goes on from one in place rather
+    /// than from a copy of a whole room (`MomentCache`). `HistoryReader`'s queue.
+    package func takeMoments() -> MomentCache {
+        cache.withLock { kept in
+            var taken = MomentCache()
+            swap(&taken, &kept)
+            return taken
+        }
+    }
+
     func wantsCheckpoint(at now: Int) -> Bool { log.withLock { $0.wantsCheckpoint(at: now) } }
 
     func start(_ checkpoint: Checkpoint) {
