@@ -126,6 +126,12 @@ function nearOf(near, id) {
   return keys;
 }
 
+/** Each cell's links indexed now (`near`) rather than at the first removal: for data held
+ * ahead of the changes to come (scrub.js's prime). */
+export function indexLinks(d) {
+  linksByCell(d);
+}
+
 // each cell's links (d.near), made once from the links
 function linksByCell(d) {
   if (!d.near) {

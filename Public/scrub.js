@@ -9,7 +9,7 @@
 // (`since`, dragged forward) or what takes it back (`patch`, dragged back), applied to the
 // data held in place: the moment drawn before is replaced by this one at once. It times each
 // answer (`figures`). Pure, no DOM: `send(message)` says whether it went, `now()` is a clock in ms.
-import { applyDataEvent, applyDataMessage, applyDataPatch, createCellData } from './celldata.js';
+import { applyDataEvent, applyDataMessage, applyDataPatch, createCellData, indexLinks } from './celldata.js';
 import { normalizeRuns, sameRuns } from './owners.js';
 
 const isNumberArray = (v, n) => Array.isArray(v) && v.length === n;
@@ -22,6 +22,7 @@ export function createScrub({ send, now = () => 0 }) {
   const figures = { answers: 0, meanMs: 0, maxMs: 0, buildMeanMs: 0, buildMaxMs: 0 };
   let held = null; // {dataSeq, data}: the cells' data of the last moment
   let refs = 0;
+  let primeRef = null; // the request of prime(), whose data waits for a drag
   let last = null; // the last moment made: its ids and index serve the next one when the same
 
   // `have`: the dataSeq of the data held, or of the answer about to be taken
@@ -88,6 +89,7 @@ export function createScrub({ send, now = () => 0 }) {
     prime(at) {
       if (held !== null || asked !== null || wanted !== null) return;
       this.want(at);
+      primeRef = asked?.ref ?? null;
     },
     /** Nothing more is wanted (back to live): an answer under way is still taken, then nothing. */
     cancel() {
@@ -112,6 +114,8 @@ export function createScrub({ send, now = () => 0 }) {
       ask(next === undefined ? held?.dataSeq ?? null : next);
       const moment = momentOf(msg, dataOf, last);
       if (moment !== null) last = moment;
+      // held for a drag to come: its links indexed now, not at its first moment's removal
+      if (moment !== null && msg.ref !== undefined && msg.ref === primeRef) indexLinks(moment.data);
       if (timed) {
         const ms = now() - t0;
         figures.buildMeanMs += (ms - figures.buildMeanMs) / figures.answers;

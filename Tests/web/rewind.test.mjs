@@ -28,7 +28,7 @@ function fakeServer() {
     moment(req) {
       const n = Math.max(0, Math.min(5, Math.floor((req.at - T0) / 1000)));
       const ids = Array.from({ length: n }, (_, i) => i + 1);
-      const msg = { type: 'moment', at: req.at, seq: n, tick: n, ids, x: ids, y: ids, params: {}, pinned: [], dataSeq: n };
+      const msg = { type: 'moment', ref: req.ref, at: req.at, seq: n, tick: n, ids, x: ids, y: ids, params: {}, pinned: [], dataSeq: n };
       if (req.have !== n) msg.cells = { id: ids, label: ids.map((i) => `cell ${i}`) };
       return msg;
     },

@@ -157,6 +157,22 @@ test('dragged back: a patch of the data held takes it back in place', () => {
   assert.equal(b.data.cells.get(1).label, 'a', 'untouched');
 });
 
+test('primed: the room as it is now, asked only when nothing is held, its links indexed ahead', () => {
+  const link = fakeLink();
+  const scrub = createScrub({ send: (m) => link.send(m) });
+  scrub.prime(50);
+  scrub.prime(60);
+  assert.equal(link.sent.length, 1, 'once');
+  const now = scrub.answer({ ...answer(link.sent[0]), ref: link.sent[0].ref });
+  assert.ok(now.data.near instanceof Map, 'each cell\u2019s links indexed before the drag');
+  scrub.prime(70);
+  assert.equal(link.sent.length, 1, 'data held: not again');
+  scrub.want(40);
+  assert.equal(link.sent[1].have, 4);
+  const first = scrub.answer({ ...answer(link.sent[1]), ref: link.sent[1].ref });
+  assert.equal(first.data, now.data, 'the drag\u2019s first moment goes on from it');
+});
+
 test('a moment as the canvas draws it', () => {
   const m = momentOf(answer({ at: 5 }, { ids: [3, 1, 2], clamped: true }), () => 'data');
   assert.deepEqual(m.ids, [3, 1, 2]);
