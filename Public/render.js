@@ -135,19 +135,19 @@ export function createRenderer(canvas, state, { onChange = () => {}, overlays = 
     const shown = state.moment ?? state;
     const size = Number(shown.params.cellSize) || Number(state.params.cellSize) || 20;
     const b = contentBounds(shown.xy, size, shown.ids.length);
+    const fit = (bounds) => fitCamera(bounds, view(), { margin: 28, minSpan: size * 12 });
     if (held && camera !== null) {
       // held: still while every cell is in view; else at once (no glide) to a fit with room
       // to spare, so the next moments fit it too
       if (shows(camera, view(), b)) return;
       const gx = (b.maxX - b.minX) * HELD_SPARE;
       const gy = (b.maxY - b.minY) * HELD_SPARE;
-      target = fitCamera({ minX: b.minX - gx, minY: b.minY - gy, maxX: b.maxX + gx, maxY: b.maxY + gy }, view(), { margin: 28, minSpan: size * 12 });
+      target = fit({ minX: b.minX - gx, minY: b.minY - gy, maxX: b.maxX + gx, maxY: b.maxY + gy });
       camera = { ...target };
-      touch();
-      return;
+    } else {
+      target = fit(b);
+      camera ??= { ...target };
     }
-    target = fitCamera(b, view(), { margin: 28, minSpan: size * 12 });
-    if (!camera) camera = { ...target };
     touch();
   }
 

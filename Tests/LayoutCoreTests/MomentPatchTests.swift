@@ -60,7 +60,7 @@ final class MomentPatchTests: XCTestCase {
         for (i, earlier) in moments.enumerated() {
             for later in moments[(i + 1)...] where later.state.dataSeq > earlier.state.dataSeq {
                 let events = try XCTUnwrap(log.dataEvents(after: earlier.state.dataSeq, through: later.state.dataSeq,
-                                                          limit: MomentPatch.events, bytes: .max))
+                                                          limit: MomentPatch.most, bytes: .max))
                 let patch = try XCTUnwrap(MomentPatch(undoing: events, to: earlier.state))
                 var data = Data(later.state)
                 data.apply(patch)

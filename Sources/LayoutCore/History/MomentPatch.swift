@@ -9,8 +9,9 @@ import ForceLayout
 /// (a relayed one) or they name more than `limit` cells or links: the whole data is then as
 /// small. Pure.
 package struct MomentPatch: Equatable, Sendable {
-    /// The most events a patch is made from (`HistoryLog.dataEvents`' limit).
-    package static let events = 4096
+    /// The most events a patch is made from (`HistoryLog.dataEvents`' limit), and the most
+    /// cells or links it names.
+    package static let most = 4096
     /// Cells named since, in `state`: their data then, ascending.
     package private(set) var cells: [CellRecordData] = []
     /// Cells named since, not in `state`, ascending.
@@ -20,7 +21,7 @@ package struct MomentPatch: Equatable, Sendable {
     /// Links named since that `state` does not have, by their ends (smaller id first), ascending.
     package private(set) var unlinked: [LinkEnds] = []
 
-    package init?(undoing events: [Envelope<LayoutEvent>], to state: MomentState, limit: Int = 4096) {
+    package init?(undoing events: [Envelope<LayoutEvent>], to state: MomentState, limit: Int = MomentPatch.most) {
         var named = Set<CellID>()
         var namedLinks = Set<LinkEnds>()
         for envelope in events where envelope.event.kind.changesCellData {

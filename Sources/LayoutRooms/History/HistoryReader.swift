@@ -57,7 +57,7 @@ package final class HistoryReader: Sendable {
             let since = request.have.flatMap { $0 < dataSeq ? log.dataEvents(after: $0, through: dataSeq) : nil }
             let patch = request.have.flatMap { have -> MomentPatch? in
                 guard request.patch, have > dataSeq,
-                      let events = log.dataEvents(after: dataSeq, through: have, limit: MomentPatch.events, bytes: .max) else { return nil }
+                      let events = log.dataEvents(after: dataSeq, through: have, limit: MomentPatch.most, bytes: .max) else { return nil }
                 return MomentPatch(undoing: events, to: moment.state)
             }
             bytes = HistoryMessages.moment(moment, have: request.have, since: since, patch: patch, ref: request.ref, cache: &cache)
