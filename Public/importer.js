@@ -18,6 +18,7 @@
 // the failover, so only a batch a relay passed on after that is answered late.) Links refused
 // because they name a cell the failover lost go again once it is back. A batch unanswered for
 // ANSWER_TIMEOUT seconds ends the import, saying so.
+import { linkKey } from './celldata.js';
 import { createPacking } from './importbatch.js';
 
 export const REF = 'import';
@@ -26,8 +27,6 @@ export const WINDOW = 16;
 export const ANSWER_TIMEOUT = 20;
 export const DATA_TIMEOUT = 10;
 export const LEFTOVER_WAIT = 1.5;
-
-const linkKey = (a, b) => (a < b ? `${a}-${b}` : `${b}-${a}`);
 
 export function createImporter(graph, limits = {}, { window = WINDOW } = {}) {
   const windowSize = Math.max(1, Number(window) || 1);

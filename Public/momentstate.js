@@ -1,12 +1,10 @@
 // The recorded room at one moment, as a playback follows it (MomentState.swift, the parts a
 // playback reads): built from a checkpoint (recording.js), then each event applied. Cells in
-// ascending id order with their data (`{id, data, radius}`), links by their ends (smaller id
-// first, in the order they were made) with theirs (`{link, attrs}`), parameters by name, pins,
+// ascending id order with their data (`{id, data, radius}`), links by their ends (celldata's
+// linkKey, in the order they were made) with theirs (`{link, attrs}`), parameters by name, pins,
 // and the checkpoint's positions. Pure.
+import { linkKey } from './celldata.js';
 import { wireText } from './wirejson.js';
-
-/** A link's key among `links`: its ends, smaller id first. */
-export const endsKey = (a, b) => (a < b ? `${a}-${b}` : `${b}-${a}`);
 
 const emptyData = () => ({ label: null, color: null, group: null, key: null, attrs: null });
 
@@ -28,7 +26,7 @@ export class MomentState {
     // or when an undo brings one of the cells back (as the Swift does, so the order is its).
     this.linkStore = new Map();
     this.unpruned = new Set();
-    for (const record of state.links) this.linkStore.set(endsKey(record.link.source, record.link.target), record);
+    for (const record of state.links) this.linkStore.set(linkKey(record.link.source, record.link.target), record);
     this.seq = checkpoint.seq;
   }
 
@@ -67,12 +65,12 @@ export class MomentState {
         // only between cells in the room, as the room links them (and the Swift keeps them)
         for (const record of detail.links) {
           if (this.cells.has(record.link.source) && this.cells.has(record.link.target)) {
-            this.linkStore.set(endsKey(record.link.source, record.link.target), record);
+            this.linkStore.set(linkKey(record.link.source, record.link.target), record);
           }
         }
         break;
       case 'unlinked':
-        for (const end of detail.ends) this.linkStore.delete(endsKey(end.source, end.target));
+        for (const end of detail.ends) this.linkStore.delete(linkKey(end.source, end.target));
         break;
       case 'params':
         this.parameters = { ...this.defaults, ...detail.parameters };

@@ -14,7 +14,8 @@
 // the room's), the event kind that answers it, ms after the recording's start it is due, and
 // the recording's ids of the cells it adds (its `added` gives their ids in the room). Pure.
 import { keyframePositions } from './recording.js';
-import { MomentState, emptyCheckpoint, endsKey, sameLink, samePoint, sameRecord } from './momentstate.js';
+import { linkKey } from './celldata.js';
+import { MomentState, emptyCheckpoint, sameLink, samePoint, sameRecord } from './momentstate.js';
 import { wireBytes } from './wirejson.js';
 
 /** Bytes a message's `ref` and slack take beside its command (`play-N`). */
@@ -84,12 +85,12 @@ export function makePlaybackPlan(recording, { roomParameters, limits = {}, defau
       case 'linked': {
         const links = model.links;
         link(detail.links.filter((r) => model.cells.has(r.link.source) && model.cells.has(r.link.target)
-          && !links.has(endsKey(r.link.source, r.link.target))));
+          && !links.has(linkKey(r.link.source, r.link.target))));
         break;
       }
       case 'unlinked': {
         const links = model.links;
-        unlink(detail.ends.filter((e) => links.has(endsKey(e.source, e.target))));
+        unlink(detail.ends.filter((e) => links.has(linkKey(e.source, e.target))));
         break;
       }
       case 'params':

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyDataEvent, applyDataMessage, applyDataPatch, cellName, createCellData } from '../../Public/celldata.js';
+import { applyDataEvent, applyDataMessage, applyDataPatch, cellName, createCellData, linkKey } from '../../Public/celldata.js';
 import { readGraph, fieldsOf } from '../../Public/graphfile.js';
 import { createImporter } from '../../Public/importer.js';
 import { serverSize } from '../../Public/importbatch.js';
@@ -146,6 +146,9 @@ test('a restore replaces the data with its own', () => {
   assert.equal(applyDataEvent(d, { kind: 'restored', moment: 5, ids: [3] }), false, 'no data said: kept');
 });
 
+// the links held by their ends, "low-high", sorted
+const endsOf = (d) => [...d.links.values()].map((l) => (l.source < l.target ? `${l.source}-${l.target}` : `${l.target}-${l.source}`)).sort();
+
 test('a removal takes its cells\u2019 links by each cell\u2019s own, kept as links come and go', () => {
   const d = createCellData();
   // a chain 1-2-…-40 and a star around 1
@@ -154,7 +157,7 @@ test('a removal takes its cells\u2019 links by each cell\u2019s own, kept as lin
   for (let i = 1; i < 40; i++) source.push(i), target.push(i + 1);
   for (let i = 3; i <= 40; i++) source.push(1), target.push(i);
   applyDataMessage(d, { cells: { id: [1, 2], label: ['hub', 'two'] }, links: { source, target } });
-  const keys = () => [...d.links.keys()].sort();
+  const keys = () => endsOf(d);
   // the model: every link whose ends are both still there
   const model = (gone) => [...new Set(source.map((s, i) => [s, target[i]]).filter(([a, b]) => !gone.has(a) && !gone.has(b))
     .map(([a, b]) => (a < b ? `${a}-${b}` : `${b}-${a}`)))].sort();
@@ -165,9 +168,9 @@ test('a removal takes its cells\u2019 links by each cell\u2019s own, kept as lin
   applyDataEvent(d, { kind: 'linked', links: [{ source: 7, target: 30 }] });
   applyDataEvent(d, { kind: 'unlinked', links: [{ source: 8, target: 9 }] });
   applyDataEvent(d, { kind: 'removed', ids: [30, 9] });
-  assert.ok(!d.links.has('7-30'), 'a link made after the first removal goes with its cell');
-  assert.ok(!d.links.has('8-9'));
-  assert.equal(d.links.has('7-8'), true);
+  assert.ok(!d.links.has(linkKey(7, 30)), 'a link made after the first removal goes with its cell');
+  assert.ok(!d.links.has(linkKey(9, 8)));
+  assert.equal(d.links.has(linkKey(7, 8)), true);
   assert.ok(!applyDataEvent(d, { kind: 'removed', ids: [30] }), 'gone already: nothing changes');
   applyDataEvent(d, { kind: 'removed', ids: [1] });
   assert.ok([...d.links.values()].every((l) => l.source !== 1 && l.target !== 1), 'the hub took its 38 links');
@@ -197,11 +200,27 @@ test('a patch takes the data back: gone cells with their links, cells set whole,
   }));
   assert.deepEqual([...d.cells].sort(([a], [b]) => a - b), [[1, { label: 'a' }], [2, { label: 'b' }], [3, { label: 'three' }], [5, { label: 'five' }]],
     'set whole: 3 lost its group');
-  assert.deepEqual([...d.links.keys()].sort(), ['1-2', '2-3', '4-5'], '13 took its link, 3-4 went');
+  assert.deepEqual(endsOf(d), ['1-2', '2-3', '4-5'], '13 took its link, 3-4 went');
   assert.ok(d.version > version);
   assert.ok(!applyDataPatch(d, { cells: { id: [] }, links: { source: [], target: [] }, gone: [], unlinked: { source: [], target: [] } }), 'nothing');
   assert.ok(!applyDataPatch(d, null));
   // a cell set with no field at all has no record
   applyDataPatch(d, { cells: { id: [5], label: [null] } });
   assert.ok(!d.cells.has(5));
+});
+
+test('a link\u2019s key: the same whichever end is named first, distinct for distinct pairs, past 2^26 too', () => {
+  assert.equal(linkKey(3, 9), linkKey(9, 3));
+  assert.notEqual(linkKey(3, 9), linkKey(3, 10));
+  assert.notEqual(linkKey(1, 2 ** 26 + 1), linkKey(2, 1), 'no carry into the low end');
+  const big = 2 ** 26 + 5;
+  assert.equal(linkKey(big, 7), linkKey(7, big));
+  assert.notEqual(linkKey(big, 7), linkKey(7, big + 1));
+  const keys = new Set();
+  for (const [a, b] of [[1, 2], [2, 3], [1, 3], [2 ** 26 - 1, 2 ** 26 - 2], [2 ** 26, 1], [2 ** 26, 2], [9, 2 ** 40]]) keys.add(linkKey(a, b));
+  assert.equal(keys.size, 7);
+  const d = createCellData();
+  applyDataMessage(d, { cells: { id: [] }, links: { source: [big, 4], target: [7, 5] } });
+  applyDataEvent(d, { kind: 'unlinked', links: [{ source: 7, target: big }] });
+  assert.deepEqual([...d.links.values()], [{ source: 4, target: 5 }], 'a big id\u2019s link found by its key and taken away');
 });
