@@ -112,6 +112,34 @@ final class MomentStateTests: XCTestCase {
         XCTAssertEqual(ends(state).count, 599 - 4 - 75)
     }
 
+    func testAClearEmptiesTheRoomAtOnceAndAReimportFillsItAgain() {
+        var state = moment(cells: 6)
+        state.apply(F.envelope(1, .linked, .linked((1..<6).map { LinkRecord(Link(source: $0, target: $0 + 1)) }), at: 1))
+        state.apply(F.envelope(2, .pinned, .pinned(id: 3, x: 1, y: 1), at: 2))
+        state.apply(F.envelope(3, .removed, .cells([2]), at: 3))  // one skipped, not taken out yet
+        state.apply(F.envelope(4, .cleared, .cells([1, 3, 4, 5, 6]), at: 4))
+        XCTAssertTrue(state.cells.isEmpty)
+        XCTAssertTrue(state.links.isEmpty)
+        XCTAssertTrue(state.pins.isEmpty)
+        XCTAssertTrue(state.owners.isEmpty)
+        var read = 0
+        state.forEachCell { _, _ in read += 1 }
+        state.forEachLink { _, _ in read += 1 }
+        XCTAssertEqual(read, 0)
+        // the graph again, its data beside its ids, then a cell of it removed by itself
+        let records = (7...10).map { CellRecordData(id: $0, data: CellData(label: "n\($0)"), radius: nil) }
+        state.apply(F.envelope(5, .added, .added([7, 8, 9, 10], data: records), by: "c2", at: 5))
+        state.apply(F.envelope(6, .linked, .linked([LinkRecord(Link(source: 7, target: 8)), LinkRecord(Link(source: 9, target: 10))]), at: 6))
+        XCTAssertEqual(Array(state.cells.values), records)
+        XCTAssertEqual(ends(state), [[7, 8], [9, 10]])
+        XCTAssertEqual(state.owners, [7: "c2", 8: "c2", 9: "c2", 10: "c2"])
+        XCTAssertEqual(state.nextID, 11)
+        state.apply(F.envelope(7, .removed, .cells([8]), at: 7))
+        XCTAssertEqual(Array(state.cells.keys), [7, 9, 10], "all but a cell: one by one")
+        XCTAssertEqual(ends(state), [[9, 10]])
+        XCTAssertEqual(state.dataSeq, 7)
+    }
+
     func testACellAnUndoBringsBackHasOnlyTheLinksMadeAgain() {
         var state = moment(cells: 4)
         state.apply(F.envelope(1, .linked, .linked([LinkRecord(Link(source: 1, target: 2)), LinkRecord(Link(source: 2, target: 3)),
