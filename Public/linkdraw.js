@@ -17,15 +17,20 @@ const BOX_TILES = 4; // a link whose box spans at most this many tiles each way 
 export function createLinkIndex() {
   let key = null;
   let pairs = new Int32Array(0);
+  let room = new Int32Array(0); // reused while the links fit: a moment after another makes no garbage
   return function pairsOf(ids, index, data) {
     if (key && key.ids === ids && key.data === data && key.version === data.version) return pairs;
-    const out = [];
+    if (room.length < 2 * data.links.size) room = new Int32Array(2 * data.links.size + 1024);
+    let n = 0;
     for (const l of data.links.values()) {
       const a = index.get(l.source);
       const b = index.get(l.target);
-      if (a !== undefined && b !== undefined) out.push(a, b);
+      if (a !== undefined && b !== undefined) {
+        room[n++] = a;
+        room[n++] = b;
+      }
     }
-    pairs = Int32Array.from(out);
+    pairs = room.subarray(0, n);
     key = { ids, data, version: data.version };
     return pairs;
   };

@@ -3,7 +3,8 @@
 // at deep zoom; and that skipping covered links leaves the picture as it was
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drawLinks, strokeLinks } from '../../Public/linkdraw.js';
+import { createLinkIndex, drawLinks, strokeLinks } from '../../Public/linkdraw.js';
+import { applyDataEvent, applyDataMessage, createCellData } from '../../Public/celldata.js';
 import { createCellCover, TILE_SHIFT } from '../../Public/cellcover.js';
 import { stampCells } from '../../Public/cellstamp.js';
 import { createMaskCache, packRGB } from '../../Public/raster.js';
@@ -296,4 +297,24 @@ test("deep tiles: their distance into the covered ones; a link skipped by its en
     assert.deepEqual(changed(covered), []);
   }
   assert.ok(skipped > 500, `${skipped} links skipped`);
+});
+
+test('the link index: index pairs of the links whose ends are drawn, kept while the data is the same, made again when it changes', () => {
+  const pairsOf = createLinkIndex();
+  const data = createCellData();
+  applyDataMessage(data, { cells: { id: [] }, links: { source: [1, 2, 3], target: [2, 3, 99] } });
+  const ids = [1, 2, 3];
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const first = pairsOf(ids, index, data);
+  assert.deepEqual([...first], [0, 1, 1, 2], 'a link to a cell not drawn (99) is left out');
+  assert.equal(pairsOf(ids, index, data), first, 'the same data: the same pairs');
+  applyDataEvent(data, { kind: 'linked', links: Array.from({ length: 600 }, (_, i) => ({ source: 1, target: 1000 + i })) });
+  applyDataEvent(data, { kind: 'linked', links: [{ source: 3, target: 1 }] });
+  const second = pairsOf(ids, index, data);
+  assert.notEqual(second, first, 'a new version: new pairs (the link layer compares them by identity)');
+  assert.deepEqual([...second], [0, 1, 1, 2, 2, 0]);
+  applyDataEvent(data, { kind: 'unlinked', links: [{ source: 1, target: 2 }] });
+  assert.deepEqual([...pairsOf(ids, index, data)], [1, 2, 2, 0]);
+  const fewer = [2, 3];
+  assert.deepEqual([...pairsOf(fewer, new Map(fewer.map((id, i) => [id, i])), data)], [0, 1], 'other cells drawn: their own pairs');
 });
