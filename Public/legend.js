@@ -17,13 +17,14 @@ export function createLegend(el, state, paintOf) {
     const { legend } = moment === null ? paintOf(state.ids) : paintOf(moment.ids, moment.data, moment.owners ?? state.owners);
     const me = state.client;
     const rows = legend.rows;
-    // the same lines (a moment after another while the timeline is dragged): only the counts
-    const key = JSON.stringify([legend.by, rows.map((r) => [r.name, r.css]), me, state.focused && state.group]);
-    if (key === last && rows.length <= MAX) {
-      el.querySelectorAll('.n').forEach((n, i) => {
-        const text = rows[i].count.toLocaleString('en-US');
-        if (n.textContent !== text) n.textContent = text;
-      });
+    const shown = rows.length > MAX ? rows.slice(0, MAX - 1) : rows;
+    // the same lines (a moment after another while the timeline is dragged): only the counts,
+    // and the sum of those not shown
+    const key = JSON.stringify([legend.by, shown.map((r) => [r.name, r.css]), me, state.focused && state.group]);
+    if (key === last) {
+      el.querySelectorAll('.n').forEach((n, i) => setText(n, rows[i].count.toLocaleString('en-US')));
+      const more = el.querySelector('.more');
+      if (more) setText(more, moreText(rows.slice(shown.length)));
       return;
     }
     last = key;
@@ -31,7 +32,6 @@ export function createLegend(el, state, paintOf) {
     el.hidden = rows.length === 0;
     el.dataset.by = legend.by;
     el.setAttribute('aria-label', legend.by === 'group' ? 'Cells by group' : 'Cells by who added them');
-    const shown = rows.length > MAX ? rows.slice(0, MAX - 1) : rows;
     for (const r of shown) {
       const li = document.createElement('li');
       const sw = document.createElement('span');
@@ -65,12 +65,19 @@ export function createLegend(el, state, paintOf) {
     if (shown.length < rows.length) {
       const li = document.createElement('li');
       li.className = 'more';
-      const rest = rows.slice(shown.length);
-      li.textContent = `${rest.length} more: ${rest.reduce((s, r) => s + r.count, 0).toLocaleString('en-US')}`;
+      li.textContent = moreText(rows.slice(shown.length));
       el.append(li);
     }
   }
 
   for (const type of ['membership', 'owners', 'data', 'connection', 'theme', 'selection', 'moment']) state.on(type, render);
   render();
+}
+
+// "3 more: 1,204": the lines not shown, summed up
+const moreText = (rest) => `${rest.length} more: ${rest.reduce((s, r) => s + r.count, 0).toLocaleString('en-US')}`;
+
+// a text changed only when it differs: the same text set again is a layout all the same
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
 }

@@ -233,3 +233,20 @@ def test_an_import_through_the_page_survives_the_rooms_owner_being_killed(pages,
         finally:
             for server in servers:
                 server.close()
+
+
+def test_a_legend_of_many_groups_sums_up_the_rest_and_counts_them_again_in_place(server, pages):
+    page = pages(f"{server.http}/r/manygroups")
+    connected(page)
+    with Control(server.http, room="manygroups") as control:
+        control.send({"type": "add", "cells": [{"group": f"g{i:02}"} for i in range(15)]})
+        control.event("added")
+        page.wait(lambda: page.js("return document.querySelectorAll('#legend li').length") == 12, "11 groups and a line for the rest")
+        rows = page.js("return [...document.querySelectorAll('#legend li')].map((li) => li.textContent)")
+        assert rows == [f"g{i:02}1" for i in range(11)] + ["4 more: 4"], rows
+        page.js("document.querySelector('#legend li').dataset.kept = 'yes'")
+        control.send({"type": "add", "cells": [{"group": "g14"}] * 3 + [{"group": "g00"}]})
+        control.event("added")
+        page.wait(lambda: page.js("return document.querySelector('#legend .more').textContent") == "4 more: 7", "the rest counted again")
+        assert page.js("return document.querySelector('#legend .n').textContent") == "2"
+        assert page.js("return document.querySelector('#legend li').dataset.kept") == "yes", "the same lines: counted in place, not made again"
