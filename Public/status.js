@@ -14,7 +14,8 @@ export function createStatus(root, state) {
   // "1 client", "2 clients"
   function unit(name, n, one) {
     const el = units.get(name);
-    if (el) el.textContent = Number(n) === 1 ? one : `${one}s`;
+    const text = Number(n) === 1 ? one : `${one}s`;
+    if (el && el.textContent !== text) el.textContent = text;
   }
 
   function set(name, text, data = text) {
