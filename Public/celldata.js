@@ -6,14 +6,18 @@
 // `cells`: Map id -> {label, radius, color, group, key} (only the fields a cell has; `key` is
 // the cell's id in the user's data, a string or a number, which an import resumes by);
 // `links`: Map linkKey(a, b) -> {source, target}; `near`: Map id -> Set of its links' keys, made
-// by the first removal and kept from then on, so a `removed` costs its cells' links, not a
-// pass over every link (null until then). Each change returns whether it changed anything,
-// so the state emits `data` only then.
+// once PASSES removals went over every link and kept from then on, so a `removed` costs its
+// cells' links, not a pass over every link (null until then; `passes` counts them). Each
+// change returns whether it changed anything, so the state emits `data` only then.
 const FIELDS = ['label', 'radius', 'color', 'group', 'key'];
+// A pass over 20k links takes about a seventh of indexing them: data a scrub replaces after a
+// few removals (a moment across a re-import) never pays for the index; data kept for many
+// removals pays for it once.
+const PASSES = 4;
 const isId = (v) => Number.isSafeInteger(v) && v > 0;
 
 export function createCellData() {
-  return { cells: new Map(), links: new Map(), version: 0, near: null };
+  return { cells: new Map(), links: new Map(), version: 0, near: null, passes: 0 };
 }
 
 // Ids below this (the server counts them from 1: tens of millions of cells added to one room)
@@ -56,6 +60,7 @@ export function applyDataMessage(d, msg) {
   d.cells = new Map();
   d.links = new Map();
   d.near = null;
+  d.passes = 0;
   setColumns(d, msg?.cells, msg?.links);
   d.version++;
   return true;
@@ -196,8 +201,10 @@ export function applyDataEvent(d, ev) {
 function forget(d, ids) {
   if (ids.length === 0 || (d.cells.size === 0 && d.links.size === 0)) return false;
   let changed = false;
-  if (ids.length >= d.cells.size && ids.length >= d.links.size) {
-    // as many cells gone as there is data (a clear): one pass over it
+  const clear = ids.length >= d.cells.size && ids.length >= d.links.size;
+  if (clear || (d.near === null && (d.passes ?? 0) < PASSES)) {
+    // as many cells gone as there is data (a clear), or links not indexed yet: one pass over it
+    if (!clear) d.passes = (d.passes ?? 0) + 1;
     const gone = new Set(ids);
     for (const id of gone) {
       changed = d.cells.delete(id) || changed;

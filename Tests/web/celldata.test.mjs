@@ -161,9 +161,18 @@ test('a removal takes its cells\u2019 links by each cell\u2019s own, kept as lin
   // the model: every link whose ends are both still there
   const model = (gone) => [...new Set(source.map((s, i) => [s, target[i]]).filter(([a, b]) => !gone.has(a) && !gone.has(b))
     .map(([a, b]) => (a < b ? `${a}-${b}` : `${b}-${a}`)))].sort();
-  assert.ok(applyDataEvent(d, { kind: 'removed', ids: [5] }));
-  assert.deepEqual(keys(), model(new Set([5])));
-  assert.ok(d.near instanceof Map, 'made by the first removal');
+  // the first removals go over every link; then each cell's links are indexed
+  const gone = new Set();
+  for (const id of [5, 11, 17, 23]) {
+    assert.ok(applyDataEvent(d, { kind: 'removed', ids: [id] }));
+    gone.add(id);
+    assert.deepEqual(keys(), model(gone));
+    assert.equal(d.near, null, 'not indexed yet');
+  }
+  assert.ok(applyDataEvent(d, { kind: 'removed', ids: [29] }));
+  gone.add(29);
+  assert.deepEqual(keys(), model(gone));
+  assert.ok(d.near instanceof Map, 'made by the fifth removal');
   // links added and taken away after it are kept in it
   applyDataEvent(d, { kind: 'linked', links: [{ source: 7, target: 30 }] });
   applyDataEvent(d, { kind: 'unlinked', links: [{ source: 8, target: 9 }] });
