@@ -138,6 +138,8 @@ final class MomentStateTests: XCTestCase {
         XCTAssertEqual(Array(state.cells.keys), [7, 9, 10], "all but a cell: one by one")
         XCTAssertEqual(ends(state), [[9, 10]])
         XCTAssertEqual(state.dataSeq, 7)
+        state.apply(F.envelope(8, .removed, .cells([7, 7, 9]), at: 8))
+        XCTAssertEqual(Array(state.cells.keys), [10], "as many ids as cells, but not every cell: not a clear")
     }
 
     func testACellAnUndoBringsBackHasOnlyTheLinksMadeAgain() {
