@@ -18,8 +18,9 @@ export function createScrub({ send, now = () => 0 }) {
   let wanted = null; // the newest time wanted and not asked yet
   let asked = null; // {at, ref, t}: the request under way, and when it went
   // answers: how many; meanMs, maxMs: from request to answer; buildMeanMs, buildMaxMs: this
-  // page's own work on an answer (its positions, and its data when it brings some)
-  const figures = { answers: 0, meanMs: 0, maxMs: 0, buildMeanMs: 0, buildMaxMs: 0 };
+  // page's own work on an answer (its positions, and its data when it brings some); kinds: by
+  // what data the answers brought (kindOf), how many and the mean of that work
+  const figures = { answers: 0, meanMs: 0, maxMs: 0, buildMeanMs: 0, buildMaxMs: 0, kinds: {} };
   let held = null; // {dataSeq, data}: the cells' data of the last moment
   let refs = 0;
   let primeRef = null; // the request of prime(), whose data waits for a drag
@@ -120,6 +121,8 @@ export function createScrub({ send, now = () => 0 }) {
         const ms = now() - t0;
         figures.buildMeanMs += (ms - figures.buildMeanMs) / figures.answers;
         figures.buildMaxMs = Math.max(figures.buildMaxMs, ms);
+        const kind = (figures.kinds[kindOf(msg)] ??= { answers: 0, buildMeanMs: 0 });
+        kind.buildMeanMs += (ms - kind.buildMeanMs) / ++kind.answers;
       }
       ask();
       return moment;
@@ -138,9 +141,12 @@ export function createScrub({ send, now = () => 0 }) {
       last = null;
       ask();
     },
-    /** How long answers took (ms from the request) and this page's work on them: {answers, meanMs, maxMs, buildMeanMs, buildMaxMs}. */
+    /**
+     * How long answers took (ms from the request) and this page's work on them: {answers,
+     * meanMs, maxMs, buildMeanMs, buildMaxMs, kinds: {whole, since, patch, held: {answers, buildMeanMs}}}.
+     */
     get figures() {
-      return { ...figures };
+      return { ...figures, kinds: structuredClone(figures.kinds) };
     },
     /** A request is under way. */
     get busy() {
@@ -151,6 +157,15 @@ export function createScrub({ send, now = () => 0 }) {
       return asked?.at ?? null;
     },
   };
+}
+
+// What data an answer brought: all of it (`whole`), the events since the data held (`since`),
+// what takes it back (`patch`), or none (`held`: the data held is the moment's).
+function kindOf(msg) {
+  if (msg === null || typeof msg !== 'object') return 'held';
+  if (Array.isArray(msg.since)) return 'since';
+  if (msg.patch !== undefined) return 'patch';
+  return msg.cells === undefined && msg.links === undefined ? 'held' : 'whole';
 }
 
 // A moment's `cells`: the data message's columns ({id: […], label: […], …}); rows

@@ -19,7 +19,9 @@ round trips do not pace it), and reports:
   arrived), the wait a person sees;
 - answer ms: the server's answer to a `moment`, from request to answer (the page's figures);
 - build ms: the page's own work on an answer (positions; the cells' data and links when the
-  answer brings them), and draw ms: the canvas's draws (`window.forcelayout.perf()`): what
+  answer brings them), also by what data the answers brought (`kinds`: the whole data, the
+  events since the data held, a patch back to it, or none: how many and the mean work on
+  one), and draw ms: the canvas's draws (`window.forcelayout.perf()`): what
   the page adds to the server's answer; draws: how many times the canvas was drawn over the
   run (the drag and the 2 s after it), against the moments shown.
 
@@ -186,12 +188,14 @@ def main(argv):
         "latencyMaxMs": round(waits[-1], 1), "answerMeanMs": round(run["figures"]["meanMs"], 1),
         "answerMaxMs": round(run["figures"]["maxMs"], 1), "buildMeanMs": round(run["figures"]["buildMeanMs"], 1),
         "buildMaxMs": round(run["figures"]["buildMaxMs"], 1), "drawMs": round(run["perf"].get("drawMs") or 0, 1), "draws": run["draws"],
+        "kinds": {kind: [k["answers"], round(k["buildMeanMs"], 1)] for kind, k in run["figures"].get("kinds", {}).items()},
     }
     print(json.dumps(row))
     print(f"{row['asked']} positions over {minutes} min of a {args.cells}-cell room's past{', dragged back' if args.back else ''}, {row['shown']} moments shown: "
           f"latency median {row['latencyMedianMs']} ms, p95 {row['latencyP95Ms']} ms, max {row['latencyMaxMs']} ms "
           f"(answers {row['answerMeanMs']} ms mean, {row['answerMaxMs']} ms max; the page's work on one "
-          f"{row['buildMeanMs']} ms mean, {row['buildMaxMs']} ms max; draws {row['drawMs']} ms)")
+          f"{row['buildMeanMs']} ms mean, {row['buildMaxMs']} ms max; draws {row['drawMs']} ms); answers by data brought "
+          + ", ".join(f"{kind} {n} ({ms} ms)" for kind, (n, ms) in row["kinds"].items()))
     return 0
 
 

@@ -252,7 +252,10 @@ test('each answer is timed from its request', () => {
   scrub.answer(answer(link.sent[0]));
   clock = 100;
   scrub.answer(answer(link.sent[1]));
-  assert.deepEqual(scrub.figures, { answers: 2, meanMs: 50, maxMs: 60, buildMeanMs: 0, buildMaxMs: 0 });
+  assert.deepEqual(scrub.figures, {
+    answers: 2, meanMs: 50, maxMs: 60, buildMeanMs: 0, buildMaxMs: 0,
+    kinds: { whole: { answers: 1, buildMeanMs: 0 }, held: { answers: 1, buildMeanMs: 0 } },
+  }, 'the first brought the data, the second left it out');
 });
 
 test('a moment of the same cells as the one before takes its ids and index (the canvas caches hold)', () => {
