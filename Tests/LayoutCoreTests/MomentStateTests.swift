@@ -142,6 +142,29 @@ final class MomentStateTests: XCTestCase {
         XCTAssertEqual(Array(state.cells.keys), [10], "as many ids as cells, but not every cell: not a clear")
     }
 
+    func testTheDataColumnsAreTheRoomsCellsAndLinksWithoutTheRemovedSkipped() {
+        var state = moment(cells: 0)
+        let records = (1...600).map { CellRecordData(id: $0, data: CellData(label: $0 % 3 == 0 ? nil : "n\($0)", group: "g\($0 % 4)"), radius: $0 % 5 == 0 ? 7 : nil) }
+        state.apply(F.envelope(1, .added, .added(records.map(\.id), data: records), by: "c1", at: 1))
+        state.apply(F.envelope(2, .linked, .linked((1..<600).map {
+            LinkRecord(Link(source: $0, target: $0 + 1, distance: $0 % 7 == 0 ? 12 : nil), attrs: $0 % 9 == 0 ? attrs(#"{"w":\#($0)}"#) : nil)
+        }), at: 2))
+        func expected(_ state: MomentState) -> [UInt8] {
+            var attrs = LinkAttributes()
+            for (ends, record) in state.links where record.attrs != nil { attrs[ends.source, ends.target] = record.attrs }
+            var writer = JSONWriter()
+            writer.raw(",")
+            DataMessage.writeColumns(records: Array(state.cells.values), links: state.links.values.map(\.link), linkAttrs: attrs, into: &writer)
+            return writer.bytes
+        }
+        XCTAssertEqual(HistoryMessages.dataColumns(of: state), expected(state))
+        state.apply(F.envelope(3, .removed, .cells([5, 300, 301]), at: 3))
+        state.tidy()
+        XCTAssertEqual(state.cells.count, 597)
+        XCTAssertEqual(HistoryMessages.dataColumns(of: state), expected(state), "the removed cells and their links left out")
+        XCTAssertFalse(String(decoding: HistoryMessages.dataColumns(of: state), as: UTF8.self).contains("\"n301\""))
+    }
+
     func testACellAnUndoBringsBackHasOnlyTheLinksMadeAgain() {
         var state = moment(cells: 4)
         state.apply(F.envelope(1, .linked, .linked([LinkRecord(Link(source: 1, target: 2)), LinkRecord(Link(source: 2, target: 3)),
