@@ -430,7 +430,7 @@ window.forcelayout = {
   /**
    * The timeline: {opened, at (the time shown, null: live), shown (the moment drawn's time, or
    * null), events (held), more, figures: how long moments took to come and this page's work
-   * on them ({answers, meanMs, maxMs, buildMeanMs, buildMaxMs})}.
+   * on them ({answers, meanMs, maxMs, buildMeanMs, buildMaxMs, kinds}: scrub.js)}.
    */
   timeline: () => ({
     opened: rewind.opened, at: rewind.at, shown: state.moment?.at ?? null, events: rewind.timeline.events.length,

@@ -136,7 +136,7 @@ export function createRewind({ state, send, now = () => Date.now() }) {
       }
       return false;
     },
-    /** How long moments took to come (ms from the request to its answer): {answers, meanMs, maxMs}. */
+    /** How long moments took to come (ms from the request to its answer): {answers, meanMs, maxMs, …} (scrub.js figures). */
     figures: () => scrub.figures,
   };
 }
