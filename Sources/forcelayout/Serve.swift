@@ -67,6 +67,10 @@ struct Serve: ParsableCommand {
                                valueName: "open|view|private"))
     var defaultAccess: String?
 
+    @Option(help: ArgumentHelp("The least a log line must weigh to be written (standard error): trace, debug, info, notice, warning, error or critical.",
+                               valueName: "level"))
+    var logLevel: String = "info"
+
     @Option(help: ArgumentHelp("File holding the admin token (one line, 22 to 256 token characters; or $FORCELAYOUT_ADMIN_TOKEN): it is the owner of every room, and GET /rooms lists private rooms to it.",
                                valueName: "path"))
     var adminTokenFile: String?
@@ -110,6 +114,9 @@ struct Serve: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         if let defaultAccess, AccessMode(rawValue: defaultAccess) == nil {
             throw ValidationError("--default-access must be one of \(AccessMode.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -133,9 +140,10 @@ struct Serve: ParsableCommand {
         // A file size limit (`ulimit -f`) makes a state file's write fail with EFBIG, which the
         // room reports as it reports a full disk (`unsaved`), instead of killing the server.
         signal(SIGXFSZ, SIG_IGN)
+        let level = Logger.Level(rawValue: logLevel) ?? .info  // checked by validate()
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .info
+            handler.logLevel = level
             return handler
         }
         let logger = Logger(label: "forcelayout")
