@@ -71,6 +71,10 @@ struct Serve: ParsableCommand {
                                valueName: "level"))
     var logLevel: String = "info"
 
+    @Option(help: ArgumentHelp("How log lines are written: text (for people) or json (one object a line: time, level, label, message, metadata; for tools).",
+                               valueName: "text|json"))
+    var logFormat: String = "text"
+
     @Option(help: ArgumentHelp("File holding the admin token (one line, 22 to 256 token characters; or $FORCELAYOUT_ADMIN_TOKEN): it is the owner of every room, and GET /rooms lists private rooms to it.",
                                valueName: "path"))
     var adminTokenFile: String?
@@ -117,6 +121,9 @@ struct Serve: ParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        guard ["text", "json"].contains(logFormat) else {
+            throw ValidationError("--log-format must be text or json")
+        }
         if let defaultAccess, AccessMode(rawValue: defaultAccess) == nil {
             throw ValidationError("--default-access must be one of \(AccessMode.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -141,8 +148,9 @@ struct Serve: ParsableCommand {
         // room reports as it reports a full disk (`unsaved`), instead of killing the server.
         signal(SIGXFSZ, SIG_IGN)
         let level = Logger.Level(rawValue: logLevel) ?? .info  // checked by validate()
+        let json = logFormat == "json"
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler: any LogHandler = json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
