@@ -3,9 +3,9 @@ import LayoutCore
 import Logging
 
 /// `--log-format json`: each log line one JSON object on a line of its own, for tools that read
-/// logs (journald's JSON fields, Loki, jq): `time` (ISO 8601, UTC, ms), `level`, `label`,
+/// logs (jq, Loki, a log shipper): `time` (ISO 8601, UTC, ms), `level`, `label`,
 /// `message`, and the line's metadata, if any, as `metadata` (each value as its text). The
-/// keys stay these (README, "Logs"). A line goes out in one `write`, so lines from threads
+/// keys stay these (README, `--log-format`). A line goes out in one `write`, so lines from threads
 /// never interleave.
 package struct JSONLogHandler: LogHandler {
     package var logLevel: Logger.Level = .info
