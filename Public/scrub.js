@@ -43,9 +43,11 @@ export function createScrub({ send, now = () => 0 }) {
   // (the events since, or the data left out, are of data this page does not hold)
   function heldAfter(msg) {
     const dataSeq = Number.isSafeInteger(msg.dataSeq) ? msg.dataSeq : null;
-    if (Array.isArray(msg.since) || msg.patch !== undefined) return held !== null && held.dataSeq === msg.base ? dataSeq : undefined;
-    if (msg.cells === undefined && msg.links === undefined) return held !== null && held.dataSeq === dataSeq ? dataSeq : undefined;
-    return dataSeq;
+    switch (kindOf(msg)) {
+      case 'since': case 'patch': return held !== null && held.dataSeq === msg.base ? dataSeq : undefined;
+      case 'held': return held !== null && held.dataSeq === dataSeq ? dataSeq : undefined;
+      default: return dataSeq;
+    }
   }
 
   // the cells' data of an answer: its own (a new data object), the one held, or the one held
@@ -58,9 +60,10 @@ export function createScrub({ send, now = () => 0 }) {
       wanted ??= Math.round(msg.at);
       return null;
     }
-    if (Array.isArray(msg.since) || msg.patch !== undefined) {
+    const kind = kindOf(msg);
+    if (kind === 'since' || kind === 'patch') {
       const { data } = held;
-      if (Array.isArray(msg.since)) {
+      if (kind === 'since') {
         for (const ev of msg.since) if (ev !== null && typeof ev === 'object') applyDataEvent(data, ev);
       } else {
         applyDataPatch(data, msg.patch);
@@ -68,7 +71,7 @@ export function createScrub({ send, now = () => 0 }) {
       held = dataSeq === null ? null : { dataSeq, data };
       return data;
     }
-    if (msg.cells === undefined && msg.links === undefined) return held.data;
+    if (kind === 'held') return held.data;
     const data = createCellData();
     applyDataMessage(data, { cells: columns(msg.cells), links: msg.links });
     held = dataSeq === null ? null : { dataSeq, data };
@@ -160,7 +163,8 @@ export function createScrub({ send, now = () => 0 }) {
 }
 
 // What data an answer brought: all of it (`whole`), the events since the data held (`since`),
-// what takes it back (`patch`), or none (`held`: the data held is the moment's).
+// what takes it back (`patch`), or none (`held`: the data held is the moment's). The one
+// reading of an answer's shape: what the page holds after it, its data and its figures.
 function kindOf(msg) {
   if (msg === null || typeof msg !== 'object') return 'held';
   if (Array.isArray(msg.since)) return 'since';
