@@ -251,7 +251,14 @@ def test_first_contact_empty_room_keys_clear_pause_and_import_replace_or_add(ser
     a.wait(lambda: a.cells() == 10, "its Add button to add ten cells")
     assert not a.find("#empty").is_displayed()
 
-    # - zooms out, and removes nothing
+    # - zooms out, and removes nothing. The auto camera follows the ten cells as they settle
+    # (it can zoom in by more than the key zooms out meanwhile): read it once it is still.
+    a.wait(lambda: a.field("motion") == "settled", "the ten cells to settle")
+    def still():
+        before = a.js("return window.forcelayout.camera().scale")
+        time.sleep(0.3)
+        return a.js("return window.forcelayout.camera().scale") == before
+    a.wait(still, "the camera to be still")
     scale = a.js("return window.forcelayout.camera().scale")
     a.find("body").send_keys("-")
     a.wait(lambda: a.js("return window.forcelayout.camera().scale") < scale, "- to zoom out")
