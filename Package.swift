@@ -29,6 +29,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        // What the server counts and times goes through swift-metrics' API; `serve` bootstraps
+        // swift-prometheus's factory behind it, and `GET /metrics` is its registry's exposition.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(
@@ -57,6 +61,8 @@ let package = Package(
         ),
         // A whole-mask test for the force loops, which Swift's SIMD types do not inline.
         .target(name: "CVectorMath", cSettings: vectorC),
+        // The executable's GNU build ID, for `--version` (`BuildInfo`): <link.h> is not in Glibc's module.
+        .target(name: "CBuildID"),
         .target(name: "ForceLayout", dependencies: ["CVectorMath"], swiftSettings: vectorSwift + engineSwift),
         .target(name: "EventBus", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
         // The pure core: the layout's state, the protocol's values and codecs, the cluster's
@@ -78,6 +84,7 @@ let package = Package(
             dependencies: [
                 "ForceLayout", "EventBus", "LayoutCore",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         // Several servers over Redis (hiredis on threads of its own): claims and leases, the
@@ -87,6 +94,7 @@ let package = Package(
             dependencies: [
                 "CHiredis", "ForceLayout", "EventBus", "LayoutCore", "LayoutRooms",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         // The libwebsockets glue: the context and its callbacks, connections and sessions,
@@ -94,8 +102,10 @@ let package = Package(
         .target(
             name: "LayoutServer",
             dependencies: [
-                "CLibWebSockets", "ForceLayout", "EventBus", "LayoutCore", "LayoutRooms", "LayoutCluster",
+                "CLibWebSockets", "CBuildID", "ForceLayout", "EventBus", "LayoutCore", "LayoutRooms", "LayoutCluster",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // The load-test client (`forcelayout load`): libwebsockets clients and their figures,
@@ -111,6 +121,7 @@ let package = Package(
                 "LayoutCore", "LayoutRooms", "LayoutCluster", "LayoutServer", "LoadTool", "ImportTool", "ForceLayout",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         // libFuzzer target for the client-message path (`make fuzz`); a plain build makes a replayer.
@@ -123,7 +134,11 @@ let package = Package(
         .testTarget(name: "LayoutRoomsTests", dependencies: ["LayoutCore", "LayoutRooms", "ForceLayout", "EventBus"]),
         // The cluster's tests: its state against a scripted Redis, the wire, the mirror.
         .testTarget(name: "LayoutClusterTests", dependencies: ["LayoutCore", "LayoutRooms", "LayoutCluster", "ForceLayout", "EventBus"]),
-        .testTarget(name: "LayoutServerTests", dependencies: ["LayoutCore", "LayoutRooms", "LayoutServer", "ForceLayout", "EventBus"]),
+        .testTarget(name: "LayoutServerTests", dependencies: [
+            "LayoutCore", "LayoutRooms", "LayoutServer", "ForceLayout", "EventBus",
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ]),
         .testTarget(name: "LoadToolTests", dependencies: ["LoadTool", "LayoutCore"]),
         .testTarget(name: "ImportToolTests", dependencies: ["ImportTool", "LayoutCore", "ForceLayout"]),
     ]

@@ -10,7 +10,9 @@
 // exactly would cost an encode per message). `protocols` (an array, or a function asked at each
 // attempt) is the offer: links.js adds the room's key to it. A close goes to onClose first,
 // which may say 'stop' (the room's access turned this page away: no more attempts, state
-// 'refused').
+// 'refused'). A close with 1012 (service restart: the server is draining, or lost the room's
+// stream in a cluster) is retried at once, within RESTART_JITTER_MS, not after the backoff:
+// the same address leads to a server that is ready.
 import { roomFromPath, socketPath } from './room.js';
 
 /** What the page offers, the one it prefers first: v2 sends frames as binary messages. */
@@ -27,6 +29,19 @@ export function socketUrl(loc, room = roomFromPath(loc.pathname)) {
 /** The delay before reconnect attempt n (0-based). */
 export function backoffDelay(attempt, { first = 250, max = 5000 } = {}) {
   return Math.min(max, first * 2 ** Math.min(attempt, 20));
+}
+
+/** The close status that means "the service restarts: come back now" (RFC 6455, 1012). */
+export const SERVICE_RESTART = 1012;
+/** A restart's clients come back spread over this many ms, not all in the same one. */
+export const RESTART_JITTER_MS = 100;
+
+/**
+ * The delay before reconnecting after a close with `code`, the `attempt`-th in a row (0-based):
+ * a restart's at once (within the jitter, `random` in [0, 1)), else the backoff.
+ */
+export function reconnectDelay(code, attempt, random = Math.random()) {
+  return code === SERVICE_RESTART && attempt === 0 ? random * RESTART_JITTER_MS : backoffDelay(attempt);
 }
 
 // One text message: JSON, an object, handed to onMessage (which must never break the page).
@@ -97,16 +112,16 @@ export function connect({
         onState('refused');
         return;
       }
-      retry();
+      retry(e.code);
     });
     // 'error' is always followed by 'close'; the browser already reports the failure
     ws.addEventListener('error', () => {});
   }
 
-  function retry() {
+  function retry(code) {
     if (timer !== null) return;
     onState('reconnecting');
-    timer = setTimeout(open, backoffDelay(attempt++));
+    timer = setTimeout(open, reconnectDelay(code, attempt++));
   }
 
   open();

@@ -64,3 +64,15 @@ extension ClusterNode {
         }
     }
 }
+
+extension ClusterNode {
+    /// How many rooms this server steps (their leases held) and relays, now (`/metrics`).
+    package var routeCounts: (leases: Int, relays: Int) {
+        state.withLock { state in
+            let relays = state.routes.values.reduce(0) { count, route in
+                if case .relay = route { count + 1 } else { count }
+            }
+            return (state.leases.held.count, relays)
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreMetrics
 import Dispatch
 import Foundation
 import LayoutCore
@@ -43,6 +44,9 @@ struct Serve: ParsableCommand {
 
     @Option(help: "Seconds after its last client left that a room with no cells is forgotten (its file moved aside, see --forgotten-retention-days).")
     var roomForgetSeconds = Self.defaults.roomForgetSeconds
+
+    @Option(help: "Seconds a stop (SIGTERM, SIGINT) may take at most: /readyz answers 503 at once, a cluster's rooms go to other servers, then every client is closed with 1012 (reconnect now); the rooms' states are written after it.")
+    var drainSeconds = Self.defaults.drainSeconds
 
     @Option(help: "Threads that step the rooms (default: one per core).")
     var stepThreads: Int?
@@ -97,6 +101,7 @@ struct Serve: ParsableCommand {
             throw ValidationError("--forgotten-retention-days must be in 0...36500")
         }
         guard roomForgetSeconds >= 1 else { throw ValidationError("--room-forget-seconds must be at least 1") }
+        guard (1...3600).contains(drainSeconds) else { throw ValidationError("--drain-seconds must be in 1...3600") }
         if let stepThreads, !(1...64).contains(stepThreads) { throw ValidationError("--step-threads must be in 1...64") }
         if let redis {
             _ = try redisAddress(redis)
@@ -155,6 +160,9 @@ struct Serve: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "forcelayout")
+        // Before any room steps: what the rooms and the cluster count goes to GET /metrics.
+        let metrics = CatalogueMetricsFactory()
+        MetricsSystem.bootstrap(metrics)
         let config = try serverConfig()
         if let problem = config.cluster?.joinProblem() {
             FileHandle.standardError.write(Data("forcelayout: \(problem)\n".utf8))
@@ -163,7 +171,7 @@ struct Serve: ParsableCommand {
         let server: Server
         let url: String
         do {
-            server = try Server(config: config, logger: logger)
+            server = try Server(config: config, logger: logger, metrics: metrics)
             url = try server.start()
         } catch {
             FileHandle.standardError.write(Data("forcelayout: \(error)\n".utf8))
@@ -218,6 +226,7 @@ struct Serve: ParsableCommand {
         config.statePath = state.map { URL(fileURLWithPath: $0).path }
         config.stateDirectory = stateDir.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         config.roomForgetSeconds = roomForgetSeconds
+        config.drainSeconds = drainSeconds
         config.roomEvictSeconds = roomEvictSeconds
         config.forgottenRetentionSeconds = forgottenRetentionDays * 86_400
         config.stepThreads = stepThreads

@@ -124,10 +124,10 @@ class RunningServer:
 
     def _read(self, process, listening):
         # Reads to the end, so the server never blocks on a full pipe.
-        banners = tuple(f"listening on {scheme}://127.0.0.1:{self.port}/" for scheme in ("http", "https"))
+        # Whatever the address (--host 0.0.0.0 too): this port's banner.
         for line in process.stdout:
             self.output.append(line)
-            if line.startswith(banners):
+            if line.startswith(("listening on http://", "listening on https://")) and line.rstrip().endswith(f":{self.port}/"):
                 listening.set()
 
     @property
@@ -185,7 +185,7 @@ class RunningServer:
             self.reader.join(5)  # so `log` holds everything the process printed
 
     def shutdown(self, timeout=10):
-        """SIGTERM (clients closed with 1001, state saved), SIGKILL after `timeout` seconds."""
+        """SIGTERM (clients closed with 1012, state saved), SIGKILL after `timeout` seconds."""
         if self.process is None:
             return None
         try:

@@ -8,12 +8,12 @@ from client import Client, positions, run
 from server import RunningServer, wait_until, wait_until_async
 
 
-def test_sigterm_closes_clients_with_1001_and_exits_0():
+def test_sigterm_closes_clients_with_1012_and_exits_0():
     async def scenario(running):
         async with Client(running.ws) as client:
             running.process.send_signal(signal.SIGTERM)
             await wait_until_async(lambda: client.closed, timeout=5)
-            assert client.closed and client.closed[0] == 1001, client.closed
+            assert client.closed and client.closed[0] == 1012, client.closed
     with RunningServer() as running:
         run(scenario(running))
         assert running.wait() == 0, running.log

@@ -1,7 +1,7 @@
 // node --test Tests/web/  — the connection of Public/net.js, with fake WebSockets and mock timers
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { backoffDelay, connect, socketUrl, SUBPROTOCOLS } from '../../Public/net.js';
+import { backoffDelay, connect, reconnectDelay, RESTART_JITTER_MS, SERVICE_RESTART, socketUrl, SUBPROTOCOLS } from '../../Public/net.js';
 import { createState, setConnection } from '../../Public/state.js';
 import { applyMessage } from '../../Public/apply.js';
 
@@ -34,10 +34,12 @@ class FakeSocket extends EventTarget {
     e.data = data;
     this.dispatchEvent(e);
   }
-  close() {
+  close(code = 1006) {
     this.readyState = 3;
     this.dispatchEvent(new Event('error'));
-    this.dispatchEvent(new Event('close'));
+    const e = new Event('close');
+    e.code = code;
+    this.dispatchEvent(e);
   }
 }
 
@@ -72,6 +74,33 @@ test('socket url and backoff', () => {
   assert.deepEqual(SUBPROTOCOLS, ['forcelayout.v2', 'forcelayout.v1'], 'v2 first: a v2 server picks it, an older one answers v1');
   assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 50].map((n) => backoffDelay(n)), [250, 500, 1000, 2000, 4000, 5000, 5000, 5000]);
 });
+
+test('a close with 1012 (the server restarts) reconnects at once, within the jitter; others after the backoff', () => {
+  assert.equal(SERVICE_RESTART, 1012);
+  assert.equal(reconnectDelay(1012, 0, 0), 0);
+  assert.equal(reconnectDelay(1012, 0, 0.999), 0.999 * RESTART_JITTER_MS);
+  assert.ok(RESTART_JITTER_MS <= 250, 'a restart must not cost a viewer more than a quarter second');
+  assert.equal(reconnectDelay(1012, 1, 0), backoffDelay(1), 'the server it reached refused too: back off');
+  for (const code of [1000, 1001, 1006, 1011, 1013, undefined]) assert.equal(reconnectDelay(code, 0, 0), backoffDelay(0), String(code));
+});
+
+test('the page reconnects within the jitter after a 1012 close, after the backoff after another', withSocket(FakeSocket, () => {
+  FakeSocket.made = [];
+  const states = [];
+  connect({ url: 'ws://x/ws', protocols: SUBPROTOCOLS, onMessage() {}, onBinary() {}, onState: (s) => states.push(s), onBytes() {}, onClose() {} });
+  FakeSocket.made[0].open();
+  FakeSocket.made[0].message('{"type":"hello"}');
+  FakeSocket.made[0].close(1012);
+  mock.timers.tick(RESTART_JITTER_MS);
+  assert.equal(FakeSocket.made.length, 2, 'a new socket within the jitter');
+  FakeSocket.made[1].open();
+  FakeSocket.made[1].message('{"type":"hello"}');
+  FakeSocket.made[1].close(1006);
+  mock.timers.tick(backoffDelay(0) - 1);
+  assert.equal(FakeSocket.made.length, 2, 'a drop waits for the backoff');
+  mock.timers.tick(1);
+  assert.equal(FakeSocket.made.length, 3);
+}));
 
 test('a WebSocket constructor that throws does not break wiring declared after connect()', withSocket(ThrowingSocket, () => {
   ThrowingSocket.attempts = 0;

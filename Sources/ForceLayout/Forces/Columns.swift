@@ -8,6 +8,10 @@ typealias Lanes = SIMD8<Float>
 typealias Lanes = SIMD4<Float>
 #endif
 
+/// Lanes the force loops compute at once in this build (8: built for AVX2, 4: portable), for
+/// `forcelayout --version`.
+public let forceLoopLanes = Lanes.scalarCount
+
 extension SIMD4 where Scalar == Float {
     /// 0, 1, 2, 3: each lane's index, for masking a block's padding.
     static var indices: SIMD4<Float> { SIMD4(0, 1, 2, 3) }

@@ -129,6 +129,7 @@ final class RedisCommands: Sendable {
     private func run() {
         var connection: RedisConnection?
         var backoff = RedisBackoff()
+        var connectedBefore = false
         defer { finished.signal() }
         while true {
             signal.wait()
@@ -141,7 +142,7 @@ final class RedisCommands: Sendable {
                 return
             }
             guard !batches.isEmpty else { continue }
-            if connection == nil { connection = connect(&backoff) }
+            if connection == nil { connection = connect(&backoff, connectedBefore: &connectedBefore) }
             guard let link = connection else {
                 for batch in batches { batch.completion?(.failure(.init(description: "Redis is unreachable"))) }
                 continue
@@ -160,11 +161,14 @@ final class RedisCommands: Sendable {
 
     /// A new connection to Redis, when `backoff` (or a `reconnectNow`) lets one be tried now
     /// and it is made; nil otherwise.
-    private func connect(_ backoff: inout RedisBackoff) -> RedisConnection? {
+    /// `connectedBefore`: a connection was made before (the next one is a reconnect).
+    private func connect(_ backoff: inout RedisBackoff, connectedBefore: inout Bool) -> RedisConnection? {
         if retryNow.exchange(false, ordering: .acquiringAndReleasing) { backoff.succeeded() }
         guard backoff.mayTry(now: Uptime.seconds()) else { return nil }
         do {
             let connection = try RedisConnection(address, timeout: timeout)
+            if connectedBefore { ClusterMetrics.redisReconnects.increment() }
+            connectedBefore = true
             backoff.succeeded()
             logger.info("cluster: \(purpose) connected to \(address)")
             linkChanged(true)
@@ -178,8 +182,10 @@ final class RedisCommands: Sendable {
 
     /// Pipelines the commands of `batches` on `link` and hands each batch its replies.
     private func send(_ batches: [Batch], on link: RedisConnection) throws(RedisConnection.Failure) {
+        let start = DispatchTime.now().uptimeNanoseconds
         for batch in batches { for command in batch.commands { link.append(command) } }
         let replies = try link.replies(batches.reduce(0) { $0 + $1.commands.count })
+        ClusterMetrics.redisRoundTrip.recordNanoseconds(DispatchTime.now().uptimeNanoseconds - start)
         var offset = 0
         for batch in batches {
             batch.completion?(.success(Array(replies[offset..<(offset + batch.commands.count)])))

@@ -57,6 +57,7 @@ extension ClusterNode {
             }
             wakeRoom.withLock { $0 }?(room)
         }
+        if claim.previous != nil { ClusterMetrics.failovers.increment() }
         logger.info("room \(name) \(claim.previous != nil ? "taken over" : saved == nil ? "created" : "loaded from Redis"): stepped here (\(host.rooms.count) in memory)")
         return true
     }

@@ -45,6 +45,9 @@ package struct PeerAddress: Hashable, CustomStringConvertible {
         }
     }
 
+    /// 127.0.0.0/8 or ::1: this machine.
+    package var isLoopback: Bool { key.count == 4 ? key[0] == 127 : description == "::1" }
+
     package static func == (a: PeerAddress, b: PeerAddress) -> Bool { a.key == b.key }
     package func hash(into hasher: inout Hasher) { hasher.combine(key) }
 }

@@ -158,8 +158,10 @@ package final class StateSaver: Sendable {
     private func write(_ state: SavedState) -> Bool {
         guard destination.write(state) else {
             lastFailed.store(true, ordering: .releasing)
+            RoomMetrics.saveFailures.increment()
             return false
         }
+        RoomMetrics.saves.increment()
         _ = durable.max(state.reservation, ordering: .releasing)
         lastFailed.store(false, ordering: .releasing)
         return true

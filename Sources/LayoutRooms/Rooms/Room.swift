@@ -211,6 +211,9 @@ package final class Room: Sendable {
     /// Cells it holds, for the total (`CellBudget`) when it leaves memory.
     package var cellCount: Int { layout.withLock { $0?.state.simulation.count ?? 0 } }
 
+    /// Links it holds (0 for a room this server only relays).
+    package var linkCount: Int { layout.withLock { $0?.state.simulation.links.count ?? 0 } }
+
     package func announce() { changed.insert(name) }
 
     /// The status as clients and relays are told it (`hello`, `stats`, the cluster): with the

@@ -70,7 +70,9 @@ package struct RoomLayout {
                 stepRate.reset()
             }
             publishChanges(to: room)
-            publishSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let nanoseconds = DispatchTime.now().uptimeNanoseconds - start
+            publishSeconds = Double(nanoseconds) / 1e9
+            RoomMetrics.encode.recordNanoseconds(nanoseconds)
         }
         let saving = keeper?.saveIfDue(state) ?? false
         return TurnOutcome(again: state.isStepping || saving || !deferred.isEmpty, stepping: state.isStepping,
@@ -269,8 +271,10 @@ package struct RoomLayout {
         // room's parallel step takes every core each tick, and on a machine of two a moment
         // (15 ms of work) waited 60 ms more behind it (bench-scrub over an hour of 10k cells).
         let events = state.step(parallel: room.history.isRead ? false : nil)
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let nanoseconds = DispatchTime.now().uptimeNanoseconds - start
+        let seconds = Double(nanoseconds) / 1e9
         timings.record(seconds * 1e3)
+        RoomMetrics.step.recordNanoseconds(nanoseconds)
         keeper?.changed()
         for event in events { publish(event, to: room) }
         if !events.isEmpty { room.announce() }

@@ -163,7 +163,10 @@ package final class Mailbox: Sendable {
     package var overflowed: Bool { overflow != nil }
 
     /// Bytes queued, the opening's included.
-    var queuedBytes: Int { state.withLock { $0.queuedBytes } }
+    package var queuedBytes: Int { state.withLock { $0.queuedBytes } }
+
+    /// Messages queued, the stats included.
+    package var queuedCount: Int { state.withLock { $0.messages.count - $0.head + ($0.stats == nil ? 0 : 1) } }
 
     /// Bytes of the opening still queued.
     var openingBytes: Int { state.withLock { $0.openingBytes } }

@@ -17,7 +17,8 @@ extension Server {
         let bytes = UnsafeRawBufferPointer(start: payload, count: payload == nil ? 0 : length)
         var bad: (status: UInt32, reason: String)?
         if case .fail(let status, let reason) = CloseFrameAnswer(payload: bytes) { bad = (UInt32(status), reason) }
-        // A close of our own waiting for a write (1009, 1008, 1001) answers instead of the echo,
+        if bytes.count >= 2 { session.closeStatus = UInt16(bytes[0]) << 8 | UInt16(bytes[1]) }
+        // A close of our own waiting for a write (1009, 1008, 1012) answers instead of the echo,
         // which would otherwise replace it (`ConnectionLife.peerClosed`).
         switch session.life.peerClosed(bad: bad) {
         case .echo:

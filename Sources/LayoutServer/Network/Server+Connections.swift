@@ -81,6 +81,7 @@ extension Server {
         switch connections.accept(from: address, now: Uptime.seconds()) {
         case .refuse(let refusal):
             refusals.count(refusal, from: address)
+            metrics.connectionsRefused.increment()
             return false
         case .admitEvicting(let id, let evicted):
             refusals.countEviction(from: address)

@@ -57,7 +57,8 @@ extension Server {
         ])
     }
 
-    /// `/stats`, `/rooms` and `/r` (the layout protocol's callback), then `/`: the files of `Public/`.
+    /// `/stats`, `/rooms`, `/export`, `/r` and the operator's paths (the layout protocol's
+    /// callback), then `/`: the files of `Public/`.
     private func makeMounts() -> UnsafeMutablePointer<lws_http_mount> {
         var files = lws_http_mount()
         files.mountpoint = allocations.string("/")
@@ -70,7 +71,8 @@ extension Server {
 
         var next = allocations.keep(files)
         filesMount = UnsafePointer(next)
-        for path in [Server.statsPath, Server.roomsPath, Server.exportPath, RoomAddress.pagePath] {
+        for path in [Server.statsPath, Server.roomsPath, Server.exportPath, RoomAddress.pagePath,
+                     Server.metricsPath, Server.healthPath, Server.readyPath] {
             var mount = lws_http_mount()
             mount.mount_next = UnsafePointer(next)
             mount.mountpoint = allocations.string(path)

@@ -4,7 +4,8 @@ import LayoutCore
 import LayoutRooms
 
 /// What the server answers itself over HTTP (`HEAD`: the same headers, no body): `GET /stats`
-/// and `GET /rooms` as application/json, `GET /export/…` (`Server+Export`), and under `/r/` the page of a room or a file of
+/// and `GET /rooms` as application/json, `GET /export/…` (`Server+Export`), `GET /metrics`,
+/// `/healthz` and `/readyz` (`Server+Operations`), and under `/r/` the page of a room or a file of
 /// `Public/` (so the page's relative paths resolve there), else a 404 page saying what is wrong with the room's name
 /// (`MistypedRoomPage`).
 extension Server {
@@ -20,6 +21,9 @@ extension Server {
             return respondJSON(wsi, statsJSON(for: nil, hidingMain: hidden))
         }
         if path.hasPrefix(Server.roomsPath), exact { return respondJSON(wsi, roomsJSON(for: credential(wsi, handshake: false))) }
+        if path.hasPrefix(Server.metricsPath), exact { return serveMetrics(wsi) }
+        if path.hasPrefix(Server.healthPath), exact { return serveHealth(wsi) }
+        if path.hasPrefix(Server.readyPath), exact { return serveReadiness(wsi) }
         if path.hasPrefix(Server.exportPath + "/") { return serveExport(wsi, rest: rest) }
         if path.hasPrefix(RoomAddress.pagePath + "/") || path == RoomAddress.pagePath {
             switch RoomAddress.page(rest) {

@@ -12,6 +12,7 @@ extension Server {
         requestArrived(wsi)
         guard let refusal = admitHandshake(wsi) else { return 0 }
         logger.info("refused \(refusal.why)")
+        metrics.handshakeRefused(status: refusal.status)
         _ = lws_return_http_status(wsi, refusal.status, refusal.text)
         return 1
     }

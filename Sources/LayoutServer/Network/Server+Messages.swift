@@ -34,14 +34,18 @@ extension Server {
         // A connection being closed (too slow, shutting down) is not answered any more.
         guard !session.life.isClosing, !session.mailbox.overflowed else { return }
         guard session.bucket.take(now: Uptime.seconds()) else {
+            metrics.received(type: nil)
             reject(session, ProtocolError(.rateLimited, "more than \(Int(config.limits.messagesPerSecond)) messages a second (burst \(Int(config.limits.messageBurst)))"))
             return
         }
         guard !binary else {
+            metrics.received(type: nil)
             reject(session, ProtocolError(.badJSON, "binary frames are not accepted: send JSON as text"))
             return
         }
-        switch decoder.decode(session.received) {
+        let decoded = decoder.decode(session.received)
+        metrics.received(type: try? decoded.get().message.kindName)
+        switch decoded {
         case .failure(let error):
             reject(session, error)
         case .success(let request):
@@ -88,6 +92,7 @@ extension Server {
 
     func reject(_ session: Session, _ error: ProtocolError) {
         logger.info("rejected message from \(session.client): \(error.code.rawValue): \(error.message)")
+        metrics.refused(error.code)
         send(session, OutgoingMessage(ServerMessages.error(error)))
     }
 
@@ -108,6 +113,7 @@ extension Server {
     /// before hello either (a close may).
     func writable(_ session: Session) -> Int32 {
         let message: OutgoingMessage
+        var isFrame = false
         let newest = session.room.frames.current
         switch session.life.writable(mailboxEmpty: session.mailbox.isEmpty) {
         case .nothing:
@@ -123,6 +129,7 @@ extension Server {
             } else if let frame = newest, frame.serial > session.sentFrameSerial {
                 guard let next = frameToSend(session, frame) else { return 0 }
                 message = next
+                isFrame = true
             } else {
                 return 0
             }
@@ -131,6 +138,7 @@ extension Server {
         let written = lws_write(session.wsi, message.payload, message.count,
                                 message.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT)
         guard written >= 0 else { return -1 }
+        metrics.wrote(message.isBinary ? .binary : .text, bytes: message.count, frame: isFrame)
         if !session.mailbox.isEmpty || (newest?.serial ?? 0) > session.sentFrameSerial || session.life.closeRequest != nil {
             lws_callback_on_writable(session.wsi)
         }
@@ -163,6 +171,10 @@ extension Server {
             return nil
         }
         fitSendBuffer(session, to: message.count)
+        // Frames published since the last one it was sent, which it will never get.
+        if session.sentFrameSerial > 0, frame.serial > session.sentFrameSerial + 1 {
+            metrics.framesSkipped.increment(by: frame.serial - session.sentFrameSerial - 1)
+        }
         session.sentFrameSerial = frame.serial
         session.sentVersion = frame.version
         return message
@@ -217,6 +229,7 @@ extension Server {
     /// Sets up the close frame the connection's life decided on; the caller returns the -1 to
     /// lws, which then sends it.
     func setUpClose(_ session: Session, _ status: UInt32, _ reason: String) -> Int32 {
+        session.closeStatus = UInt16(truncatingIfNeeded: status)
         var bytes = Array(reason.utf8.prefix(120))
         lws_close_reason(session.wsi, lws_close_status(rawValue: status), &bytes, bytes.count)
         return -1

@@ -73,6 +73,7 @@ extension Server {
     /// The connection is gone: forget it, and tell its room.
     func closed(_ wsi: OpaquePointer) -> Int32 {
         guard let session = sessions.remove(wsi) else { return 0 }
+        metrics.closed(status: session.closeStatus)
         let room = session.room
         if !session.binaryFrames { room.textReaders.subtract(1, ordering: .relaxed) }
         session.subscription?.cancel()

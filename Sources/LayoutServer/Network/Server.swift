@@ -7,6 +7,7 @@ import LayoutCluster
 import LayoutCore
 import LayoutRooms
 import Logging
+import Prometheus
 import Synchronization
 
 /// The libwebsockets server: static files from `Public/` (and the page of every room at
@@ -41,8 +42,13 @@ public final class Server {
     private(set) var waker: ServiceWaker?
     var statsTimer: ServiceTimer?
     let startedAt = DispatchTime.now()
+    /// The same moment on the wall clock, seconds since 1970 (`process_start_time_seconds`).
+    let startedAtEpochSeconds = Date().timeIntervalSince1970
 
     let decoder: MessageDecoder
+    /// What `GET /metrics` shows (`MetricCatalogue`), and the service thread's own counters.
+    let metricsRegistry: PrometheusCollectorRegistry
+    let metrics: ServerMetrics
     let publicFiles: PublicFiles
     let overflowAlarm = OverflowAlarm()
     let host: RoomHost
@@ -93,7 +99,9 @@ public final class Server {
 
     /// Lists the rooms on disk (after removing the temporary files crashed writes left) and
     /// checks room `main`'s file; fails with a clear message when that one is unusable.
-    public init(config: ServerConfig, logger: Logger) throws(StartFailure) {
+    /// `metrics`: the factory `serve` bootstrapped swift-metrics with (the rooms and the cluster
+    /// count through it too); its registry is what `GET /metrics` shows.
+    public init(config: ServerConfig, logger: Logger, metrics: CatalogueMetricsFactory = CatalogueMetricsFactory()) throws(StartFailure) {
         let config = try Self.fittingDescriptors(config, logger: logger)
         connections = ConnectionTable(policy: .init(
             maxConnections: config.limits.maxConnections, maxPerAddress: config.limits.maxConnectionsPerAddress,
@@ -104,6 +112,10 @@ public final class Server {
         self.config = config
         self.logger = logger
         decoder = MessageDecoder(limits: config.limits)
+        metricsRegistry = metrics.registry
+        self.metrics = ServerMetrics(factory: metrics)
+        RoomMetrics.prepare()
+        if config.cluster != nil { ClusterMetrics.prepare() }
         publicFiles = PublicFiles(root: config.publicDirectory)
         cluster = config.cluster.map { ClusterNode(config: $0, limits: config.limits, logger: logger) }
         clientNumbers = try Self.clientNumbers(config, logger: logger)
@@ -176,7 +188,7 @@ public final class Server {
         return "\(config.tls == nil ? "http" : "https")://\(host):\(config.port)/"
     }
 
-    /// Services connections until a stop is requested, then closes every client with 1001,
+    /// Services connections until a stop is requested, then drains (`beginShutdown`),
     /// stops stepping, writes every room's file and releases the context.
     public func run() {
         guard let context else { return }
@@ -201,11 +213,14 @@ public final class Server {
         sweepTimer = nil
     }
 
+    /// A stop was asked for: drain (`/readyz` answers 503 from now on, handshakes 503), then
+    /// close every client with 1012, which the page takes as "reconnect now": to the same
+    /// address, where a load balancer sends it to a server that is ready.
     func beginShutdown() {
-        shutdownDeadline = .now() + .seconds(2)
-        logger.info("shutting down: closing \(sessions.count) connection(s)")
+        shutdownDeadline = .now() + .seconds(config.drainSeconds)
+        logger.info("draining: /readyz answers 503; closing \(sessions.count) connection(s) with 1012 (reconnect), at most \(config.drainSeconds) s (--drain-seconds)")
         for session in sessions.all {
-            requestClose(session, LWS_CLOSE_STATUS_GOINGAWAY, "server shutting down", graceSeconds: 2)
+            requestClose(session, Self.serviceRestart, "server restarting: reconnect", graceSeconds: 2)
         }
     }
 }

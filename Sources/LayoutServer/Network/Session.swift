@@ -42,6 +42,8 @@ final class Session {
     var sendBuffer = 0
     /// Whether the next frame waits for the reader to get through what it has (`PeerPacing`).
     var pacing = PeerPacing()
+    /// The close status it was closed with, its own or the server's (nil: none yet).
+    var closeStatus: UInt16?
     /// Kept alive until the next write: lws may still point into it (permessage-deflate).
     var inFlight: OutgoingMessage?
 

@@ -1,0 +1,78 @@
+import CoreMetrics
+import LayoutCore
+
+/// What the service thread counts (`MetricCatalogue` says what each is), through swift-metrics
+/// handles made once from `factory`. A labelled counter is made at its label's first use; every
+/// label comes from a closed set (message types, error codes, close statuses the server knows,
+/// HTTP statuses), so no client can make the exposition grow.
+///
+/// Service thread only (the handles themselves may be used anywhere).
+final class ServerMetrics {
+    private let factory: any MetricsFactory
+    private var labelled: [MetricCatalogue: [String: Counter]] = [:]
+    let sent: [Form: (messages: Counter, frames: Counter, bytes: Counter)]
+    let framesSkipped: Counter
+    let connectionsRefused: Counter
+
+    /// The form of a WebSocket message sent.
+    enum Form: String, CaseIterable {
+        case text, binary
+    }
+
+    init(factory: any MetricsFactory) {
+        self.factory = factory
+        var sent: [Form: (messages: Counter, frames: Counter, bytes: Counter)] = [:]
+        for form in Form.allCases {
+            let dimensions = [("form", form.rawValue)]
+            sent[form] = (Counter(label: MetricCatalogue.messagesSent.rawValue, dimensions: dimensions, factory: factory),
+                          Counter(label: MetricCatalogue.framesSent.rawValue, dimensions: dimensions, factory: factory),
+                          Counter(label: MetricCatalogue.sentBytes.rawValue, dimensions: dimensions, factory: factory))
+        }
+        self.sent = sent
+        framesSkipped = Counter(label: MetricCatalogue.framesSkipped.rawValue, factory: factory)
+        connectionsRefused = Counter(label: MetricCatalogue.connectionsRefused.rawValue, factory: factory)
+    }
+
+    /// A gauge of the catalogue, with `dimensions`.
+    func gauge(_ metric: MetricCatalogue, _ dimensions: [(String, String)] = []) -> Gauge {
+        Gauge(label: metric.rawValue, dimensions: dimensions, factory: factory)
+    }
+
+    /// A message from a client, of wire type `type` (nil: it could not be read as one).
+    func received(type: String?) {
+        count(.messagesReceived, "type", type ?? "invalid")
+    }
+
+    func refused(_ code: ProtocolError.Code) {
+        count(.messagesRefused, "code", code.rawValue)
+    }
+
+    func handshakeRefused(status: UInt32) {
+        count(.handshakesRefused, "status", String(status))
+    }
+
+    /// A WebSocket closed with `status` (nil: no close frame, 1006 as the RFC names it). A
+    /// status the server does not use or know is counted as `other`.
+    func closed(status: UInt16?) {
+        let code = status.map(Int.init) ?? 1006
+        let known = (1000...1015).contains(code) || (4400...4499).contains(code)
+        count(.closes, "code", known ? String(code) : "other")
+    }
+
+    func wrote(_ form: Form, bytes: Int, frame: Bool) {
+        guard let counters = sent[form] else { return }
+        counters.messages.increment()
+        counters.bytes.increment(by: bytes)
+        if frame { counters.frames.increment() }
+    }
+
+    private func count(_ metric: MetricCatalogue, _ key: String, _ value: String) {
+        if let counter = labelled[metric]?[value] {
+            counter.increment()
+            return
+        }
+        let counter = Counter(label: metric.rawValue, dimensions: [(key, value)], factory: factory)
+        labelled[metric, default: [:]][value] = counter
+        counter.increment()
+    }
+}
