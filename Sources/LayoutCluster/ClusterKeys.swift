@@ -43,6 +43,11 @@ struct ClusterKeys: Sendable {
     /// may have been handed out, across the server's restarts.
     static func nodeClients(_ name: String) -> String { "\(prefix)node:\(name):clients" }
 
+    /// Channel: the name of a room whose owner is draining and just gave its lease back, its
+    /// state written: a server relaying it takes it at once (`ClusterNode.handOff`). Servers of
+    /// earlier versions do not listen, and take such a room at their next try (0.5 s).
+    static let handOffs = "\(prefix)handoffs"
+
     /// Channel: messages for one server (`NodeMessage`).
     static func node(_ name: String) -> String { "\(prefix)node:\(name)" }
 

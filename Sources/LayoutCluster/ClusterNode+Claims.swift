@@ -119,8 +119,10 @@ extension ClusterNode {
 
     /// The owner of a relayed room stopped renewing its lease: take it, if Redis holds the
     /// room's state (a Redis that restarted empty has none, and the owner, if alive, takes
-    /// its lease again and writes it: see `renew`).
-    func tryTakeover(_ room: RoomName) {
+    /// its lease again and writes it: see `renew`). `handedOff`: its owner, draining, gave it
+    /// back (`handedOff(_:)`), rather than a try at the lease's period.
+    func tryTakeover(_ room: RoomName, handedOff: Bool = false) {
+        guard !state.withLock({ $0.draining }) else { return }
         let keys = ClusterKeys(room)
         redis.submit(.init([
             RedisCommand.eval(Self.takeoverScript, keys: [keys.lease, ClusterKeys.state(room)],
@@ -137,7 +139,12 @@ extension ClusterNode {
                 return mirror.owner
             }
             if let relayedFrom {
-                logger.warning("room \(room): \(relayedFrom.isEmpty ? "its owner" : relayedFrom) stopped renewing its lease; stepping it here")
+                let owner = relayedFrom.isEmpty ? "its owner" : relayedFrom
+                if handedOff {
+                    logger.info("room \(room): \(owner) handed it off as it drains; stepping it here")
+                } else {
+                    logger.warning("room \(room): \(owner) stopped renewing its lease; stepping it here")
+                }
             }
             // Not relayed here any more (the room left meanwhile): the claim gives the lease back.
             let box = state.withLock { state in

@@ -32,6 +32,8 @@ extension ClusterNode {
     /// its lease: a server that lost the room takes nothing meant for the new owner. `then`
     /// runs once none wait (or Redis did not answer), after the room has every one.
     func takeRequests(of room: Room, then: @escaping @Sendable () -> Void = {}) {
+        // A room being handed off leaves what waits to the server that takes it.
+        guard !state.withLock({ $0.handingOff.contains(room.name) }) else { return then() }
         let keys = ClusterKeys(room.name)
         redis.submitFenced(lease: keys.lease, holder: name, [RedisCommand.words("LPOP", keys.requests, "1000")],
                            refused: { [self] in leaseLost(room.name) }) { [self] reply in

@@ -15,6 +15,8 @@ extension ClusterNode {
     /// are read; names scored further ahead are removed (no server wrote them), as are names
     /// silent for a minute. What is read is checked as `ClusterView.reported` says.
     package func report(_ summary: NodeSummary) {
+        // Draining: off the list (`beginDraining`), so no new room is placed here.
+        guard !state.withLock({ $0.draining }) else { return }
         let now = Int(Date().timeIntervalSince1970 * 1000)
         heartbeat.submit(.init([
             RedisCommand.words("SET", ClusterKeys.nodeSummary(name)) + [summary.encoded]

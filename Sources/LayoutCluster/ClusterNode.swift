@@ -46,6 +46,10 @@ package final class ClusterNode: RoomCluster {
         var stopped = false
         /// The service thread was last found silent (`isServing` false): said once a silence.
         var silent = false
+        /// Draining (`beginDraining`): no room is taken over or adopted here any more.
+        var draining = false
+        /// Rooms being handed off: their requests are not taken any more (`handOff`).
+        var handingOff: Set<RoomName> = []
     }
     let state = Mutex(State())
     /// The view, the rooms placed lately (counted on their servers until those servers' own
@@ -127,6 +131,7 @@ package final class ClusterNode: RoomCluster {
             linkChanged: { [self] up in linkChanged(up) }))
         self.subscriber.withLock { $0 = subscriber }
         subscriber.subscribe(ClusterKeys.node(name))
+        subscriber.subscribe(ClusterKeys.handOffs)
         redis.start()
         heartbeat.start()
         historyRedis.start()
@@ -230,10 +235,15 @@ package final class ClusterNode: RoomCluster {
     // MARK: What arrives from Redis (cluster threads)
 
     func received(_ channel: String, _ payload: [UInt8]) {
+        if channel == ClusterKeys.handOffs {
+            return handedOff(payload)
+        }
         if channel == ClusterKeys.node(name) {
             switch try? NodeMessage(decoding: payload) {
             case .reply(let client, let message)?: notices.post(.reply(client: client, message: message))
-            case .adopt(let room, let access)?: notices.post(.adopt(room, access: access))
+            case .adopt(let room, let access)?:
+                // Draining: not taken; the server that asked steps it itself in 2 s.
+                if !state.withLock({ $0.draining }) { notices.post(.adopt(room, access: access)) }
             case nil: break
             }
             return

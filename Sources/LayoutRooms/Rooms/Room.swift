@@ -1,4 +1,5 @@
 import EventBus
+import Glibc
 import ForceLayout
 import LayoutCore
 import Synchronization
@@ -188,6 +189,17 @@ package final class Room: Sendable {
     func close() {
         layout.withLock { $0?.close() }
         history.flush()
+    }
+
+    /// The last of a room handed off (out of the pool): every command it holds applied and
+    /// published with a last frame (an add waiting for its ids' reservation waits for it, at
+    /// most a second), then its state written (`close`).
+    func finish() {
+        for _ in 0..<100 {
+            guard layout.withLock({ $0?.finishing(self) ?? true }) == false else { break }
+            usleep(10_000)
+        }
+        close()
     }
 
     /// Deletes the room's file (a forgotten room), after any write under way.

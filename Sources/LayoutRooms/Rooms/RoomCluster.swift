@@ -13,6 +13,12 @@ package protocol RoomCluster: AnyObject, Sendable {
     func claim(_ room: Room)
     /// The room left this server: its lease goes back if this server holds it.
     func drop(_ name: RoomName)
+    /// This server drains: it takes no room over, and is no longer offered new ones.
+    func beginDraining()
+    /// Draining: `room`, stepped here and out of the pool, goes to another server. Its requests
+    /// under way arrive, `finish` applies them and writes its state, then its lease goes back
+    /// and the servers relaying it are told to take it at once. Blocks (not the service thread).
+    func handOff(_ room: Room, finishing finish: () -> Void)
     /// The route of a room this server owns or relays (`Room.role`'s `owner` or `relay`).
     func route(of room: Room, local: LocalRoute, linked: Bool) -> any RoomRoute
     /// Where a room's history is kept beside memory (LayoutCluster's Redis stream).

@@ -100,6 +100,28 @@ extension RoomHost {
         return true
     }
 
+    /// Draining in a cluster: every room stepped here goes to another server now, each out of
+    /// the pool at once (no step here after this) and handed off on the closer queue
+    /// (`RoomCluster.handOff`: its last commands applied, its state written, its lease given
+    /// back); `handingOff` says when all are, and the service thread is woken then. Returns
+    /// how many rooms go. Without a cluster, nothing: the rooms are saved as the server stops.
+    package func handOffOwnedRooms() -> Int {
+        guard let cluster else { return 0 }
+        cluster.beginDraining()
+        let owned = rooms.compactMap { name, room -> RoomName? in
+            if case .owner = room.role { return name } else { return nil }
+        }
+        let waker = waker
+        for name in owned {
+            guard let room = takeOut(name) else { continue }
+            closer.async(group: handingOff) {
+                cluster.handOff(room) { room.finish() }
+                waker?.wake()
+            }
+        }
+        return owned.count
+    }
+
     /// The room leaves memory (forgotten, unloaded, or stepped elsewhere now): out of the pool,
     /// its cells off the total, and whatever the cluster learns of it late given back.
     package func takeOut(_ name: RoomName) -> Room? {

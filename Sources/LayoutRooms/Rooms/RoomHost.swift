@@ -38,6 +38,10 @@ package final class RoomHost {
     let forgottenRetention: Double
     var nextPurge = 0.0
     let closer = DispatchQueue(label: "forcelayout.rooms.closing", attributes: .concurrent)
+    /// The hand-offs of a draining server under way (`handOffOwnedRooms`).
+    package let handingOff = DispatchGroup()
+    /// Wakes the service thread (set by `start`).
+    private(set) var waker: ServiceWaker?
     /// Room files found unusable, refused at once until they change.
     package var refusedFiles = FileVerdicts()
     /// Reads room files off the service thread (loads, and exports of rooms only on disk).
@@ -70,6 +74,7 @@ package final class RoomHost {
     }
 
     package func start(waker: ServiceWaker) {
+        self.waker = waker
         changed.attach(waker)
         loads.attach(waker)
         pool.start()
@@ -192,6 +197,7 @@ package final class RoomHost {
     package func stop() {
         pool.stop()
         for group in closing.values { group.wait() }
+        _ = handingOff.wait(timeout: .now() + 5)
         let open = Array(rooms.values)
         DispatchQueue.concurrentPerform(iterations: open.count) { open[$0].close() }
         cluster?.stop()

@@ -334,6 +334,14 @@ package struct RoomLayout {
         keeper?.close(state)
     }
 
+    /// A room handed off, before its last write: what is waiting is applied and published.
+    /// False while an add still waits for its ids' reservation (`Room.finish` tries again).
+    mutating func finishing(_ room: Room) -> Bool {
+        catchUp(room)
+        publishChanges(to: room)
+        return deferred.isEmpty
+    }
+
     /// `event` to the room's connections (its bus) and its history; returns its number.
     @discardableResult
     private mutating func publish(_ event: LayoutEvent, to room: Room) -> UInt64 {

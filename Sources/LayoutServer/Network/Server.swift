@@ -197,7 +197,8 @@ public final class Server {
             cluster?.serviceCameRound()
             if stopSwitch.isRequested {
                 if shutdownDeadline == nil { beginShutdown() }
-                if sessions.isEmpty || DispatchTime.now() > shutdownDeadline! { break }
+                let handedOff = host.handingOff.wait(timeout: .now()) == .success
+                if (sessions.isEmpty && handedOff) || DispatchTime.now() > shutdownDeadline! { break }
             }
         }
         statsTimer?.cancel()
@@ -213,12 +214,15 @@ public final class Server {
         sweepTimer = nil
     }
 
-    /// A stop was asked for: drain (`/readyz` answers 503 from now on, handshakes 503), then
-    /// close every client with 1012, which the page takes as "reconnect now": to the same
-    /// address, where a load balancer sends it to a server that is ready.
+    /// A stop was asked for: drain. `/readyz` answers 503 from now on, and handshakes 503; in a
+    /// cluster every room stepped here goes to a server relaying it (`handOffOwnedRooms`);
+    /// every client is closed with 1012, which the page takes as "reconnect now": to the same
+    /// address, where a load balancer sends it to a server that is ready. The loop ends once
+    /// they are all gone, or at `--drain-seconds`.
     func beginShutdown() {
         shutdownDeadline = .now() + .seconds(config.drainSeconds)
-        logger.info("draining: /readyz answers 503; closing \(sessions.count) connection(s) with 1012 (reconnect), at most \(config.drainSeconds) s (--drain-seconds)")
+        let rooms = host.handOffOwnedRooms()
+        logger.info("draining: /readyz answers 503; \(rooms > 0 ? "handing off \(rooms) room(s), " : "")closing \(sessions.count) connection(s) with 1012 (reconnect), at most \(config.drainSeconds) s (--drain-seconds)")
         for session in sessions.all {
             requestClose(session, Self.serviceRestart, "server restarting: reconnect", graceSeconds: 2)
         }
