@@ -72,17 +72,21 @@ extension ClusterNode {
         }
     }
 
-    /// Reads the lease and asks `target` to adopt the room, in one batch.
+    /// Reads the lease and asks `target` to adopt the room, in one batch. A target whose
+    /// summary is gone (it is draining, or stopped) counts as one nobody heard: this server
+    /// takes the room at once rather than after the fallback's wait.
     private func askToAdopt(_ box: ClaimBox, _ name: RoomName, target: String) {
         let keys = ClusterKeys(name)
         redis.submit(.init([
             RedisCommand.words("GET", keys.lease),
+            RedisCommand.words("EXISTS", ClusterKeys.nodeSummary(target)),
             RedisCommand.words("PUBLISH", ClusterKeys.node(target))
                 + [NodeMessage.adopt(name, access: box.room?.proposedAccess.withLock { $0 }).encoded],
         ]) { [self] result in
             var reply = RoomClaim.AdoptionReply.failed
-            if case .success(let replies) = result, replies.count == 2 {
-                reply = replies[0].text.map { .ownedBy($0) } ?? (replies[1] == .integer(0) ? .nobodyListening : .asked)
+            if case .success(let replies) = result, replies.count == 3 {
+                let heard = replies[1] != .integer(0) && replies[2] != .integer(0)
+                reply = replies[0].text.map { .ownedBy($0) } ?? (heard ? .asked : .nobodyListening)
             }
             advance(box, name) { $0.adoptionReplied(reply, gone: $1) }
         })

@@ -1,0 +1,256 @@
+"""The rolling-restart row of `make load-cluster`: three servers and Redis, `rooms` rooms of
+`cells` moving cells (placed over the servers), readers dealt out over rooms and servers, and a
+writer in each room adding a cell every 0.2 s. Each server in turn gets SIGTERM (it drains:
+its rooms go to the others, its clients are closed with 1012), is started again once it exited,
+and the next one waits until it answers /readyz. Figures:
+
+- pause: each reader's longest gap between two frames over the whole run, reconnects included
+  (a reader closed with 1012 comes back as the page does: within 100 ms, through what a load
+  balancer does, trying the servers in turn from its own until one lets it in); the p99 of
+  those, the median and the worst;
+- cells lost: cells the room had, or whose `added` a writer got, that are not in the room at
+  the end (its export, from any server);
+- each drain's time (SIGTERM to exit).
+
+Readers are python3-websockets clients that read v2 frames without decoding them, in processes
+of READERS_A_PROCESS each (a restart reconnects a third of them at once: one event loop doing
+hundreds of handshakes would be the bottleneck); their CPU is printed."""
+import asyncio
+import json
+import multiprocessing
+import random
+import resource
+import statistics
+import time
+import urllib.request
+
+import websockets
+
+from cluster import Cluster
+
+JITTER = 0.1  # the page's RESTART_JITTER_MS (Public/net.js)
+READERS_A_PROCESS = 100
+
+
+class Reconnecting:
+    """A v2 connection to `room` through `urls`, starting at `first`: comes back after a close
+    (1012: within JITTER; else 0.25 s), trying the next server at once when one refuses."""
+
+    def __init__(self, urls, room, first):
+        self.urls, self.room, self.index = urls, room, first
+        self.reconnects = 0
+
+    async def run(self, stop, on_message):
+        while not stop.is_set():
+            code = None
+            for attempt in range(len(self.urls) * 4):
+                url = f"{self.urls[self.index % len(self.urls)]}/ws/{self.room}"
+                try:
+                    async with websockets.connect(url, subprotocols=["forcelayout.v2"], max_size=None,
+                                                  ping_interval=None, open_timeout=3, close_timeout=1) as ws:
+                        self.socket = ws
+                        await on_message(None, ws)
+                        try:
+                            async for message in ws:
+                                await on_message(message, ws)
+                                if stop.is_set():
+                                    break
+                        except websockets.ConnectionClosed:
+                            pass
+                        code = ws.close_code
+                    break
+                except (OSError, asyncio.TimeoutError, websockets.InvalidHandshake):
+                    self.index += 1  # what a load balancer does: the next server
+                    await asyncio.sleep(0.01 if attempt < len(self.urls) else 0.25)
+            if stop.is_set():
+                return
+            self.reconnects += 1
+            await asyncio.sleep(random.random() * JITTER if code == 1012 else 0.25)
+
+
+class Reader:
+    def __init__(self, urls, room, first):
+        self.connection = Reconnecting(urls, room, first)
+        self.last = None
+        self.longest = 0.0
+        # the longest gap across a reconnect, and within one connection (a room handed off)
+        self.longest_reconnecting = 0.0
+        self.longest_connected = 0.0
+        self.reconnected = False
+        self.frames = 0
+
+    async def message(self, message, ws):
+        if message is None:  # a new connection
+            self.reconnected = self.last is not None
+        elif isinstance(message, bytes):  # a v2 frame
+            now = time.monotonic()
+            if self.last is not None:
+                gap = now - self.last
+                self.longest = max(self.longest, gap)
+                if self.reconnected:
+                    self.longest_reconnecting = max(self.longest_reconnecting, gap)
+                else:
+                    self.longest_connected = max(self.longest_connected, gap)
+            self.reconnected = False
+            self.last = now
+            self.frames += 1
+
+
+class Writer:
+    """Adds a cell every `every` seconds; keeps the ids of the adds it was told of."""
+
+    def __init__(self, urls, room, first, every=0.2):
+        self.connection = Reconnecting(urls, room, first)
+        self.every = every
+        self.client = None
+        self.acknowledged = set()
+        self.sent = 0
+
+    async def message(self, message, ws):
+        if message is None or isinstance(message, bytes):
+            return
+        data = json.loads(message)
+        if data.get("type") == "hello":
+            self.client = data["client"]
+        elif data.get("type") == "event" and data.get("kind") == "added" and data.get("by") == self.client:
+            self.acknowledged |= set(data["ids"])
+
+    async def keep_adding(self, stop):
+        while not stop.is_set():
+            await asyncio.sleep(self.every)
+            socket = getattr(self.connection, "socket", None)
+            if socket is not None and self.client is not None:
+                try:
+                    await socket.send(json.dumps({"type": "add", "count": 1}))
+                    self.sent += 1
+                except websockets.ConnectionClosed:
+                    pass
+
+
+def read_in_process(urls, assignments, stop, results):
+    """A process's readers (`assignments`: (room, first server) each) until `stop` is set; puts
+    each one's figures and the process's CPU seconds on `results`."""
+    async def main():
+        done = asyncio.Event()
+        reading = [Reader(urls, room, first) for room, first in assignments]
+        tasks = [asyncio.create_task(r.connection.run(done, r.message)) for r in reading]
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+        done.set()
+        for r in reading:
+            socket = getattr(r.connection, "socket", None)
+            if socket is not None:
+                await socket.close()
+        await asyncio.wait(tasks, timeout=10)
+        return [(r.longest, r.longest_connected, r.longest_reconnecting, r.frames, r.connection.reconnects) for r in reading]
+    figures = asyncio.run(main())
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    results.put((figures, usage.ru_utime + usage.ru_stime))
+
+
+def export_ids(server, room):
+    with urllib.request.urlopen(f"{server.http}/export/{room}.json", timeout=10) as reply:
+        return {node["id"] for node in json.load(reply)["nodes"]}
+
+
+def ready(server):
+    try:
+        with urllib.request.urlopen(f"{server.http}/readyz", timeout=2) as reply:
+            return reply.status == 200
+    except OSError:
+        return False
+
+
+async def fill(server, room, cells, tick_rate):
+    """Makes `room` (stepped where the cluster places it) with `cells` moving cells; their ids."""
+    ids = set()
+    async with websockets.connect(f"{server.ws}/{room}", subprotocols=["forcelayout.v1"], max_size=None,
+                                  ping_interval=None) as ws:
+        me = None
+        while me is None:  # a room of the cluster takes messages once its hello came
+            data = json.loads(await ws.recv())
+            me = data.get("client") if data.get("type") == "hello" else None
+        await ws.send(json.dumps({"type": "params", "threshold": 0, "tickRate": tick_rate}))
+        for start in range(0, cells, 1000):
+            await ws.send(json.dumps({"type": "add", "count": min(1000, cells - start)}))
+        while len(ids) < cells:
+            data = json.loads(await ws.recv())
+            if data.get("type") == "event" and data.get("kind") == "added" and data.get("by") == me:
+                ids |= set(data["ids"])
+    return ids
+
+
+async def rolling_restart(binary, rounds=1, rooms=3, cells=1000, readers=30, tick_rate=20):
+    with Cluster(binary, extra=("--max-connections-per-address", "4096")) as cluster:
+        servers = cluster.servers
+        urls = [server.http.replace("http://", "ws://") for server in servers]
+        names = [f"rolling{index}" for index in range(rooms)]
+        initial = {}
+        for index, name in enumerate(names):
+            initial[name] = await fill(servers[index % len(servers)], name, cells, tick_rate)
+        stop = asyncio.Event()
+        # every room has readers on every server
+        assignments = [(names[index % rooms], (index // rooms) % len(urls)) for index in range(readers)]
+        stop_readers = multiprocessing.Event()
+        results = multiprocessing.Queue()
+        processes = [multiprocessing.Process(target=read_in_process, daemon=True,
+                                             args=(urls, assignments[start:start + READERS_A_PROCESS], stop_readers, results))
+                     for start in range(0, readers, READERS_A_PROCESS)]
+        for process in processes:
+            process.start()
+        writing = [Writer(urls, name, (index + 1) % len(urls)) for index, name in enumerate(names)]
+        tasks = [asyncio.create_task(w.connection.run(stop, w.message)) for w in writing]
+        tasks += [asyncio.create_task(w.keep_adding(stop)) for w in writing]
+        cpu_before = resource.getrusage(resource.RUSAGE_SELF)
+        started = time.monotonic()
+        await asyncio.sleep(3)
+        owners = {entry["name"]: entry.get("node") for entry in servers[0].rooms()}
+        drains = []
+        for _ in range(rounds):
+            for server in servers:
+                signalled = time.monotonic()
+                code = await asyncio.to_thread(server.terminate)
+                drains.append((time.monotonic() - signalled, code))
+                server.start()
+                while not ready(server):
+                    await asyncio.sleep(0.1)
+                await asyncio.sleep(3)
+        stop.set()
+        stop_readers.set()
+        for w in writing:
+            socket = getattr(w.connection, "socket", None)
+            if socket is not None:
+                await socket.close()
+        await asyncio.wait(tasks, timeout=10)
+        elapsed = time.monotonic() - started
+        cpu_after = resource.getrusage(resource.RUSAGE_SELF)
+        reading, reader_cpu = [], 0.0
+        for _ in processes:
+            figures_, cpu = await asyncio.to_thread(results.get, True, 30)
+            reading += figures_
+            reader_cpu += cpu
+        for process in processes:
+            process.join(5)
+        await asyncio.sleep(1)
+        lost, added, sent = 0, 0, 0
+        for name, writer in zip(names, writing):
+            final = export_ids(servers[0], name)
+            lost += len((initial[name] | writer.acknowledged) - final)
+            added += len(writer.acknowledged)
+            sent += writer.sent
+        def figures(values):
+            values = sorted(values)
+            p99 = values[min(len(values) - 1, int(len(values) * 0.99))]
+            return {"p99": p99 * 1e3, "median": statistics.median(values) * 1e3, "max": values[-1] * 1e3}
+        return {
+            "pauseMs": figures(r[0] for r in reading),
+            "pauseConnectedMs": figures(r[1] for r in reading),
+            "pauseReconnectingMs": figures(r[2] for r in reading),
+            "cellsLost": lost, "cellsAdded": added, "addsSent": sent,
+            "drains": [{"seconds": round(seconds, 3), "exit": code} for seconds, code in drains],
+            "reconnects": sum(r[4] for r in reading),
+            "framesPerReader": min(r[3] for r in reading) / elapsed,
+            "toolCPUCores": ((cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)
+                             + reader_cpu) / elapsed,
+            "ownersAtStart": owners,
+        }
