@@ -18,7 +18,7 @@ RELEASE_BUILD := swift build -c release --product forcelayout
 BUILD_PACKAGES := libwebsockets-dev libssl-dev zlib1g-dev libhiredis-dev pkg-config
 # what the browser test (and make bench-page, make screenshot) need
 BROWSER_PACKAGES := python3-websockets python3-selenium python3-pytest chromium chromium-driver
-TEST_PACKAGES := $(BUILD_PACKAGES) $(BROWSER_PACKAGES) python3-pytest-xdist python3-prometheus-client node-d3-force python3-networkx python3-scipy redis-server openssl
+TEST_PACKAGES := $(BUILD_PACKAGES) $(BROWSER_PACKAGES) python3-pytest-xdist python3-prometheus-client nginx systemd node-d3-force python3-networkx python3-scipy redis-server openssl
 # The e2e and browser tests mostly wait on servers and sockets, so they run in parallel
 # (pytest-xdist, a module to a worker: a module's tests may share its server or windows).
 # E2E_WORKERS=0 or BROWSER_WORKERS=0 runs them one at a time.

@@ -1,6 +1,6 @@
 /// A rejected client message, as sent back in an `error` message.
 public struct ProtocolError: Error, Equatable, Sendable {
-    public enum Code: String, Sendable {
+    public enum Code: String, Sendable, CaseIterable {
         case badJSON = "bad_json"
         case unknownType = "unknown_type"
         case badRequest = "bad_request"

@@ -31,7 +31,14 @@ final class ServerMetrics {
         self.sent = sent
         framesSkipped = Counter(label: MetricCatalogue.framesSkipped.rawValue, factory: factory)
         connectionsRefused = Counter(label: MetricCatalogue.connectionsRefused.rawValue, factory: factory)
+        // At zero from the start, so that rates and alerts have a series before the first.
+        for code in ProtocolError.Code.allCases { made(.messagesRefused, "code", code.rawValue) }
+        for status in Self.handshakeStatuses { made(.handshakesRefused, "status", String(status)) }
+        made(.messagesReceived, "type", "invalid")
     }
+
+    /// What a handshake may be refused with (docs/protocol.md, "Connecting").
+    static let handshakeStatuses: [UInt32] = [400, 403, 404, 429, 503]
 
     /// A gauge of the catalogue, with `dimensions`.
     func gauge(_ metric: MetricCatalogue, _ dimensions: [(String, String)] = []) -> Gauge {
@@ -67,12 +74,15 @@ final class ServerMetrics {
     }
 
     private func count(_ metric: MetricCatalogue, _ key: String, _ value: String) {
-        if let counter = labelled[metric]?[value] {
-            counter.increment()
-            return
-        }
+        made(metric, key, value).increment()
+    }
+
+    /// The counter of `metric` labelled `key`=`value`, made at its first use.
+    @discardableResult
+    private func made(_ metric: MetricCatalogue, _ key: String, _ value: String) -> Counter {
+        if let counter = labelled[metric]?[value] { return counter }
         let counter = Counter(label: metric.rawValue, dimensions: [(key, value)], factory: factory)
         labelled[metric, default: [:]][value] = counter
-        counter.increment()
+        return counter
     }
 }
