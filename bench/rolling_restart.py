@@ -78,8 +78,11 @@ class Reader:
         self.longest_connected = 0.0
         self.reconnected = False
         self.frames = 0
+        self.texts = 0  # everything else: hello, events (joined, left, …), data, stats
 
     async def message(self, message, ws):
+        if isinstance(message, str):
+            self.texts += 1
         if message is None:  # a new connection
             self.reconnected = self.last is not None
         elif isinstance(message, bytes):  # a v2 frame
@@ -142,7 +145,8 @@ def read_in_process(urls, assignments, stop, results):
             if socket is not None:
                 await socket.close()
         await asyncio.wait(tasks, timeout=10)
-        return [(r.longest, r.longest_connected, r.longest_reconnecting, r.frames, r.connection.reconnects) for r in reading]
+        return [(r.longest, r.longest_connected, r.longest_reconnecting, r.frames, r.connection.reconnects, r.texts)
+                for r in reading]
     figures = asyncio.run(main())
     usage = resource.getrusage(resource.RUSAGE_SELF)
     results.put((figures, usage.ru_utime + usage.ru_stime))
@@ -250,6 +254,7 @@ async def rolling_restart(binary, rounds=1, rooms=3, cells=1000, readers=30, tic
             "drains": [{"seconds": round(seconds, 3), "exit": code} for seconds, code in drains],
             "reconnects": sum(r[4] for r in reading),
             "framesPerReader": min(r[3] for r in reading) / elapsed,
+            "textMessagesPerReader": statistics.median(r[5] for r in reading),
             "toolCPUCores": ((cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)
                              + reader_cpu) / elapsed,
             "ownersAtStart": owners,
