@@ -33,6 +33,8 @@ let package = Package(
         // swift-prometheus's factory behind it, and `GET /metrics` is its registry's exposition.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The load tool's latency percentiles.
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .systemLibrary(
@@ -110,7 +112,10 @@ let package = Package(
         ),
         // The load-test client (`forcelayout load`): libwebsockets clients and their figures,
         // kept out of the server library as HummingbirdTesting is kept out of Hummingbird.
-        .target(name: "LoadTool", dependencies: ["CLibWebSockets", "LayoutCore", "LayoutServer"]),
+        .target(name: "LoadTool", dependencies: [
+            "CLibWebSockets", "LayoutCore", "LayoutServer",
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
+        ]),
         // `forcelayout import`: reading a graph file (Reading/) and the import's session
         // (Session/, pure), which need only the core, and its libwebsockets client (which
         // borrows the server's CAllocations); the server library knows nothing of it.

@@ -35,6 +35,7 @@ extension LoadClients {
             guard let window, time >= window.to else { return }
             measuredSeconds = now() - measuredFrom
             measured = tallies
+            measuredAges = ages
             phase = .holding
         case .holding:
             if schedule.released { finish() }
@@ -71,6 +72,7 @@ extension LoadClients {
             fresh.errors = tallies[index].errors // a refused set-up, with rooms
             tallies[index] = fresh
         }
+        ages = FrameAges()
         phase = .measuring
         measuredFrom = now()
     }

@@ -108,7 +108,7 @@ extension LoadClients {
                 guard let frameHead = FrameHead(head, binary: binary) else { continue }
                 _ = counted(frameHead, slot: slot, at: arrived)
                 if tallies[slot].slow, frameHead.type == "frame", let at = frameHead.at {
-                    tallies[slot].startAgesMs.append(startedAt * 1000 - at)
+                    ages.slowStarts.record(startedAt * 1000 - at)
                 }
             case .ping(let payload):
                 let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }

@@ -80,7 +80,13 @@ extension LoadClients {
         switch head.type {
         case "frame":
             tallies[slot].frames += 1
-            if let at = head.at { tallies[slot].latenciesMs.append(arrived * 1000 - at) }
+            if let at = head.at {
+                if tallies[slot].slow {
+                    ages.slow.record(arrived * 1000 - at)
+                } else if tallies[slot].reads {
+                    ages.readers.record(arrived * 1000 - at)
+                }
+            }
             paces[slot]?.frame(bytes: tallies[slot].messageBytes, tick: head.tick, madeAt: head.at)
             if let tick = head.tick {
                 tallies[slot].ticks.saw(tick: tick, at: arrived)

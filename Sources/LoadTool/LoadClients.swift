@@ -27,6 +27,9 @@ public final class LoadClients {
     var tallies: [LoadTally]
     /// The tallies as they were at the window's end (counting goes on while holding).
     var measured: [LoadTally]?
+    /// The ages of the frames this shard's clients got, and as they were at the window's end.
+    var ages = FrameAges()
+    var measuredAges: FrameAges?
     var heads: [[UInt8]]
     /// Bytes of each message kept for reading it: its head, or with `settle` a whole `stats`.
     let keptBytes: Int
@@ -95,7 +98,7 @@ public final class LoadClients {
                 _ = connect(.control)
             }
         }
-        return ShardResult(tallies: measured ?? tallies, measuredSeconds: measuredSeconds)
+        return ShardResult(tallies: measured ?? tallies, ages: measuredAges ?? ages, measuredSeconds: measuredSeconds)
     }
 
     /// `settle`: makes every room of this shard, waits until each has settled, leaves it.
@@ -170,10 +173,12 @@ public final class LoadClients {
 /// What one shard saw.
 public struct ShardResult: Sendable {
     public var tallies: [LoadTally]
+    public var ages: FrameAges
     public var measuredSeconds: Double
 
-    public init(tallies: [LoadTally], measuredSeconds: Double) {
+    public init(tallies: [LoadTally], ages: FrameAges = FrameAges(), measuredSeconds: Double) {
         self.tallies = tallies
+        self.ages = ages
         self.measuredSeconds = measuredSeconds
     }
 }

@@ -22,6 +22,8 @@ public struct LoadReport: Sendable {
 
     public var seconds: Double
     public var tallies: [LoadTally]
+    /// The ages of the frames the clients got, every shard's together.
+    public var ages: FrameAges
     public var before: ServerSample?
     public var after: ServerSample?
     public var cost = ProcessCost()
@@ -32,10 +34,11 @@ public struct LoadReport: Sendable {
     public var wireProtocol: Int?
     public var processes: Int?
 
-    public init(seconds: Double, tallies: [LoadTally], before: ServerSample?, after: ServerSample?,
-                cost: ProcessCost = ProcessCost(), rooms: Int? = nil) {
+    public init(seconds: Double, tallies: [LoadTally], ages: FrameAges = FrameAges(), before: ServerSample?,
+                after: ServerSample?, cost: ProcessCost = ProcessCost(), rooms: Int? = nil) {
         self.seconds = seconds
         self.tallies = tallies
+        self.ages = ages
         self.before = before
         self.after = after
         self.cost = cost
@@ -55,7 +58,9 @@ public struct LoadReport: Sendable {
         if let rooms { result["rooms"] = rooms }
         if let wireProtocol { result["protocol"] = wireProtocol }
         if let processes { result["processes"] = processes }
-        if let slow = SlowReport(tallies: tallies.filter(\.slow), readers: readers, seconds: seconds) { result["slow"] = slow.json }
+        if let slow = SlowReport(tallies: tallies.filter(\.slow), ages: ages, readers: readers, seconds: seconds) {
+            result["slow"] = slow.json
+        }
         addServerFigures(readers, to: &result)
         result.merge(cost.json) { _, new in new }
         return result
@@ -63,7 +68,6 @@ public struct LoadReport: Sendable {
 
     /// What the clients saw: frames, steps, latencies, bytes, errors and closes.
     private func clientFigures(_ readers: [LoadTally]) -> [String: Any] {
-        let latencies = readers.flatMap(\.latenciesMs).sorted()
         let stalled = tallies.filter(\.stalled)
         return [
             "clients": readers.count,
@@ -73,11 +77,7 @@ public struct LoadReport: Sendable {
             // A reader that saw fewer than two frames shows no steps: 0.
             "stepsPerSecond": Figures.summary(readers.map { $0.ticks.stepsPerSecond ?? 0 }),
             "longestFrameGapMs": Figures.round(1000 * (readers.map(\.ticks.longestGap).max() ?? 0), 1),
-            "latencyMs": [
-                "p50": Figures.round(Figures.percentile(latencies, 0.5) ?? 0, 1),
-                "p99": Figures.round(Figures.percentile(latencies, 0.99) ?? 0, 1),
-                "max": Figures.round(latencies.last ?? 0, 1), "samples": latencies.count,
-            ],
+            "latencyMs": ages.readers.json,
             "bytesPerSecond": Int(Double(readers.reduce(0) { $0 + $1.bytes }) / seconds),
             "errors": tallies.reduce(0) { $0 + $1.errors },
             "connectFailures": tallies.filter(\.connectFailed).count,

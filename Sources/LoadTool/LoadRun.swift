@@ -34,6 +34,7 @@ public enum LoadRun {
         if let reason = schedule.stopped { throw Failure(description: reason) }
         guard report.seconds > 0 else { throw Failure(description: "the clients never got to the measured window") }
         report.tallies = merged(results)
+        report.ages = FrameAges.merged(results.map(\.ages))
         return report
     }
 

@@ -1,19 +1,14 @@
 /// What one load client saw during the measured window.
 public struct LoadTally: Sendable {
     public var stalled: Bool
-    /// A slow reader (`--slow`): reads at a fraction of the stream's bandwidth; its
-    /// `latenciesMs` are the ages of the frames it got.
+    /// A slow reader (`--slow`): reads at a fraction of the stream's bandwidth (the ages of
+    /// the frames it got go to its shard's `FrameAges.slow`).
     public var slow = false
     public var connected = false
     public var frames = 0
     public var bytes = 0
     /// Bytes of the message being received so far.
     var messageBytes = 0
-    /// Receive time minus the frame's `at`, in ms.
-    public var latenciesMs: [Double] = []
-    /// A slow reader: when each frame's first bytes arrived minus its `at`, in ms (its own
-    /// pace adds the rest of `latenciesMs`).
-    public var startAgesMs: [Double] = []
     /// The ticks of the frames it got, for its layout's steps per second.
     public var ticks = TickSpan()
     /// `error` messages received.

@@ -24,7 +24,6 @@ final class LoadFiguresTests: XCTestCase {
     func testReportSharesAndStalledClients() throws {
         var reader = LoadTally(stalled: false)
         reader.frames = 190
-        reader.latenciesMs = [1, 2, 3]
         var slow = LoadTally(stalled: true)
         slow.closedWith = 1008
         let report = LoadReport(seconds: 10, tallies: [reader, slow],

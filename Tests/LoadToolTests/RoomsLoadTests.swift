@@ -104,7 +104,6 @@ final class RoomsLoadTests: XCTestCase {
         fast.frames = 100
         fast.ticks.saw(tick: 10, at: 0)
         fast.ticks.saw(tick: 110, at: 10)
-        fast.latenciesMs = [1, 2, 3]
         var slow = fast
         slow.frames = 50
         slow.ticks = TickSpan()

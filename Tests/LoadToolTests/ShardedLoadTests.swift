@@ -44,25 +44,28 @@ final class ShardedLoadTests: XCTestCase {
     }
 
     func testShardsMergeIntoOneReport() {
-        func reader(frames: Int, latencies: [Double]) -> LoadTally {
+        func reader(frames: Int) -> LoadTally {
             var tally = LoadTally(stalled: false)
             tally.frames = frames
             tally.bytes = frames * 8000
-            tally.latenciesMs = latencies
             return tally
         }
         var slow = LoadTally(stalled: false, slow: true)
         slow.frames = 50
         slow.bytes = 50 * 8000
-        slow.latenciesMs = [200, 250, 290]
-        slow.startAgesMs = [40, 60, 80]
         var stalled = LoadTally(stalled: true)
         stalled.closedWith = 1008
-        let one = ShardResult(tallies: [reader(frames: 200, latencies: Array(repeating: 5, count: 98)), stalled], measuredSeconds: 10)
-        let two = ShardResult(tallies: [reader(frames: 190, latencies: [90, 120]), slow], measuredSeconds: 10)
+        var ages = (FrameAges(), FrameAges())
+        ages.0.readers = LatencyHistogram(Array(repeating: 5, count: 98))
+        ages.1.readers = LatencyHistogram([90, 120])
+        ages.1.slow = LatencyHistogram([200, 250, 290])
+        ages.1.slowStarts = LatencyHistogram([40, 60, 80])
+        let one = ShardResult(tallies: [reader(frames: 200), stalled], ages: ages.0, measuredSeconds: 10)
+        let two = ShardResult(tallies: [reader(frames: 190), slow], ages: ages.1, measuredSeconds: 10)
         let tallies = LoadRun.merged([one, two])
         XCTAssertEqual(tallies.map(\.frames), [200, 190, 50, 0], "readers, slow, stalled")
-        let json = LoadReport(seconds: 10, tallies: tallies, before: .init(tick: 0, rssMB: 20, clients: 4, cells: 2000, at: 0),
+        let json = LoadReport(seconds: 10, tallies: tallies, ages: FrameAges.merged([one.ages, two.ages]),
+                              before: .init(tick: 0, rssMB: 20, clients: 4, cells: 2000, at: 0),
                               after: .init(tick: 200, rssMB: 20, clients: 4, cells: 2000, at: 10)).json
         XCTAssertEqual(json["clients"] as? Int, 2)
         XCTAssertEqual(json["stalled"] as? Int, 1)
