@@ -88,7 +88,7 @@ test-e2e:
 	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q -m alone Tests/e2e
 
 test-browser:
-	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q -n $(BROWSER_WORKERS) --dist loadfile Tests/web/test_browser.py Tests/web/test_rooms.py Tests/web/test_data.py Tests/web/test_access.py Tests/web/test_finding.py Tests/web/test_history.py Tests/web/test_playback.py
+	FORCELAYOUT_BIN=$(CURDIR)/.build/debug/forcelayout $(PYTHON) -m pytest -q -n $(BROWSER_WORKERS) --dist loadfile $(wildcard Tests/web/test_*.py)
 
 clean:
 	rm -rf .build
