@@ -12,6 +12,9 @@ package enum AccessClose {
     /// The room's owner deleted it.
     package static let deleted: UInt32 = 4410
 
+    /// All of them (what `/metrics` counts closes by, beside RFC 6455's).
+    package static let all: Set<UInt32> = [linkRotated, forbidden, notFound, deleted]
+
     /// The close status and reason for a connection its room does not let in: `refusal` as
     /// the room's access says it, for a connection that came with a link (or the admin token:
     /// `broughtKey`), refused when its room became ready or, `wasIn`, judged again after the

@@ -59,10 +59,11 @@ final class ServerMetrics {
     }
 
     /// A WebSocket closed with `status` (nil: no close frame, 1006 as the RFC names it). A
-    /// status the server does not use or know is counted as `other`.
+    /// status that is neither RFC 6455's nor one of the server's own (docs/protocol.md,
+    /// "Closing") is counted as `other`: a client may close with any of 3000 to 4999.
     func closed(status: UInt16?) {
-        let code = status.map(Int.init) ?? 1006
-        let known = (1000...1015).contains(code) || (4400...4499).contains(code)
+        let code = status ?? 1006
+        let known = (1000...1015).contains(code) || AccessClose.all.contains(UInt32(code))
         count(.closes, "code", known ? String(code) : "other")
     }
 
