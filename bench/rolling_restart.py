@@ -130,6 +130,14 @@ class Writer:
                     pass
 
 
+async def close_all(clients):
+    """Closes the connection each of `clients` (readers, writers) holds now."""
+    for client in clients:
+        socket = getattr(client.connection, "socket", None)
+        if socket is not None:
+            await socket.close()
+
+
 def read_in_process(urls, assignments, stop, results):
     """A process's readers (`assignments`: (room, first server) each) until `stop` is set; puts
     each one's figures and the process's CPU seconds on `results`."""
@@ -140,10 +148,7 @@ def read_in_process(urls, assignments, stop, results):
         while not stop.is_set():
             await asyncio.sleep(0.1)
         done.set()
-        for r in reading:
-            socket = getattr(r.connection, "socket", None)
-            if socket is not None:
-                await socket.close()
+        await close_all(reading)
         await asyncio.wait(tasks, timeout=10)
         return [(r.longest, r.longest_connected, r.longest_reconnecting, r.frames, r.connection.reconnects, r.texts)
                 for r in reading]
@@ -221,10 +226,7 @@ async def rolling_restart(binary, rounds=1, rooms=3, cells=1000, readers=30, tic
                 await asyncio.sleep(3)
         stop.set()
         stop_readers.set()
-        for w in writing:
-            socket = getattr(w.connection, "socket", None)
-            if socket is not None:
-                await socket.close()
+        await close_all(writing)
         await asyncio.wait(tasks, timeout=10)
         elapsed = time.monotonic() - started
         cpu_after = resource.getrusage(resource.RUSAGE_SELF)

@@ -15,9 +15,11 @@ class RunningRedis:
     stop() kills it (SIGKILL), start() starts it again on the same port (empty: nothing is
     saved), close() stops it and removes its directory."""
 
-    def __init__(self, port=None, directory=None, extra=(), auth=None):
+    def __init__(self, port=None, directory=None, extra=(), auth=None, config=None):
         """directory: where its log goes (default: a temporary directory, removed by close()).
         extra: more redis-server arguments (such as ("--requirepass", PASSWORD)).
+        config: a configuration file to start from (its port, address and folder replaced),
+        persistence as it says; without one, nothing is saved.
         auth: the words of the AUTH this class sends before each command (("PASSWORD",) or
         ("USER", "PASSWORD")), for a Redis that asks for one."""
         self.port = port or free_port()
@@ -27,6 +29,7 @@ class RunningRedis:
         if directory:
             os.makedirs(directory, exist_ok=True)
         self.directory = str(directory) if directory else tempfile.mkdtemp(prefix="forcelayout-redis-")
+        self.config = config
         self.process = None
         self.start()
 
@@ -35,8 +38,10 @@ class RunningRedis:
         return f"redis://127.0.0.1:{self.port}"
 
     def start(self):
+        start = [str(self.config)] if self.config else []
+        persistence = [] if self.config else ["--save", "", "--appendonly", "no"]
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+            ["redis-server", *start, "--port", str(self.port), "--bind", "127.0.0.1", *persistence,
              "--dir", self.directory, "--logfile", f"{self.directory}/redis.log", *self.extra],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 10

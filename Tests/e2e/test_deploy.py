@@ -122,24 +122,8 @@ def test_nginx_in_front_of_two_servers_over_tls(tmp_path):
                 server.close()
 
 
-class RecipeRedis(RunningRedis):
-    """redis-server started from docs/deploy/redis.conf, on a free port and in a folder of its own."""
-
-    def start(self):
-        self.process = subprocess.Popen(
-            ["redis-server", str(DEPLOY / "redis.conf"), "--port", str(self.port), "--bind", "127.0.0.1",
-             "--dir", self.directory, "--logfile", f"{self.directory}/redis.log"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            if self.command("PING") == "+PONG":
-                return self
-            time.sleep(0.05)
-        raise RuntimeError("redis-server did not start from docs/deploy/redis.conf")
-
-
 def test_the_redis_recipe_keeps_rooms_across_restarts_of_redis_and_servers(tmp_path):
-    with RecipeRedis(directory=tmp_path / "redis") as redis:
+    with RunningRedis(directory=tmp_path / "redis", config=DEPLOY / "redis.conf") as redis:
         assert redis.call("CONFIG", "GET", "appendonly") == [b"appendonly", b"yes"]
         assert redis.call("CONFIG", "GET", "maxmemory-policy") == [b"maxmemory-policy", b"noeviction"]
 
