@@ -24,10 +24,9 @@ package struct JSONLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    package func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?,
-                     source: String, file: String, function: String, line: UInt) {
-        let merged = metadata.merging(explicit ?? [:]) { $1 }
-        write(Self.line(time: Date(), level: level, label: label, message: message.description,
+    package func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        write(Self.line(time: Date(), level: event.level, label: label, message: event.message.description,
                         metadata: merged.map { ($0.key, $0.value.description) }))
     }
 
