@@ -134,8 +134,10 @@ def first_join(port, path, timeout=30):
 
 
 def now_ms():
-    """The wall clock in ms since 1970, as a room's history files its moments."""
-    return int(time.time() * 1000)
+    """The wall clock in ms since 1970, rounded to the nearest as the server rounds an event's
+    `at` (`LayoutEvent.now`): truncated, a time read just after an event could fall 1 ms
+    before the event's own, and a moment asked for then would not hold it yet."""
+    return round(time.time() * 1000)
 
 
 async def history(client, **fields):
