@@ -32,6 +32,11 @@ package struct StateKeeper: Sendable {
         closedAt = closed
     }
 
+    /// Returns once the writes offered so far have ended (a reservation an add waits for).
+    func waitForWrites() {
+        saver.waitForWrites()
+    }
+
     /// The layout changed: save it when due.
     mutating func changed() {
         dirty = true

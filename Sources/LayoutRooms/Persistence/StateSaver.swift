@@ -138,6 +138,11 @@ package final class StateSaver: Sendable {
         }
     }
 
+    /// Returns once the writes offered so far have ended (reached the destination or failed).
+    func waitForWrites() {
+        queue.sync {}
+    }
+
     /// Deletes the file, after any write under way; an offer not yet started is dropped.
     func remove() {
         queue.sync {

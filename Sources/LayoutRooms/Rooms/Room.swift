@@ -1,5 +1,4 @@
 import EventBus
-import Glibc
 import ForceLayout
 import LayoutCore
 import Synchronization
@@ -192,13 +191,9 @@ package final class Room: Sendable {
     }
 
     /// The last of a room handed off (out of the pool): every command it holds applied and
-    /// published with a last frame (an add waiting for its ids' reservation waits for it, at
-    /// most a second), then its state written (`close`).
+    /// published with a last frame (`RoomLayout.finish`), then its state written (`close`).
     func finish() {
-        for _ in 0..<100 {
-            guard layout.withLock({ $0?.finishing(self) ?? true }) == false else { break }
-            usleep(10_000)
-        }
+        layout.withLock { $0?.finish(self) }
         close()
     }
 

@@ -334,12 +334,18 @@ package struct RoomLayout {
         keeper?.close(state)
     }
 
-    /// A room handed off, before its last write: what is waiting is applied and published.
-    /// False while an add still waits for its ids' reservation (`Room.finish` tries again).
-    mutating func finishing(_ room: Room) -> Bool {
+    /// A room handed off, before its last write: what is waiting is applied and published. An
+    /// add waiting for its ids' reservation waits for that write to end, then goes (or, the
+    /// write failed, is refused); another may then ask for a reservation of its own.
+    mutating func finish(_ room: Room) {
         catchUp(room)
+        var tries = 0
+        while !deferred.isEmpty, tries < 100 {
+            keeper?.waitForWrites()
+            catchUp(room)
+            tries += 1
+        }
         publishChanges(to: room)
-        return deferred.isEmpty
     }
 
     /// `event` to the room's connections (its bus) and its history; returns its number.

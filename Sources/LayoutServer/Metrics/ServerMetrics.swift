@@ -10,25 +10,33 @@ import LayoutCore
 final class ServerMetrics {
     private let factory: any MetricsFactory
     private var labelled: [MetricCatalogue: [String: Counter]] = [:]
-    let sent: [Form: (messages: Counter, frames: Counter, bytes: Counter)]
+    /// What went out, by form: counted at every write, so made once, not looked up.
+    private let sentText: Sent
+    private let sentBinary: Sent
     let framesSkipped: Counter
     let connectionsRefused: Counter
 
     /// The form of a WebSocket message sent.
-    enum Form: String, CaseIterable {
+    enum Form: String {
         case text, binary
+    }
+
+    /// The counters of one form's messages, frames and bytes.
+    private struct Sent {
+        let messages: Counter, frames: Counter, bytes: Counter
+
+        init(_ form: Form, factory: any MetricsFactory) {
+            let dimensions = [("form", form.rawValue)]
+            messages = Counter(label: MetricCatalogue.messagesSent.rawValue, dimensions: dimensions, factory: factory)
+            frames = Counter(label: MetricCatalogue.framesSent.rawValue, dimensions: dimensions, factory: factory)
+            bytes = Counter(label: MetricCatalogue.sentBytes.rawValue, dimensions: dimensions, factory: factory)
+        }
     }
 
     init(factory: any MetricsFactory) {
         self.factory = factory
-        var sent: [Form: (messages: Counter, frames: Counter, bytes: Counter)] = [:]
-        for form in Form.allCases {
-            let dimensions = [("form", form.rawValue)]
-            sent[form] = (Counter(label: MetricCatalogue.messagesSent.rawValue, dimensions: dimensions, factory: factory),
-                          Counter(label: MetricCatalogue.framesSent.rawValue, dimensions: dimensions, factory: factory),
-                          Counter(label: MetricCatalogue.sentBytes.rawValue, dimensions: dimensions, factory: factory))
-        }
-        self.sent = sent
+        sentText = Sent(.text, factory: factory)
+        sentBinary = Sent(.binary, factory: factory)
         framesSkipped = Counter(label: MetricCatalogue.framesSkipped.rawValue, factory: factory)
         connectionsRefused = Counter(label: MetricCatalogue.connectionsRefused.rawValue, factory: factory)
         // At zero from the start, so that rates and alerts have a series before the first.
@@ -68,7 +76,7 @@ final class ServerMetrics {
     }
 
     func wrote(_ form: Form, bytes: Int, frame: Bool) {
-        guard let counters = sent[form] else { return }
+        let counters = form == .binary ? sentBinary : sentText
         counters.messages.increment()
         counters.bytes.increment(by: bytes)
         if frame { counters.frames.increment() }

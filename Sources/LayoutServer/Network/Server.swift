@@ -101,7 +101,7 @@ public final class Server {
     /// checks room `main`'s file; fails with a clear message when that one is unusable.
     /// `metrics`: the factory `serve` bootstrapped swift-metrics with (the rooms and the cluster
     /// count through it too); its registry is what `GET /metrics` shows.
-    public init(config: ServerConfig, logger: Logger, metrics: CatalogueMetricsFactory = CatalogueMetricsFactory()) throws(StartFailure) {
+    public init(config: ServerConfig, logger: Logger, metrics: CatalogueMetricsFactory) throws(StartFailure) {
         let config = try Self.fittingDescriptors(config, logger: logger)
         connections = ConnectionTable(policy: .init(
             maxConnections: config.limits.maxConnections, maxPerAddress: config.limits.maxConnectionsPerAddress,
