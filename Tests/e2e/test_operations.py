@@ -6,33 +6,22 @@ import shutil
 import signal
 import socket
 import time
-import urllib.error
-import urllib.request
 
 from prometheus_client.parser import text_string_to_metric_families
 
 from client import Client, run
-from raw_websocket import RawWebSocket, status_code, status_line, upgrade_request
+from raw_websocket import RawWebSocket
+from room_tools import handshake, request
 from server import RunningServer, wait_until
 
 TOKEN = "metrics-token-0123456789abcdefghij"
 
 
-def get(url, headers=None, timeout=5):
-    """(status, headers, body) of a GET, whatever the status."""
-    request = urllib.request.Request(url, headers=headers or {})
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as reply:
-            return reply.status, reply.headers, reply.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.headers, error.read()
-
-
 def scrape(server, headers=None):
     """{(name, frozenset(labels)): value} of every sample, checked by Prometheus's parser."""
-    status, headers_, body = get(server.http + "/metrics", headers)
+    status, headers_, body = request(server.port, "/metrics", headers=headers)
     assert status == 200, (status, body)
-    assert headers_["Content-Type"].startswith("text/plain; version=0.0.4"), headers_["Content-Type"]
+    assert headers_["content-type"].startswith("text/plain; version=0.0.4"), headers_["content-type"]
     samples = {}
     families = {}
     for family in text_string_to_metric_families(body.decode()):
@@ -117,10 +106,10 @@ def test_metrics_are_for_the_admin_token_or_this_machine(tmp_path):
     token_file = tmp_path / "admin-token"
     token_file.write_text(TOKEN + "\n")
     with RunningServer("--admin-token-file", str(token_file)) as server:
-        status, headers, body = get(server.http + "/metrics")
-        assert status == 401 and headers["WWW-Authenticate"] == "Bearer", (status, body)
+        status, headers, body = request(server.port, "/metrics")
+        assert status == 401 and headers["www-authenticate"] == "Bearer", (status, body)
         assert b"admin token" in body
-        status, _, body = get(server.http + "/metrics", {"Authorization": "Bearer " + "x" * 40})
+        status, _, body = request(server.port, "/metrics", headers={"Authorization": "Bearer " + "x" * 40})
         assert status == 403, (status, body)
         scrape(server, {"Authorization": "Bearer " + TOKEN})
         assert TOKEN not in server.log
@@ -128,36 +117,29 @@ def test_metrics_are_for_the_admin_token_or_this_machine(tmp_path):
     address = local_address()
     if address is None:
         return  # a machine with loopback only: the guard's other half is XCTest's (OperatorAccess)
-    with RunningServer("--host", "0.0.0.0", "--default-access", "view") as server:
-        status, _, body = get(f"http://{address}:{server.port}/metrics")
+    with RunningServer() as server:  # a request from this machine's other address stands for another machine's
+        status, _, body = request(server.port, "/metrics", source=address)
         assert status == 403 and b"only this machine" in body, (status, body)
-        status, _, _ = get(f"http://{address}:{server.port}/healthz")
+        status, _, _ = request(server.port, "/healthz", source=address)
         assert status == 200
         scrape(server)  # from 127.0.0.1
-
-
-def handshake(port, path):
-    """The HTTP status a WebSocket handshake to `path` is answered with."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
-        connection.sendall(upgrade_request(port, "dGhlIHNhbXBsZSBub25jZQ==", path=path))
-        return status_code(status_line(connection))
 
 
 def test_healthz_and_readyz_through_a_drain(tmp_path):
     state = tmp_path / "state"
     state.mkdir()
     with RunningServer("--state-dir", str(state), "--drain-seconds", "5") as server:
-        status, _, body = get(server.http + "/healthz")
+        status, _, body = request(server.port, "/healthz")
         assert status == 200 and b'"alive":true' in body
-        status, _, body = get(server.http + "/readyz")
+        status, _, body = request(server.port, "/readyz")
         assert (status, body) == (200, b'{"ready":true}')
 
         # a state folder that went away: not ready, and it says why
         shutil.move(str(state), str(tmp_path / "moved"))
-        status, _, body = get(server.http + "/readyz")
+        status, _, body = request(server.port, "/readyz")
         assert status == 503 and b"state folder is not writable" in body, body
         shutil.move(str(tmp_path / "moved"), str(state))
-        assert get(server.http + "/readyz")[0] == 200
+        assert request(server.port, "/readyz")[0] == 200
 
         closes = []
 
@@ -173,11 +155,11 @@ def test_healthz_and_readyz_through_a_drain(tmp_path):
         loop.run_until_complete(asyncio.sleep(1))
         started = time.monotonic()
         server.process.send_signal(signal.SIGTERM)
-        assert wait_until(lambda: get(server.http + "/readyz")[0] == 503, timeout=2)
+        assert wait_until(lambda: request(server.port, "/readyz")[0] == 503, timeout=2)
         assert time.monotonic() - started < 1, "/readyz turns 503 at once"
-        status, _, body = get(server.http + "/readyz")
+        status, _, body = request(server.port, "/readyz")
         assert b"draining" in body, body
-        assert get(server.http + "/healthz")[0] == 200, "alive while it drains"
+        assert request(server.port, "/healthz")[0] == 200, "alive while it drains"
         assert handshake(server.port, "/ws/late") == 503
         loop.run_until_complete(asyncio.wait_for(task, 10))
         assert closes[0].closed[0] == 1012, closes[0].closed
