@@ -12,7 +12,9 @@
 // which may say 'stop' (the room's access turned this page away: no more attempts, state
 // 'refused'). A close with 1012 (service restart: the server is draining, or lost the room's
 // stream in a cluster) is retried at once, within RESTART_JITTER_MS, not after the backoff:
-// the same address leads to a server that is ready.
+// the same address leads to a server that is ready. On opening, the page asks for batches
+// (BATCH_REQUEST): messages that wait for it together (a burst of joined/left as a server of
+// a cluster drains) come as one `batch`, whose messages go to onMessage one by one, in order.
 import { roomFromPath, socketPath } from './room.js';
 
 /** What the page offers, the one it prefers first: v2 sends frames as binary messages. */
@@ -44,7 +46,30 @@ export function reconnectDelay(code, attempt, random = Math.random()) {
   return code === SERVICE_RESTART && attempt === 0 ? random * RESTART_JITTER_MS : backoffDelay(attempt);
 }
 
-// One text message: JSON, an object, handed to onMessage (which must never break the page).
+/**
+ * Sent on opening: what waits for this page comes batched (docs/protocol.md, `batch`). Its ref
+ * marks the refusal of a server that predates batches, which the page need not hear of.
+ */
+export const BATCH_REQUEST = { type: 'batch', on: true, ref: 'batch' };
+
+const isMessage = (msg) => msg !== null && typeof msg === 'object' && !Array.isArray(msg);
+
+// One message, an object, handed to onMessage (which must never break the page).
+function deliver(msg, onMessage) {
+  if (!isMessage(msg)) return;
+  if (msg.type === 'error' && msg.ref === BATCH_REQUEST.ref) {
+    console.debug('forcelayout: this server sends no batches', msg.message);
+    return;
+  }
+  try {
+    onMessage(msg);
+  } catch (err) {
+    // a message shape this page did not expect must never break the page
+    console.debug('forcelayout: message not handled', msg.type, err);
+  }
+}
+
+// One text message: JSON, an object, or a batch of them (each delivered as if alone).
 function handleText(text, onMessage) {
   let msg;
   try {
@@ -53,12 +78,10 @@ function handleText(text, onMessage) {
     console.debug('forcelayout: not JSON', text.slice(0, 200));
     return;
   }
-  if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return;
-  try {
-    onMessage(msg);
-  } catch (err) {
-    // a message shape this page did not expect must never break the page
-    console.debug('forcelayout: message not handled', msg.type, err);
+  if (isMessage(msg) && msg.type === 'batch' && Array.isArray(msg.messages)) {
+    for (const each of msg.messages) deliver(each, onMessage);
+  } else {
+    deliver(msg, onMessage);
   }
 }
 
@@ -92,7 +115,10 @@ export function connect({
       }, 0);
       return;
     }
-    ws.addEventListener('open', () => onState('open'));
+    ws.addEventListener('open', () => {
+      ws.send(JSON.stringify(BATCH_REQUEST));
+      onState('open');
+    });
     ws.addEventListener('message', (e) => {
       attempt = 0; // the server talks: the next drop starts the backoff over
       const data = e.data;

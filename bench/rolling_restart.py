@@ -30,6 +30,7 @@ from cluster import Cluster
 
 JITTER = 0.1  # the page's RESTART_JITTER_MS (Public/net.js)
 READERS_A_PROCESS = 100
+BATCHES = json.dumps({"type": "batch", "on": True})
 
 
 class Reconnecting:
@@ -83,8 +84,9 @@ class Reader:
     async def message(self, message, ws):
         if isinstance(message, str):
             self.texts += 1
-        if message is None:  # a new connection
+        if message is None:  # a new connection: what waits for it comes batched, as the page asks
             self.reconnected = self.last is not None
+            await ws.send(BATCHES)
         elif isinstance(message, bytes):  # a v2 frame
             now = time.monotonic()
             if self.last is not None:

@@ -1,7 +1,7 @@
 // node --test Tests/web/  — the connection of Public/net.js, with fake WebSockets and mock timers
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { backoffDelay, connect, reconnectDelay, RESTART_JITTER_MS, SERVICE_RESTART, socketUrl, SUBPROTOCOLS } from '../../Public/net.js';
+import { backoffDelay, BATCH_REQUEST, connect, reconnectDelay, RESTART_JITTER_MS, SERVICE_RESTART, socketUrl, SUBPROTOCOLS } from '../../Public/net.js';
 import { createState, setConnection } from '../../Public/state.js';
 import { applyMessage } from '../../Public/apply.js';
 
@@ -157,7 +157,7 @@ test('messages are parsed and counted; a closed socket is reopened with backoff'
   ws.open();
   assert.deepEqual(states, ['open']);
   assert.equal(net.send({ type: 'add', count: 2 }), true);
-  assert.deepEqual(ws.sent, ['{"type":"add","count":2}']);
+  assert.deepEqual(ws.sent, [JSON.stringify(BATCH_REQUEST), '{"type":"add","count":2}'], 'batches asked for on opening');
   ws.message('{"type":"hello"}');
   ws.message('not json');
   ws.message('[1,2]');
@@ -180,6 +180,50 @@ test('messages are parsed and counted; a closed socket is reopened with backoff'
   FakeSocket.made[2].close();
   mock.timers.tick(250);
   assert.equal(FakeSocket.made.length, 4);
+}));
+
+test('a batch is delivered message by message, in order; a server without batches is not an error to show', withSocket(FakeSocket, (debug) => {
+  FakeSocket.made = [];
+  const messages = [];
+  const bytes = [];
+  connect({ url: 'ws://h/ws', onMessage: (m) => messages.push(m), onBytes: (n) => bytes.push(n) });
+  const ws = FakeSocket.made[0];
+  ws.open();
+  assert.deepEqual(JSON.parse(ws.sent[0]), { type: 'batch', on: true, ref: 'batch' });
+  const batch = JSON.stringify({
+    type: 'batch',
+    messages: [
+      { type: 'event', seq: 7, kind: 'left', client: 'c1', clients: 2 },
+      'not a message', null, [1],
+      { type: 'event', seq: 8, kind: 'joined', client: 'c9', clients: 3 },
+      { type: 'stats', cells: 4 },
+    ],
+  });
+  ws.message(batch);
+  assert.deepEqual(messages.map((m) => m.seq ?? m.type), [7, 8, 'stats'], 'each message as if alone; what is not one is skipped');
+  assert.deepEqual(bytes, [batch.length], 'the batch counts once, as it came');
+  ws.message('{"type":"error","code":"unknown_type","message":"unknown type \\"batch\\"","ref":"batch"}');
+  assert.equal(messages.length, 3, 'an older server refusing batches is not shown');
+  ws.message('{"type":"error","code":"bad_request","message":"x","ref":"other"}');
+  assert.equal(messages.length, 4, 'other errors are');
+  ws.message('{"type":"batch","messages":"nope"}');
+  assert.equal(messages.at(-1).type, 'batch', 'a malformed batch is one message the page ignores');
+  assert.ok(debug.mock.callCount() >= 1);
+}));
+
+test('a batched message whose handler throws does not stop the rest', withSocket(FakeSocket, () => {
+  FakeSocket.made = [];
+  const seen = [];
+  connect({
+    url: 'ws://h/ws',
+    onMessage: (m) => {
+      seen.push(m.seq);
+      if (m.seq === 1) throw new TypeError('unexpected shape');
+    },
+  });
+  FakeSocket.made[0].open();
+  FakeSocket.made[0].message('{"type":"batch","messages":[{"type":"event","seq":1},{"type":"event","seq":2}]}');
+  assert.deepEqual(seen, [1, 2]);
 }));
 
 test('a handler that throws never breaks the connection', withSocket(FakeSocket, (debug) => {

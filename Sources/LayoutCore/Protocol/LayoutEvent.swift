@@ -17,6 +17,10 @@ public enum EventKind: String, CaseIterable, Sendable {
     /// An editor restored a moment of the room's history (`moment`; `ids`: the cells now).
     case restored
 
+    /// A connection opened or closed (`joined`, `left`): no frame depends on it, so frames
+    /// need not wait behind it (`Mailbox.framesMayPass`).
+    public var isPresence: Bool { self == .joined || self == .left }
+
     /// Whether it changes the cells, their data or the links (`restored` and `deleted` replace
     /// them whole): a moment's `dataSeq` moves with it, and a `moment`'s `since` carries it.
     public var changesCellData: Bool {

@@ -16,22 +16,90 @@ import Synchronization
 /// at most its opening, `maxBytes` more, and the message being written, which lws holds until
 /// the socket takes it. Into a queue holding nothing beyond the opening one message is always
 /// taken, however large (a replay of a huge layout).
+///
+/// Frames are not queued here (a connection gets the room's newest, `PublishedFrame`): they
+/// go once everything queued is written, except `joined` and `left`, which no frame depends
+/// on. A burst of those (a server draining: hundreds of clients leaving one server and
+/// joining another, each announced to every reader) would otherwise hold every reader's
+/// frames back for as many writes (`framesMayPass`).
 package final class Mailbox: Sendable {
     package enum Overflow: Equatable {
         case events(Int)
         case bytes(Int)
     }
 
+    /// A message waiting, with what it counts toward.
+    private struct Queued {
+        let message: OutgoingMessage
+        /// An event (`maxEventBacklog` counts those).
+        var isEvent = false
+        /// Part of the opening (always taken; never in a batch: `hello` comes alone, first).
+        var isOpening = false
+        /// A frame must not go before it: all but `joined` and `left` events.
+        var holdsFrames = true
+    }
+
     private struct State {
-        var messages: [(message: OutgoingMessage, isEvent: Bool, isOpening: Bool)] = []
+        var messages: [Queued] = []
         var head = 0
         var pendingEvents = 0
+        /// Messages queued that a frame must not pass.
+        var holdingFrames = 0
         /// Bytes of the messages queued, and of the opening's among them.
         var queuedBytes = 0
         var openingBytes = 0
         var lastEventSeq: UInt64 = 0
         var stats: OutgoingMessage?
         var overflow: Overflow?
+
+        var hasQueued: Bool { head < messages.count }
+
+        mutating func append(_ queued: Queued) {
+            count(queued)
+            messages.append(queued)
+        }
+
+        mutating func prepend(_ queued: Queued) {
+            count(queued)
+            if head > 0 {
+                head -= 1
+                messages[head] = queued
+            } else {
+                messages.insert(queued, at: 0)
+            }
+        }
+
+        private mutating func count(_ queued: Queued) {
+            queuedBytes += queued.message.count
+            if queued.isOpening { openingBytes += queued.message.count }
+            if queued.isEvent { pendingEvents += 1 }
+            if queued.holdsFrames { holdingFrames += 1 }
+        }
+
+        /// The message at the head, taken off the queue.
+        mutating func take() -> OutgoingMessage {
+            let queued = messages[head]
+            head += 1
+            queuedBytes -= queued.message.count
+            if queued.isOpening { openingBytes -= queued.message.count }
+            if queued.isEvent { pendingEvents -= 1 }
+            if queued.holdsFrames { holdingFrames -= 1 }
+            if head == messages.count {
+                messages.removeAll(keepingCapacity: messages.count < 1024)
+                head = 0
+            } else if head > 256, head * 2 > messages.count {
+                messages.removeFirst(head)
+                head = 0
+            }
+            return queued.message
+        }
+
+        /// Whether the head may join a batch of `bytes` so far.
+        func headJoins(batchOf bytes: Int) -> Bool {
+            guard hasQueued else { return false }
+            let queued = messages[head]
+            return !queued.isOpening && MessageBatch.admits(queued.message) && bytes + queued.message.count <= MessageBatch.maxBytes
+        }
     }
 
     private let state = Mutex(State())
@@ -66,6 +134,7 @@ package final class Mailbox: Sendable {
         state.queuedBytes = 0
         state.openingBytes = 0
         state.pendingEvents = 0
+        state.holdingFrames = 0
         alarm.raise()
     }
 
@@ -81,9 +150,7 @@ package final class Mailbox: Sendable {
             }
             let message = encoder.message(for: envelope)
             guard admit(message.count, &state) else { return }
-            state.pendingEvents += 1
-            state.queuedBytes += message.count
-            state.messages.append((message, true, false))
+            state.append(Queued(message: message, isEvent: true, holdsFrames: !envelope.event.kind.isPresence))
         }
     }
 
@@ -96,8 +163,7 @@ package final class Mailbox: Sendable {
     package func push(_ message: OutgoingMessage) {
         state.withLock { state in
             guard admit(message.count, &state) else { return }
-            state.queuedBytes += message.count
-            state.messages.append((message, false, false))
+            state.append(Queued(message: message))
         }
     }
 
@@ -106,14 +172,7 @@ package final class Mailbox: Sendable {
     package func pushFront(_ message: OutgoingMessage) {
         state.withLock { state in
             guard state.overflow == nil else { return }
-            state.queuedBytes += message.count
-            state.openingBytes += message.count
-            if state.head > 0 {
-                state.head -= 1
-                state.messages[state.head] = (message, false, true)
-            } else {
-                state.messages.insert((message, false, true), at: 0)
-            }
+            state.prepend(Queued(message: message, isOpening: true))
         }
     }
 
@@ -122,9 +181,7 @@ package final class Mailbox: Sendable {
     package func pushOpening(_ message: OutgoingMessage) {
         state.withLock { state in
             guard state.overflow == nil else { return }
-            state.queuedBytes += message.count
-            state.openingBytes += message.count
-            state.messages.append((message, false, true))
+            state.append(Queued(message: message, isOpening: true))
         }
     }
 
@@ -133,28 +190,33 @@ package final class Mailbox: Sendable {
         state.withLock { $0.stats = message }
     }
 
-    /// The next message in order; stats go after queued messages.
-    package func pop() -> OutgoingMessage? {
-        state.withLock { state in
-            if state.head < state.messages.count {
-                let (message, isEvent, isOpening) = state.messages[state.head]
-                state.head += 1
-                state.queuedBytes -= message.count
-                if isOpening { state.openingBytes -= message.count }
-                if isEvent { state.pendingEvents -= 1 }
-                if state.head == state.messages.count {
-                    state.messages.removeAll(keepingCapacity: state.messages.count < 1024)
-                    state.head = 0
-                } else if state.head > 256, state.head * 2 > state.messages.count {
-                    state.messages.removeFirst(state.head)
-                    state.head = 0
-                }
-                return message
+    /// The next message in order; stats go after queued messages. With `batching`, the text
+    /// messages queued behind it come too, as one `batch` (`MessageBatch`): the opening never
+    /// does, nor a binary message, nor more than `MessageBatch.maxBytes` in all.
+    package func pop(batching: Bool = false) -> OutgoingMessage? {
+        let taken: [OutgoingMessage] = state.withLock { state in
+            guard state.hasQueued else {
+                defer { state.stats = nil }
+                return state.stats.map { [$0] } ?? []
             }
-            defer { state.stats = nil }
-            return state.stats
+            guard batching, state.headJoins(batchOf: 0) else { return [state.take()] }
+            var batch = [state.take()], bytes = batch[0].count
+            while state.headJoins(batchOf: bytes) {
+                batch.append(state.take())
+                bytes += batch[batch.count - 1].count
+            }
+            if !state.hasQueued, let stats = state.stats, bytes + stats.count <= MessageBatch.maxBytes {
+                batch.append(stats)
+                state.stats = nil
+            }
+            return batch
         }
+        return taken.isEmpty ? nil : MessageBatch.joined(taken)
     }
+
+    /// Whether a frame may go before what is queued: nothing queued is one it must follow
+    /// (only `joined`, `left` and the stats wait, if anything).
+    package var framesMayPass: Bool { state.withLock { $0.holdingFrames == 0 } }
 
     package var isEmpty: Bool { state.withLock { $0.head >= $0.messages.count && $0.stats == nil } }
 

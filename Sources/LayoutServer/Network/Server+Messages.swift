@@ -66,6 +66,8 @@ extension Server {
                 changeAccess(session, request.message, ref: request.ref, bytes: session.received)
             case .subscribe(let selection):
                 session.subscription?.setFilter(selection.filter)
+            case .batch(let on):
+                session.batching = on
             case .replay(let count, let kinds):
                 send(session, OutgoingMessage(ServerMessages.replay(session.room.bus.replay(last: count, kinds.filter))))
             case .history(let before, let count):
@@ -105,7 +107,9 @@ extension Server {
 
     /// One write per WRITEABLE, as the connection's life says (`ConnectionLife.writable`):
     /// queued messages first (events, replies, stats), then the newest frame if this
-    /// connection has not had it; or, closing, what is queued before the close, then the close.
+    /// connection has not had it (before `joined` and `left` events and stats, which no
+    /// frame depends on); or, closing, what is queued before the close, then the close. A
+    /// connection that asked for batches gets the text messages waiting together, as one.
     ///
     /// After the close frame lws may still call WRITEABLE while it waits for the client's;
     /// closing again then would hang up at once, and the kernel would throw away the close
@@ -121,15 +125,22 @@ extension Server {
         case .close(let status, let reason):
             return setUpClose(session, status, reason)
         case .queuedOnly:
-            guard let queued = session.mailbox.pop() else { return 0 }
+            guard let queued = session.mailbox.pop(batching: session.batching) else { return 0 }
             message = queued
         case .queuedThenFrame:
-            if let queued = session.mailbox.pop() {
+            let frameDue = newest.flatMap { $0.serial > session.sentFrameSerial ? $0 : nil }
+            // A frame goes first when nothing queued is one it must follow (`framesMayPass`).
+            if let frameDue, session.mailbox.framesMayPass {
+                if let next = frameToSend(session, frameDue) {
+                    message = next
+                    isFrame = true
+                } else if let queued = session.mailbox.pop(batching: session.batching) {
+                    message = queued  // the frame waits (it asked to be woken); these need not
+                } else {
+                    return 0
+                }
+            } else if let queued = session.mailbox.pop(batching: session.batching) {
                 message = queued
-            } else if let frame = newest, frame.serial > session.sentFrameSerial {
-                guard let next = frameToSend(session, frame) else { return 0 }
-                message = next
-                isFrame = true
             } else {
                 return 0
             }

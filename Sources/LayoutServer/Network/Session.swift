@@ -36,6 +36,8 @@ final class Session {
     var received: [UInt8] = []
 
     /// The newest frame this connection was sent, and its membership version.
+    /// Whether what waits for it goes out as one `batch` message (it sent `batch` on).
+    var batching = false
     var sentFrameSerial = 0
     var sentVersion = -1
     /// The send buffer set on its socket (`SocketQueue`), 0 before the first.
