@@ -12,7 +12,10 @@
 // which may say 'stop' (the room's access turned this page away: no more attempts, state
 // 'refused'). A close with 1012 (service restart: the server is draining, or lost the room's
 // stream in a cluster) is retried at once, within RESTART_JITTER_MS, not after the backoff:
-// the same address leads to a server that is ready. On opening, the page asks for batches
+// the same address leads to a server that is ready. Better still, a server of a cluster that
+// drains first says `reconnect`: the page opens its next socket (within the jitter) while the
+// old one goes on streaming, and moves to it at its hello, so a restart costs no pause. On
+// opening, the page asks for batches
 // (BATCH_REQUEST): messages that wait for it together (a burst of joined/left as a server of
 // a cluster drains) come as one `batch`, whose messages go to onMessage one by one, in order.
 import { roomFromPath, socketPath } from './room.js';
@@ -54,11 +57,16 @@ export const BATCH_REQUEST = { type: 'batch', on: true, ref: 'batch' };
 
 const isMessage = (msg) => msg !== null && typeof msg === 'object' && !Array.isArray(msg);
 
-// One message, an object, handed to onMessage (which must never break the page).
-function deliver(msg, onMessage) {
+// One message, an object, handed to onMessage (which must never break the page); the
+// transport's own (`reconnect`, a refusal of BATCH_REQUEST) stay here.
+function deliver(msg, onMessage, onReconnect) {
   if (!isMessage(msg)) return;
   if (msg.type === 'error' && msg.ref === BATCH_REQUEST.ref) {
     console.debug('forcelayout: this server sends no batches', msg.message);
+    return;
+  }
+  if (msg.type === 'reconnect') {
+    onReconnect();
     return;
   }
   try {
@@ -70,7 +78,7 @@ function deliver(msg, onMessage) {
 }
 
 // One text message: JSON, an object, or a batch of them (each delivered as if alone).
-function handleText(text, onMessage) {
+function handleText(text, onMessage, onReconnect) {
   let msg;
   try {
     msg = JSON.parse(text);
@@ -79,9 +87,9 @@ function handleText(text, onMessage) {
     return;
   }
   if (isMessage(msg) && msg.type === 'batch' && Array.isArray(msg.messages)) {
-    for (const each of msg.messages) deliver(each, onMessage);
+    for (const each of msg.messages) deliver(each, onMessage, onReconnect);
   } else {
-    deliver(msg, onMessage);
+    deliver(msg, onMessage, onReconnect);
   }
 }
 
@@ -96,52 +104,96 @@ function handleBinary(buffer, onBinary) {
 export function connect({
   url, protocols = SUBPROTOCOLS, onMessage, onBinary = () => {}, onState = () => {}, onBytes = () => {}, onClose = () => undefined,
 }) {
-  let ws = null;
+  let ws = null; // the socket the page hears
+  let successor = null; // one opened on `reconnect`, until its hello makes it the page's
   let attempt = 0;
   let timer = null;
+  let moving = null; // the timer that opens the successor
+
+  // A socket, listened to; null if the browser refused to make one.
+  function socket() {
+    let made;
+    try {
+      made = new WebSocket(url, typeof protocols === 'function' ? protocols() : protocols);
+      made.binaryType = 'arraybuffer';
+    } catch (err) {
+      console.debug('forcelayout: cannot open websocket', err);
+      return null;
+    }
+    made.addEventListener('open', () => {
+      made.send(JSON.stringify(BATCH_REQUEST));
+      if (made === ws) onState('open');
+    });
+    made.addEventListener('message', (e) => receive(made, e.data));
+    made.addEventListener('close', (e) => closed(made, e));
+    // 'error' is always followed by 'close'; the browser already reports the failure
+    made.addEventListener('error', () => {});
+    return made;
+  }
 
   function open() {
     timer = null;
-    try {
-      ws = new WebSocket(url, typeof protocols === 'function' ? protocols() : protocols);
-      ws.binaryType = 'arraybuffer';
-    } catch (err) {
-      console.debug('forcelayout: cannot open websocket', err);
-      ws = null;
+    ws = socket();
+    if (ws === null) {
       // not retry() here: this may run inside connect(), before its caller has the result
       timer = setTimeout(() => {
         timer = null;
         retry();
       }, 0);
+    }
+  }
+
+  // The server drains (`reconnect`): a successor is opened within the jitter, to the same
+  // address (a load balancer finds a ready server); the old socket goes on serving meanwhile.
+  function move() {
+    if (successor !== null || moving !== null) return;
+    moving = setTimeout(() => {
+      moving = null;
+      if (ws !== null && successor === null) successor = socket();
+    }, Math.random() * RESTART_JITTER_MS);
+  }
+
+  function receive(from, data) {
+    if (from === successor) {
+      // its hello (the first message a server sends): from now on the page hears this one
+      const old = ws;
+      ws = successor;
+      successor = null;
+      old?.close(1000, 'moved to another server');
+      onState('open');
+    } else if (from !== ws) {
+      return; // the old socket after a move
+    }
+    attempt = 0; // the server talks: the next drop starts the backoff over
+    if (typeof data === 'string') {
+      onBytes(data.length);
+      handleText(data, onMessage, move);
+    } else if (data instanceof ArrayBuffer) {
+      onBytes(data.byteLength);
+      handleBinary(data, onBinary);
+    } else {
+      onBytes(data?.size ?? 0); // a Blob: binaryType was not honoured; nothing to read
+    }
+  }
+
+  function closed(from, e) {
+    if (from === successor) {
+      successor = null; // it found no server: the old socket stays until its server closes it
       return;
     }
-    ws.addEventListener('open', () => {
-      ws.send(JSON.stringify(BATCH_REQUEST));
-      onState('open');
-    });
-    ws.addEventListener('message', (e) => {
-      attempt = 0; // the server talks: the next drop starts the backoff over
-      const data = e.data;
-      if (typeof data === 'string') {
-        onBytes(data.length);
-        handleText(data, onMessage);
-      } else if (data instanceof ArrayBuffer) {
-        onBytes(data.byteLength);
-        handleBinary(data, onBinary);
-      } else {
-        onBytes(data?.size ?? 0); // a Blob: binaryType was not honoured; nothing to read
-      }
-    });
-    ws.addEventListener('close', (e) => {
-      ws = null;
-      if (onClose({ code: e.code, reason: e.reason }) === 'stop') {
-        onState('refused');
-        return;
-      }
-      retry(e.code);
-    });
-    // 'error' is always followed by 'close'; the browser already reports the failure
-    ws.addEventListener('error', () => {});
+    if (from !== ws) return; // the old socket, closed by the move
+    ws = null;
+    if (successor !== null) {
+      // closed (1012) before the successor's hello: the successor is the page's from now on
+      ws = successor;
+      successor = null;
+      return;
+    }
+    if (onClose({ code: e.code, reason: e.reason }) === 'stop') {
+      onState('refused');
+      return;
+    }
+    retry(e.code);
   }
 
   function retry(code) {

@@ -1,13 +1,15 @@
 """The rolling-restart row of `make load-cluster`: three servers and Redis, `rooms` rooms of
 `cells` moving cells (placed over the servers), readers dealt out over rooms and servers, and a
-writer in each room adding a cell every 0.2 s. Each server in turn gets SIGTERM (it drains:
-its rooms go to the others, its clients are closed with 1012), is started again once it exited,
-and the next one waits until it answers /readyz. Figures:
+writer in each room adding a cell every 0.2 s; readers and writers ask for batches, as the
+page does. Each server in turn gets SIGTERM (it drains: its clients are told `reconnect`, and
+each room it steps goes to another server once its clients here have moved), is started again
+once it exited, and the next one waits until it answers /readyz. Figures:
 
-- pause: each reader's longest gap between two frames over the whole run, reconnects included
-  (a reader closed with 1012 comes back as the page does: within 100 ms, through what a load
-  balancer does, trying the servers in turn from its own until one lets it in); the p99 of
-  those, the median and the worst;
+- pause: each reader's longest gap between two frames over the whole run, moves included (a
+  reader told `reconnect` moves as the page does: within 100 ms it opens its next connection,
+  through what a load balancer does, trying the servers in turn from its own until one lets it
+  in, and closes the old one at the new one's hello; one closed with 1012 comes back within
+  100 ms); the p99 of those, the median and the worst;
 - cells lost: cells the room had, or whose `added` a writer got, that are not in the room at
   the end (its export, from any server);
 - each drain's time (SIGTERM to exit).
@@ -34,37 +36,77 @@ BATCHES = json.dumps({"type": "batch", "on": True})
 
 
 class Reconnecting:
-    """A v2 connection to `room` through `urls`, starting at `first`: comes back after a close
-    (1012: within JITTER; else 0.25 s), trying the next server at once when one refuses."""
+    """A v2 connection to `room` through `urls`, starting at `first`, that moves as the page
+    does: told `reconnect` (its server drains), it opens its next connection within JITTER,
+    trying the servers in turn from its own (what a load balancer does: the draining one
+    answers 503), and closes the old one at the new one's hello; the old one streams until
+    then. Closed instead (1012: within JITTER; else after 0.25 s), it connects again."""
 
     def __init__(self, urls, room, first):
         self.urls, self.room, self.index = urls, room, first
         self.reconnects = 0
+        self.moves = 0
+        self.socket = None
+
+    async def connect(self, stop):
+        """A connection to the first server in turn from `index` that lets us in; None once
+        `stop` is set."""
+        attempt = 0
+        while not stop.is_set():
+            url = f"{self.urls[self.index % len(self.urls)]}/ws/{self.room}"
+            try:
+                return await websockets.connect(url, subprotocols=["forcelayout.v2"], max_size=None,
+                                                ping_interval=None, open_timeout=3, close_timeout=1)
+            except (OSError, asyncio.TimeoutError, websockets.InvalidHandshake):
+                self.index += 1  # what a load balancer does: the next server
+                await asyncio.sleep(0.01 if attempt < len(self.urls) else 0.25)
+                attempt += 1
+        return None
+
+    async def successor(self, stop, old):
+        """Opens the next connection; at its hello, closes `old`: (socket, hello), or None."""
+        await asyncio.sleep(random.random() * JITTER)
+        ws = await self.connect(stop)
+        if ws is None:
+            return None
+        try:
+            hello = await ws.recv()
+        except websockets.ConnectionClosed:
+            return None
+        await old.close()
+        return ws, hello
 
     async def run(self, stop, on_message):
+        ws, first = None, None
         while not stop.is_set():
-            code = None
-            for attempt in range(len(self.urls) * 4):
-                url = f"{self.urls[self.index % len(self.urls)]}/ws/{self.room}"
-                try:
-                    async with websockets.connect(url, subprotocols=["forcelayout.v2"], max_size=None,
-                                                  ping_interval=None, open_timeout=3, close_timeout=1) as ws:
-                        self.socket = ws
-                        await on_message(None, ws)
-                        try:
-                            async for message in ws:
-                                await on_message(message, ws)
-                                if stop.is_set():
-                                    break
-                        except websockets.ConnectionClosed:
-                            pass
-                        code = ws.close_code
-                    break
-                except (OSError, asyncio.TimeoutError, websockets.InvalidHandshake):
-                    self.index += 1  # what a load balancer does: the next server
-                    await asyncio.sleep(0.01 if attempt < len(self.urls) else 0.25)
+            if ws is None:
+                ws = await self.connect(stop)
+                if ws is None:
+                    return
+            self.socket = ws
+            await on_message(None, ws)
+            if first is not None:
+                await on_message(first, ws)
+            moving = None
+            try:
+                async for message in ws:
+                    if moving is None and isinstance(message, str) and '"type":"reconnect"' in message:
+                        moving = asyncio.create_task(self.successor(stop, ws))
+                    await on_message(message, ws)
+                    if stop.is_set():
+                        break
+            except websockets.ConnectionClosed:
+                pass
             if stop.is_set():
+                await ws.close()  # now: unread frames would fill its queue and stall the close
                 return
+            code = ws.close_code
+            moved = await moving if moving is not None else None
+            if moved is not None:
+                ws, first = moved
+                self.moves += 1
+                continue
+            ws, first = None, None
             self.reconnects += 1
             await asyncio.sleep(random.random() * JITTER if code == 1012 else 0.25)
 
@@ -152,8 +194,8 @@ def read_in_process(urls, assignments, stop, results):
         done.set()
         await close_all(reading)
         await asyncio.wait(tasks, timeout=10)
-        return [(r.longest, r.longest_connected, r.longest_reconnecting, r.frames, r.connection.reconnects, r.texts)
-                for r in reading]
+        return [(r.longest, r.longest_connected, r.longest_reconnecting, r.frames, r.connection.reconnects, r.texts,
+                 r.connection.moves) for r in reading]
     figures = asyncio.run(main())
     usage = resource.getrusage(resource.RUSAGE_SELF)
     results.put((figures, usage.ru_utime + usage.ru_stime))
@@ -257,6 +299,7 @@ async def rolling_restart(binary, rounds=1, rooms=3, cells=1000, readers=30, tic
             "cellsLost": lost, "cellsAdded": added, "addsSent": sent,
             "drains": [{"seconds": round(seconds, 3), "exit": code} for seconds, code in drains],
             "reconnects": sum(r[4] for r in reading),
+            "moves": sum(r[6] for r in reading),
             "framesPerReader": min(r[3] for r in reading) / elapsed,
             "textMessagesPerReader": statistics.median(r[5] for r in reading),
             "toolCPUCores": ((cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)

@@ -6,18 +6,11 @@ import XCTest
 
 /// What a frame may pass in the mailbox, and what a connection that asked for batches gets.
 final class MailboxBatchTests: XCTestCase {
-    private func envelope(_ seq: UInt64) -> Envelope<LayoutEvent> {
-        Envelope(seq: seq, event: LayoutEvent(kind: .settled, by: nil, tick: Int(seq), detail: .none))
-    }
-
-    private func drain(_ mailbox: Mailbox) -> [String] {
-        var texts: [String] = []
-        while let message = mailbox.pop() { texts.append(message.text) }
-        return texts
-    }
+    private func envelope(_ seq: UInt64) -> Envelope<LayoutEvent> { MailboxFixtures.envelope(seq) }
+    private func drain(_ mailbox: Mailbox) -> [String] { MailboxFixtures.drain(mailbox) }
 
     private func presence(_ seq: UInt64, _ kind: EventKind = .left) -> Envelope<LayoutEvent> {
-        Envelope(seq: seq, event: LayoutEvent(kind: kind, by: nil, tick: 0, detail: .membership(client: "c\(seq)", clients: 1)))
+        MailboxFixtures.presence(seq, kind)
     }
 
     private func json(_ message: OutgoingMessage) throws -> [String: Any] {

@@ -4,15 +4,8 @@ import XCTest
 @testable import LayoutRooms
 
 final class MailboxTests: XCTestCase {
-    private func envelope(_ seq: UInt64) -> Envelope<LayoutEvent> {
-        Envelope(seq: seq, event: LayoutEvent(kind: .settled, by: nil, tick: Int(seq), detail: .none))
-    }
-
-    private func drain(_ mailbox: Mailbox) -> [String] {
-        var texts: [String] = []
-        while let message = mailbox.pop() { texts.append(message.text) }
-        return texts
-    }
+    private func envelope(_ seq: UInt64) -> Envelope<LayoutEvent> { MailboxFixtures.envelope(seq) }
+    private func drain(_ mailbox: Mailbox) -> [String] { MailboxFixtures.drain(mailbox) }
 
     func testEventsInOrderWithoutRepeats() {
         let mailbox = Mailbox(maxEventBacklog: 100)

@@ -226,6 +226,77 @@ test('a batched message whose handler throws does not stop the rest', withSocket
   assert.deepEqual(seen, [1, 2]);
 }));
 
+test('told to reconnect, the page opens its next socket while the old one streams, and moves at its hello', withSocket(FakeSocket, () => {
+  FakeSocket.made = [];
+  const messages = [];
+  const states = [];
+  const closes = [];
+  const net = connect({ url: 'ws://h/ws', onMessage: (m) => messages.push(m), onState: (s) => states.push(s), onClose: (c) => closes.push(c) });
+  const old = FakeSocket.made[0];
+  old.open();
+  old.message('{"type":"hello","client":"c1"}');
+  old.message('{"type":"batch","messages":[{"type":"event","seq":1},{"type":"reconnect","closesInMs":2000}]}');
+  old.message('{"type":"reconnect","closesInMs":1990}');
+  assert.deepEqual(messages.map((m) => m.type), ['hello', 'event'], 'reconnect is the connection\'s own');
+  assert.equal(FakeSocket.made.length, 1, 'not before the jitter');
+  mock.timers.tick(RESTART_JITTER_MS);
+  assert.equal(FakeSocket.made.length, 2, 'one successor, however often told');
+  const next = FakeSocket.made[1];
+  old.message('{"type":"frame","tick":5}');
+  assert.equal(messages.at(-1).tick, 5, 'the old socket still streams');
+  next.open();
+  assert.deepEqual(next.sent, [JSON.stringify(BATCH_REQUEST)]);
+  assert.equal(net.send({ type: 'add' }), true);
+  assert.equal(old.sent.at(-1), '{"type":"add"}', 'until the move, the page talks on the old socket');
+  next.message('{"type":"hello","client":"c9@b"}');
+  assert.equal(old.readyState, 3, 'the old socket is closed at the hello');
+  assert.deepEqual(closes, [], 'a move is no close to the page');
+  assert.deepEqual(states, ['open', 'open']);
+  old.message('{"type":"frame","tick":6}');
+  next.message('{"type":"frame","tick":7}');
+  assert.deepEqual(messages.slice(-2).map((m) => m.client ?? m.tick), ['c9@b', 7], 'only the new socket is heard');
+  net.send({ type: 'add', count: 2 });
+  assert.equal(next.sent.at(-1), '{"type":"add","count":2}');
+  mock.timers.tick(10000);
+  assert.equal(FakeSocket.made.length, 2, 'no reconnect after a move');
+}));
+
+test('a successor that finds no server leaves the old socket, whose 1012 close then reconnects as before', withSocket(FakeSocket, () => {
+  FakeSocket.made = [];
+  const states = [];
+  connect({ url: 'ws://h/ws', onMessage() {}, onState: (s) => states.push(s) });
+  const old = FakeSocket.made[0];
+  old.open();
+  old.message('{"type":"hello"}');
+  old.message('{"type":"reconnect","closesInMs":2000}');
+  mock.timers.tick(RESTART_JITTER_MS);
+  FakeSocket.made[1].close(1006);
+  assert.deepEqual(states, ['open'], 'the old socket serves on');
+  old.close(1012);
+  assert.deepEqual(states, ['open', 'reconnecting']);
+  mock.timers.tick(RESTART_JITTER_MS);
+  assert.equal(FakeSocket.made.length, 3, 'a restart\'s reconnect, within the jitter');
+}));
+
+test('the old socket closed before the successor\'s hello: the successor is the page\'s', withSocket(FakeSocket, () => {
+  FakeSocket.made = [];
+  const messages = [];
+  const states = [];
+  connect({ url: 'ws://h/ws', onMessage: (m) => messages.push(m), onState: (s) => states.push(s) });
+  const old = FakeSocket.made[0];
+  old.open();
+  old.message('{"type":"hello"}');
+  old.message('{"type":"reconnect","closesInMs":50}');
+  mock.timers.tick(RESTART_JITTER_MS);
+  const next = FakeSocket.made[1];
+  next.open();
+  old.close(1012);
+  assert.deepEqual(states, ['open'], 'no reconnecting: the next socket is on its way');
+  next.message('{"type":"hello","client":"c2"}');
+  assert.equal(messages.at(-1).client, 'c2');
+  assert.equal(FakeSocket.made.length, 2);
+}));
+
 test('a handler that throws never breaks the connection', withSocket(FakeSocket, (debug) => {
   FakeSocket.made = [];
   let calls = 0;

@@ -1,6 +1,6 @@
 """A page behind docs/deploy/nginx.conf (TLS, two servers of a cluster) whose server drains:
-it is closed with 1012, comes back by itself through nginx on the other server, at once, and
-shows the same room with the same cells."""
+told `reconnect`, it opens its next connection through nginx, which finds the other server,
+and moves to it without ever showing itself disconnected: the same room, the same cells."""
 import re
 import signal
 import time
@@ -35,6 +35,8 @@ def test_a_page_whose_server_drains_comes_back_through_the_proxy_on_another(page
             node = before.split("@")[1]
             drained = servers["ab".index(node)]
             time.sleep(1)
+            page.js("window.__states = []; const s = window.forcelayout.state;"
+                    "s.on('connection', () => window.__states.push(s.connection));")
             drained.process.send_signal(signal.SIGTERM)
             signalled = time.monotonic()
             page.wait(lambda: re.fullmatch(r"c\d+@[ab]", client_id(page)) and client_id(page).split("@")[1] != node
@@ -43,6 +45,9 @@ def test_a_page_whose_server_drains_comes_back_through_the_proxy_on_another(page
             page.wait(lambda: page.cells() == count, "the same cells")
             assert drained.wait(timeout=15) == 0
             assert took < 5, f"the page came back after {took:.1f} s"
+            states = page.js("return window.__states")
+            assert "reconnecting" not in states, f"the page showed itself disconnected: {states}"
+            assert "1012" not in drained.log.split("draining:")[1], "the page moved before the window ran out"
         finally:
             nginx.close()
             for server in servers:

@@ -247,6 +247,16 @@ public enum ServerMessages {
         return writer.bytes
     }
 
+    /// The server is draining (docs/protocol.md, `reconnect`): connect again now, and this
+    /// connection is closed with 1012 in `closesInMs` ms if still open.
+    package static func reconnect(closesInMs: Int) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 48)
+        writer.raw("{\"type\":\"reconnect\",\"closesInMs\":")
+        writer.integer(closesInMs)
+        writer.raw("}")
+        return writer.bytes
+    }
+
     public static func error(_ error: ProtocolError) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 128)
         writer.raw("{\"type\":\"error\",\"code\":")

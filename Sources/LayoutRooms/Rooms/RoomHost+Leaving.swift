@@ -100,26 +100,42 @@ extension RoomHost {
         return true
     }
 
-    /// Draining in a cluster: every room stepped here goes to another server now, each out of
+    /// Draining: in a cluster, this server takes no room over and adopts none from now on, and
+    /// leaves the servers' list (`RoomCluster.beginDraining`). Whether it is in a cluster (else
+    /// there is nobody to hand rooms to: they are saved as the server stops).
+    package func beginDraining() -> Bool {
+        guard let cluster else { return false }
+        cluster.beginDraining()
+        return true
+    }
+
+    /// The rooms stepped here (in a cluster: those this server holds the lease of).
+    package var roomsSteppedHere: [RoomName] {
+        rooms.compactMap { name, room in
+            if case .owner = room.role { name } else { nil }
+        }
+    }
+
+    /// Draining in a cluster: the room `name`, stepped here, goes to another server now: out of
     /// the pool at once (no step here after this) and handed off on the closer queue
     /// (`RoomCluster.handOff`: its last commands applied, its state written, its lease given
-    /// back); `handingOff` says when all are, and the service thread is woken then. Returns
-    /// how many rooms go. Without a cluster, nothing: the rooms are saved as the server stops.
-    package func handOffOwnedRooms() -> Int {
-        guard let cluster else { return 0 }
-        cluster.beginDraining()
-        let owned = rooms.compactMap { name, room -> RoomName? in
-            if case .owner = room.role { return name } else { return nil }
-        }
+    /// back); `handingOff` says when all are, and the service thread is woken then. False if
+    /// it is not stepped here (or there is no cluster).
+    @discardableResult
+    package func handOff(_ name: RoomName) -> Bool {
+        guard let cluster, case .owner? = rooms[name]?.role, let room = takeOut(name) else { return false }
         let waker = waker
-        for name in owned {
-            guard let room = takeOut(name) else { continue }
-            closer.async(group: handingOff) {
-                cluster.handOff(room) { room.finish() }
-                waker?.wake()
-            }
+        closer.async(group: handingOff) {
+            cluster.handOff(room) { room.finish() }
+            waker?.wake()
         }
-        return owned.count
+        return true
+    }
+
+    /// Every room stepped here goes to another server now (`handOff`); how many.
+    @discardableResult
+    package func handOffRoomsSteppedHere() -> Int {
+        roomsSteppedHere.filter { handOff($0) }.count
     }
 
     /// The room leaves memory (forgotten, unloaded, or stepped elsewhere now): out of the pool,

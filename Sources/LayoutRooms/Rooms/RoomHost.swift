@@ -38,7 +38,7 @@ package final class RoomHost {
     let forgottenRetention: Double
     var nextPurge = 0.0
     let closer = DispatchQueue(label: "forcelayout.rooms.closing", attributes: .concurrent)
-    /// The hand-offs of a draining server under way (`handOffOwnedRooms`).
+    /// The hand-offs of a draining server under way (`handOff`).
     package let handingOff = DispatchGroup()
     /// Wakes the service thread (set by `start`).
     private(set) var waker: ServiceWaker?

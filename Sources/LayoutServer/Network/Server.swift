@@ -96,6 +96,8 @@ public final class Server {
     /// In a cluster: whether Redis was reachable when last heard of.
     var clusterLinked = true
     var shutdownDeadline: DispatchTime?
+    /// Once asked to stop: how the drain goes on (`Server+Draining.swift`).
+    var drain: DrainPlan?
 
     /// Lists the rooms on disk (after removing the temporary files crashed writes left) and
     /// checks room `main`'s file; fails with a clear message when that one is unusable.
@@ -197,6 +199,7 @@ public final class Server {
             cluster?.serviceCameRound()
             if stopSwitch.isRequested {
                 if shutdownDeadline == nil { beginShutdown() }
+                continueDraining()
                 let handedOff = host.handingOff.wait(timeout: .now()) == .success
                 if (sessions.isEmpty && handedOff) || DispatchTime.now() > shutdownDeadline! { break }
             }
@@ -212,19 +215,5 @@ public final class Server {
         self.context = nil
         statsTimer = nil
         sweepTimer = nil
-    }
-
-    /// A stop was asked for: drain. `/readyz` answers 503 from now on, and handshakes 503; in a
-    /// cluster every room stepped here goes to a server relaying it (`handOffOwnedRooms`);
-    /// every client is closed with 1012, which the page takes as "reconnect now": to the same
-    /// address, where a load balancer sends it to a server that is ready. The loop ends once
-    /// they are all gone, or at `--drain-seconds`.
-    func beginShutdown() {
-        shutdownDeadline = .now() + .seconds(config.drainSeconds)
-        let rooms = host.handOffOwnedRooms()
-        logger.info("draining: /readyz answers 503; \(rooms > 0 ? "handing off \(rooms) room(s), " : "")closing \(sessions.count) connection(s) with 1012 (reconnect), at most \(config.drainSeconds) s (--drain-seconds)")
-        for session in sessions.all {
-            requestClose(session, Self.serviceRestart, "server restarting: reconnect", graceSeconds: 2)
-        }
     }
 }
