@@ -14,10 +14,10 @@
 // stream in a cluster) is retried at once, within RESTART_JITTER_MS, not after the backoff:
 // the same address leads to a server that is ready. Better still, a server of a cluster that
 // drains first says `reconnect`: the page opens its next socket (within the jitter) while the
-// old one goes on streaming, and moves to it at its hello, so a restart costs no pause. On
-// opening, the page asks for batches
-// (BATCH_REQUEST): messages that wait for it together (a burst of joined/left as a server of
-// a cluster drains) come as one `batch`, whose messages go to onMessage one by one, in order.
+// old one goes on streaming, and moves to it at its hello, so a restart costs no pause. Every
+// offer asks for batches too (BATCH_OFFER): messages that wait for the page together (a burst
+// of joined/left as a server of a cluster drains) come as one `batch`, whose messages go to
+// onMessage one by one, in order.
 import { roomFromPath, socketPath } from './room.js';
 
 /** What the page offers, the one it prefers first: v2 sends frames as binary messages. */
@@ -50,21 +50,17 @@ export function reconnectDelay(code, attempt, random = Math.random()) {
 }
 
 /**
- * Sent on opening: what waits for this page comes batched (docs/protocol.md, `batch`). Its ref
- * marks the refusal of a server that predates batches, which the page need not hear of.
+ * One more name in every offer: what waits for this page comes batched (docs/protocol.md,
+ * `batch`). A server never binds it; one that predates batches ignores it.
  */
-export const BATCH_REQUEST = { type: 'batch', on: true, ref: 'batch' };
+export const BATCH_OFFER = 'forcelayout.batch';
 
 const isMessage = (msg) => msg !== null && typeof msg === 'object' && !Array.isArray(msg);
 
 // One message, an object, handed to onMessage (which must never break the page); the
-// transport's own (`reconnect`, a refusal of BATCH_REQUEST) stay here.
+// transport's own (`reconnect`) stays here.
 function deliver(msg, onMessage, onReconnect) {
   if (!isMessage(msg)) return;
-  if (msg.type === 'error' && msg.ref === BATCH_REQUEST.ref) {
-    console.debug('forcelayout: this server sends no batches', msg.message);
-    return;
-  }
   if (msg.type === 'reconnect') {
     onReconnect();
     return;
@@ -114,14 +110,13 @@ export function connect({
   function socket() {
     let made;
     try {
-      made = new WebSocket(url, typeof protocols === 'function' ? protocols() : protocols);
+      made = new WebSocket(url, [...(typeof protocols === 'function' ? protocols() : protocols), BATCH_OFFER]);
       made.binaryType = 'arraybuffer';
     } catch (err) {
       console.debug('forcelayout: cannot open websocket', err);
       return null;
     }
     made.addEventListener('open', () => {
-      made.send(JSON.stringify(BATCH_REQUEST));
       if (made === ws) onState('open');
     });
     made.addEventListener('message', (e) => receive(made, e.data));

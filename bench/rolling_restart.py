@@ -32,7 +32,7 @@ from cluster import Cluster
 
 JITTER = 0.1  # the page's RESTART_JITTER_MS (Public/net.js)
 READERS_A_PROCESS = 100
-BATCHES = json.dumps({"type": "batch", "on": True})
+OFFER = ["forcelayout.v2", "forcelayout.batch"]  # batches asked for, as the page does
 
 
 class Reconnecting:
@@ -55,7 +55,7 @@ class Reconnecting:
         while not stop.is_set():
             url = f"{self.urls[self.index % len(self.urls)]}/ws/{self.room}"
             try:
-                return await websockets.connect(url, subprotocols=["forcelayout.v2"], max_size=None,
+                return await websockets.connect(url, subprotocols=OFFER, max_size=None,
                                                 ping_interval=None, open_timeout=3, close_timeout=1)
             except (OSError, asyncio.TimeoutError, websockets.InvalidHandshake):
                 self.index += 1  # what a load balancer does: the next server
@@ -126,9 +126,8 @@ class Reader:
     async def message(self, message, ws):
         if isinstance(message, str):
             self.texts += 1
-        if message is None:  # a new connection: what waits for it comes batched, as the page asks
+        if message is None:  # a new connection
             self.reconnected = self.last is not None
-            await ws.send(BATCHES)
         elif isinstance(message, bytes):  # a v2 frame
             now = time.monotonic()
             if self.last is not None:
@@ -157,10 +156,11 @@ class Writer:
         if message is None or isinstance(message, bytes):
             return
         data = json.loads(message)
-        if data.get("type") == "hello":
-            self.client = data["client"]
-        elif data.get("type") == "event" and data.get("kind") == "added" and data.get("by") == self.client:
-            self.acknowledged |= set(data["ids"])
+        for each in data["messages"] if data.get("type") == "batch" else [data]:
+            if each.get("type") == "hello":
+                self.client = each["client"]
+            elif each.get("type") == "event" and each.get("kind") == "added" and each.get("by") == self.client:
+                self.acknowledged |= set(each["ids"])
 
     async def keep_adding(self, stop):
         while not stop.is_set():

@@ -65,7 +65,7 @@ extension ClusterNode {
                 case .layout(let layout): command = layout
                 case .setAccess(let mode): command = .access(.mode(mode))
                 case .deleteRoom: command = .access(.delete)
-                case .subscribe, .replay, .rotate, .history, .moment, .batch: return  // the relay's own (a rotation comes as `access`)
+                case .subscribe, .replay, .rotate, .history, .moment: return  // the relay's own (a rotation comes as `access`)
                 }
                 room.commands.pushRelayed(QueuedCommand(command: command, client: client, ref: decoded.ref, reply: reply))
                 wakeRoom.withLock { $0 }?(room)

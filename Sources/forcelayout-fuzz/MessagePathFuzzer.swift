@@ -152,7 +152,7 @@ enum MessagePathFuzzer {
                 // A name is one a client may give, trimmed already (`Pointer.name` takes it as it is).
                 require(Pointer.name(name) == .success(name), "point name \(name.debugDescription)", bytes)
             }
-        case .subscribe, .batch:
+        case .subscribe:
             break
         case .replay(let count, _):
             require((1...limits.replayBuffer).contains(count), "replay count \(count)", bytes)

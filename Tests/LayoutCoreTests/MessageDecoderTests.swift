@@ -128,19 +128,6 @@ final class MessageDecoderTests: XCTestCase {
         assertError(#"{"type":"replay","count":257}"#, .badRequest)
     }
 
-    func testBatch() {
-        XCTAssertEqual(message(#"{"type":"batch","on":true}"#), .batch(true))
-        XCTAssertEqual(message(#"{"type":"batch","on":false}"#), .batch(false))
-        assertError(#"{"type":"batch"}"#, .badRequest, containing: "on")
-        assertError(#"{"type":"batch","on":1}"#, .badRequest, containing: "true or false")
-        assertError(#"{"type":"batch","on":true,"size":9}"#, .badRequest, containing: "size")
-        XCTAssertEqual(String(decoding: ClientRequest(.batch(true), ref: "b").encoded, as: UTF8.self),
-                       #"{"type":"batch","on":true,"ref":"b"}"#)
-        XCTAssertEqual(ClientMessage.batch(true).requiredRole, .viewer)
-        XCTAssertFalse(ClientMessage.batch(true).needsRoom)
-        XCTAssertEqual(ClientMessage.batch(false).kindName, "batch")
-    }
-
     func testMomentsSayTheDataHeldAndWhetherAPatchIsTaken() {
         XCTAssertEqual(message(#"{"type":"moment","at":5}"#), .moment(at: 5, have: nil, patch: false))
         XCTAssertEqual(message(#"{"type":"moment","at":5,"have":9}"#), .moment(at: 5, have: 9, patch: false))

@@ -24,7 +24,8 @@ class Client:
         self.ssl = ssl
         self.source = source
         self.messages = []      # everything received, in order
-        self.raw = []           # the same, as the bytes or text that came
+        self.raw = []           # the same, as the bytes or text that came (a batch's element: its JSON)
+        self.batches = []       # how many messages each `batch` that came held (docs/protocol.md)
         self.times = []         # when each came (time.monotonic())
         self.cursor = 0         # where `next` continues from
         self.closed = None      # (code, reason) once the connection ended
@@ -50,10 +51,18 @@ class Client:
     async def _read(self):
         try:
             async for raw in self.socket:
-                self.raw.append(raw)
-                self.times.append(time.monotonic())
+                now = time.monotonic()
                 # v2 frames are binary: decoded to the shape of a v1 frame (see frame_v2).
-                self.messages.append(decode_binary_frame(raw) if isinstance(raw, bytes) else json.loads(raw))
+                message = decode_binary_frame(raw) if isinstance(raw, bytes) else json.loads(raw)
+                if message.get("type") == "batch":  # asked for by offering forcelayout.batch
+                    self.batches.append(len(message["messages"]))
+                    arrived = [(json.dumps(each, separators=(",", ":")), each) for each in message["messages"]]
+                else:
+                    arrived = [(raw, message)]
+                for text, each in arrived:
+                    self.raw.append(text)
+                    self.times.append(now)
+                    self.messages.append(each)
                 self.arrived.set()
         except websockets.ConnectionClosed:
             pass

@@ -30,7 +30,6 @@ MESSAGES = {
     "undo": ({"type": "undo"}, "editor"),
     "subscribe": ({"type": "subscribe", "kinds": "all"}, "viewer"),
     "replay": ({"type": "replay", "count": 1}, "viewer"),
-    "batch": ({"type": "batch", "on": False}, "viewer"),
     "access": ({"type": "access", "access": "view"}, "owner"),
     "rotate": ({"type": "rotate", "links": ["view"]}, "owner"),
     "history": ({"type": "history", "count": 1}, "viewer"),
@@ -103,7 +102,7 @@ def test_every_message_kind_by_every_role():
     """Viewers are refused every change with `forbidden` (their `ref` echoed), editors the
     owner's messages; nothing refused changes the room, and every connection stays open."""
     assert set(MESSAGES) == {"add", "update", "link", "unlink", "remove", "clear", "params", "pin", "unpin", "undo",
-                             "subscribe", "replay", "batch", "access", "rotate", "history", "moment", "restore"}, "every client message kind"
+                             "subscribe", "replay", "access", "rotate", "history", "moment", "restore"}, "every client message kind"
     with RunningServer() as server:
         async def scenario():
             owner = await Client(server.room("roles")).__aenter__()

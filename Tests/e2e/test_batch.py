@@ -1,6 +1,6 @@
-"""Batches (docs/protocol.md, `batch`): a connection that sent `{"type":"batch","on":true}` gets
-the text messages that wait for it together as one `batch` message, each element the message
-as it would have come alone, in order; others never get one.
+"""Batches (docs/protocol.md, `batch`): a connection whose handshake offered `forcelayout.batch`
+gets the text messages that wait for it together as one `batch` message, each element the
+message as it would have come alone, in order; others never get one.
 
 The test holds a reader's socket full (a small receive buffer, and it stops reading) while
 messages pile up for it on the server: big `updated` events, then twenty clients joining and
@@ -13,6 +13,7 @@ import socket
 import websockets
 
 from client import Client, run
+from raw_websocket import status_code, status_line, upgrade_request
 from room_tools import add
 from server import RunningServer
 
@@ -27,12 +28,12 @@ async def held_reader(url, batches):
     host, port = url.split("//")[1].split("/")[0].split(":")
     sock.connect((host, int(port)))
     sock.setblocking(False)
-    ws = await websockets.connect(url, sock=sock, subprotocols=["forcelayout.v1"], max_size=None,
+    offer = ["forcelayout.v1", "forcelayout.batch"] if batches else ["forcelayout.v1"]
+    ws = await websockets.connect(url, sock=sock, subprotocols=offer, max_size=None,
                                   max_queue=1, read_limit=2048, ping_interval=None)
+    assert ws.subprotocol == "forcelayout.v1", "the server binds a subprotocol, never the batch offer"
     hello = json.loads(await ws.recv())
     assert hello["type"] == "hello"
-    if batches:
-        await ws.send(json.dumps({"type": "batch", "on": True, "ref": "b"}))
     return ws
 
 
@@ -90,7 +91,8 @@ def test_what_waits_comes_batched_in_order_only_for_who_asked():
                 [cell] = await add(writer, 1)
                 batched = await held_reader(server.room(room), batches=True)
                 plain = await held_reader(server.room(room), batches=False)
-                await asyncio.sleep(0.3)  # the batch request is applied before the pile-up
+                for _ in range(2):
+                    await writer.event("joined")  # both readers are in before the pile-up
                 start = len(writer.messages)
                 await pile_up(server, room, writer, cell, marker_charge=77)
                 got, batches = await read_until_marker(batched, 77)
@@ -105,32 +107,27 @@ def test_what_waits_comes_batched_in_order_only_for_who_asked():
                 # The one that did not ask got the same, one message each.
                 assert batches_plain == []
                 assert events(got_plain)[-len(expected):] == expected
-                # Off again: what piles up next comes one by one.
-                await batched.send(json.dumps({"type": "batch", "on": False}))
-                await asyncio.sleep(0.3)
-                start = len(writer.messages)
-                await pile_up(server, room, writer, cell, marker_charge=78)
-                got, batches = await read_until_marker(batched, 78)
-                assert batches == []
-                assert events(got)[-len(events(writer.messages[start:])):] == events(writer.messages[start:])
                 await batched.close()
                 await plain.close()
         run(scenario())
 
 
-def test_a_bad_batch_request_is_refused_and_changes_nothing():
+def test_a_batch_offer_alone_is_refused_and_a_v2_reader_gets_batches_beside_binary_frames():
     with RunningServer() as server:
         async def scenario():
-            async with Client(server.room("asks")) as client:
-                await client.send({"type": "batch", "on": "yes", "ref": "bad"})
-                error = await client.error("bad_request")
-                assert error["ref"] == "bad" and "true or false" in error["message"], error
-                await client.send({"type": "batch", "ref": "none"})
-                error = await client.error("bad_request")
-                assert error["ref"] == "none" and "on" in error["message"], error
-                # Batching stayed off: what waits still comes one message each.
-                start = len(client.messages)
-                await add(client, 3)
-                await client.quiet(0.3)
-                assert not [m for m in client.raw[start:] if isinstance(m, str) and m.startswith('{"type":"batch"')]
+            # the offer asks for batches; it is no subprotocol: alone, it is refused as any
+            # offer that names none this server speaks
+            status = handshake_status(server.port, "/ws/alone", "forcelayout.batch")
+            assert status == 400, status
+            async with Client(server.room("v2"), subprotocols=("forcelayout.v2", "forcelayout.batch")) as reader:
+                assert reader.socket.subprotocol == "forcelayout.v2"
+                await add(reader, 3)
+                await reader.quiet(0.5)
+                assert any(isinstance(raw, bytes) for raw in reader.raw), "v2's frames, binary, beside the batches"
         run(scenario())
+
+
+def handshake_status(port, path, offer):
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(upgrade_request(port, "dGhlIHNhbXBsZSBub25jZQ==", path=path, subprotocol=offer))
+        return status_code(status_line(connection))

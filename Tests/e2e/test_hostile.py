@@ -379,11 +379,6 @@ case("unpin-unknown-cell", obj(("type", '"unpin"'), ("id", str(UNKNOWN_ID)), ("r
 field_cases("subscribe", [("kinds", '["added"]')], "kinds", BAD_KINDS)
 field_cases("subscribe", [("kinds", '["added"]')], "kind", [("typo", '"all"')])
 
-field_cases("batch", [("on", "true")], "on", [("string", '"true"'), ("number", "1"), ("null", "null"), ("array", "[true]"),
-                                             ("object", '{"on":true}')])
-field_cases("batch", [("on", "true")], "size", [("unknown-field", "9")])
-case("batch-without-on", obj(("type", '"batch"'), ("ref", '"h"')), Error("bad_request", ref="h"))
-
 REPLAY = [("count", "5"), ("kinds", '"all"')]
 field_cases("replay", REPLAY, "count", WRONG_TYPES + NOT_POSITIVE_INTEGERS + [("257", "257"), ("1e6", "1e6")])
 field_cases("replay", REPLAY, "kinds", BAD_KINDS)

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import {
   ACCESS_CLOSES, accessClose, chooseKey, describeRole, KEY_PREFIX, linkFromHash, linkUrl, offer, storedOwner, storeOwner,
 } from '../../Public/links.js';
-import { connect, SUBPROTOCOLS } from '../../Public/net.js';
+import { BATCH_OFFER, connect, SUBPROTOCOLS } from '../../Public/net.js';
 import { createState } from '../../Public/state.js';
 import { applyMessage } from '../../Public/apply.js';
 
@@ -130,10 +130,10 @@ test('the offer is asked anew at each attempt, and an access close can stop the 
         return code === 4404 ? 'stop' : undefined;
       },
     });
-    assert.deepEqual(FakeSocket.made[0].offered, [...SUBPROTOCOLS, KEY_PREFIX + SECRET]);
+    assert.deepEqual(FakeSocket.made[0].offered, [...SUBPROTOCOLS, KEY_PREFIX + SECRET, BATCH_OFFER]);
     FakeSocket.made[0].close(4401);
     mock.timers.tick(250);
-    assert.deepEqual(FakeSocket.made[1].offered, SUBPROTOCOLS, 'the rotated key is no longer offered');
+    assert.deepEqual(FakeSocket.made[1].offered, [...SUBPROTOCOLS, BATCH_OFFER], 'the rotated key is no longer offered');
     FakeSocket.made[1].close(4404);
     mock.timers.tick(10000);
     assert.equal(FakeSocket.made.length, 2, 'no attempt after a stop');

@@ -802,7 +802,8 @@ def test_page_works_with_a_server_that_answers_v1(server):
         page.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": OFFER_V1_ONLY})
         page.driver.get(server)
         connected(page)
-        assert page.js("return window.__offered") == ["forcelayout.v2", "forcelayout.v1"]
+        offered = page.js("return window.__offered")
+        assert offered[:2] == ["forcelayout.v2", "forcelayout.v1"] and offered[-1] == "forcelayout.batch", offered
         assert page.js("return window.forcelayout.protocol()") == "forcelayout.v1"
         before = page.cells()
         add_cells(page, 4)

@@ -115,9 +115,6 @@ public enum ClientMessage: Equatable, Sendable {
     /// The room as it was at `at`; `have`: the `dataSeq` of the data the client holds;
     /// `patch`: the client takes a `patch` of it (docs/protocol.md, "History").
     case moment(at: Int, have: UInt64?, patch: Bool)
-    /// Whether messages that wait for this connection together come as one `batch` message
-    /// (`MessageBatch`), from now on.
-    case batch(Bool)
 
     /// Its `type` on the wire.
     package var kindName: String {
@@ -141,7 +138,6 @@ public enum ClientMessage: Equatable, Sendable {
         case .layout(.access(.delete)), .deleteRoom: "delete"
         case .subscribe: "subscribe"
         case .replay: "replay"
-        case .batch: "batch"
         }
     }
 
@@ -156,23 +152,23 @@ public enum ClientMessage: Equatable, Sendable {
     }
 
     /// Whether it needs the connection's room ready (its `hello` had): everything but
-    /// `subscribe`, `replay`, `history`, `moment` and `batch`. A change waits for who may make it to be known; a `point`, for
+    /// `subscribe` and `replay`. A change waits for who may make it to be known; a `point`, for
     /// the connection to be in the room (one never greeted never leaves it, and its pointer
     /// would be left behind).
     package var needsRoom: Bool {
         switch self {
-        case .subscribe, .replay, .history, .moment, .batch: false
+        case .subscribe, .replay, .history, .moment: false
         default: true
         }
     }
 
-    /// The least role that may send it: viewers may only choose, replay and batch their
-    /// events, read the history, and point (it changes nothing of the room's).
+    /// The least role that may send it: viewers may only choose and replay their events, and
+    /// point (it changes nothing of the room's).
     package var requiredRole: Role {
         switch self {
         case .layout(.point): .viewer
         case .layout: .editor
-        case .subscribe, .replay, .history, .moment, .batch: .viewer
+        case .subscribe, .replay, .history, .moment: .viewer
         case .setAccess, .rotate, .deleteRoom: .owner
         }
     }

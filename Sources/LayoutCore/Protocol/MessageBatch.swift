@@ -1,12 +1,23 @@
 /// Several text messages as one: `{"type":"batch","messages":[m1,m2,…]}`, each element the
 /// message exactly as it would have come alone, in order (docs/protocol.md, "batch").
 ///
-/// A connection that asked for batches (`{"type":"batch","on":true}`) gets what waits for it
-/// together in one write: a burst of `joined` and `left` as a cluster's server drains (hundreds
+/// A connection that asked for batches (its handshake offered one more subprotocol name,
+/// `forcelayout.batch`, as it may offer a room's key) gets what waits for it together in one
+/// write: a burst of `joined` and `left` as a cluster's server drains (hundreds
 /// of clients leaving one server and joining another, each announced to every reader) costs
 /// each reader one write instead of hundreds, and its frames are not held back behind them.
 /// Built by copying the messages' bytes, which are encoded once for every connection.
 package enum MessageBatch {
+    /// The name a handshake's subprotocol offer carries to ask for batches: never bound (the
+    /// server binds `forcelayout.v1` or `v2`), so a server that knows no batches ignores it.
+    package static let offerName = "forcelayout.batch"
+
+    /// Whether `Sec-WebSocket-Protocol` (an offer `SubprotocolOffer` accepted) asks for batches.
+    package static func asked(inOffer header: String?) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { $0.trimmingWhitespace() == offerName }
+    }
+
     /// A batch holds messages of at most this many bytes in all; a larger message goes alone.
     package static let maxBytes = 64 * 1024
 

@@ -76,11 +76,8 @@ public struct MessageDecoder: Sendable {
         case "moment": return try decodeMoment(&fields)
         case "restore": return .layout(.restore(at: try moment("at", in: &fields)))
         case "undo": return .layout(.undo)
-        case "batch":
-            guard let on = try fields.boolean("on") else { throw ProtocolError(.badRequest, "batch needs on: true or false") }
-            return .batch(on)
         default:
-            let known = "add, remove, clear, params, pin, unpin, update, link, unlink, subscribe, replay, access, rotate, delete, point, history, moment, restore, undo, batch"
+            let known = "add, remove, clear, params, pin, unpin, update, link, unlink, subscribe, replay, access, rotate, delete, point, history, moment, restore, undo"
             throw ProtocolError(.unknownType, "unknown type \(Excerpt.quoted(type, limit: 64)) (expected one of \(known))")
         }
     }

@@ -62,9 +62,6 @@ extension ClientRequest {
         case .subscribe(let selection):
             writer.raw("{\"type\":\"subscribe\",\"kinds\":")
             writeKinds(selection, into: &writer)
-        case .batch(let on):
-            writer.raw("{\"type\":\"batch\",\"on\":")
-            writer.raw(on ? "true" : "false")
         case .replay(let count, let selection):
             writer.raw("{\"type\":\"replay\",\"count\":")
             writer.integer(count)

@@ -66,8 +66,6 @@ extension Server {
                 changeAccess(session, request.message, ref: request.ref, bytes: session.received)
             case .subscribe(let selection):
                 session.subscription?.setFilter(selection.filter)
-            case .batch(let on):
-                session.batching = on
             case .replay(let count, let kinds):
                 send(session, OutgoingMessage(ServerMessages.replay(session.room.bus.replay(last: count, kinds.filter))))
             case .history(let before, let count):

@@ -8,7 +8,7 @@ import LayoutRooms
 extension Server {
     func opened(_ wsi: OpaquePointer) -> Int32 {
         upgraded(wsi)
-        guard let (room, credential, creator) = joining.removeValue(forKey: wsi) else { return -1 }
+        guard let (room, credential, creator, batches) = joining.removeValue(forKey: wsi) else { return -1 }
         let number = clientNumbers.take()
         // In a cluster the server's name makes the id unique across servers.
         let client = cluster.map { "c\(number)@\($0.name)" } ?? "c\(number)"
@@ -22,6 +22,7 @@ extension Server {
                               life: ConnectionLife(roomReady: room.isReady, now: Uptime.seconds()),
                               credential: credential)
         session.pendingOwner = creator
+        session.batching = batches
         sessions.insert(session)
         if !binary { room.textReaders.add(1, ordering: .relaxed) }
         SocketQueue.reportWritableWhenSent(lws_get_socket_fd(wsi))

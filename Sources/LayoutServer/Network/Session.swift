@@ -36,7 +36,7 @@ final class Session {
     var received: [UInt8] = []
 
     /// The newest frame this connection was sent, and its membership version.
-    /// Whether what waits for it goes out as one `batch` message (it sent `batch` on).
+    /// Whether what waits for it goes out as one `batch` message (its offer asked for batches).
     var batching = false
     var sentFrameSerial = 0
     var sentVersion = -1
