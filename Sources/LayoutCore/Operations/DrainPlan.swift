@@ -27,9 +27,12 @@ package struct DrainPlan: Equatable, Sendable {
     package static let moveSeconds = 2.0
 
     package private(set) var phase: Phase
+    /// Whether there are other servers to hand rooms to.
+    package let inCluster: Bool
 
     /// `now` in seconds, on the clock later calls use; `drainSeconds`: `--drain-seconds`.
     package init(now: Double, drainSeconds: Int, inCluster: Bool) {
+        self.inCluster = inCluster
         phase = inCluster ? .moving(until: now + min(Self.moveSeconds, Double(drainSeconds) / 2)) : .closing
     }
 
@@ -47,8 +50,8 @@ package struct DrainPlan: Equatable, Sendable {
     }
 
     /// Whether a room stepped here goes to another server now, with `clientsHere` of its
-    /// clients still connected here.
+    /// clients still connected here (never on a server on its own: it saves its rooms).
     package func handsOff(clientsHere: Int) -> Bool {
-        phase == .closing || clientsHere == 0
+        inCluster && (phase == .closing || clientsHere == 0)
     }
 }

@@ -132,12 +132,6 @@ extension RoomHost {
         return true
     }
 
-    /// Every room stepped here goes to another server now (`handOff`); how many.
-    @discardableResult
-    package func handOffRoomsSteppedHere() -> Int {
-        roomsSteppedHere.filter { handOff($0) }.count
-    }
-
     /// The room leaves memory (forgotten, unloaded, or stepped elsewhere now): out of the pool,
     /// its cells off the total, and whatever the cluster learns of it late given back.
     package func takeOut(_ name: RoomName) -> Room? {

@@ -36,7 +36,7 @@ extension Server {
     /// As the loop turns while draining: rooms whose clients have all moved are handed off;
     /// once the moving window is over, whoever is left is closed and every room handed off.
     func continueDraining() {
-        guard var plan = drain else { return }
+        guard var plan = drain, plan.inCluster else { return }
         if plan.windowEnds(now: Uptime.seconds()) {
             logger.info("draining: the moving window is over; closing \(sessions.count) connection(s) with 1012 (reconnect)")
             closeEveryone()

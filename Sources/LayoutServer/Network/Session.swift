@@ -35,9 +35,9 @@ final class Session {
     var receivingBinary = false
     var received: [UInt8] = []
 
-    /// The newest frame this connection was sent, and its membership version.
     /// Whether what waits for it goes out as one `batch` message (its offer asked for batches).
     var batching = false
+    /// The newest frame this connection was sent, and its membership version.
     var sentFrameSerial = 0
     var sentVersion = -1
     /// The send buffer set on its socket (`SocketQueue`), 0 before the first.

@@ -27,6 +27,7 @@ final class DrainPlanTests: XCTestCase {
         XCTAssertEqual(plan.phase, .closing)
         XCTAssertNil(plan.moveDeadline)
         XCTAssertFalse(plan.windowEnds(now: 200))
+        XCTAssertFalse(plan.handsOff(clientsHere: 0), "nobody to hand a room to: it is saved as the server stops")
     }
 
     func testTheReconnectMessage() throws {
