@@ -178,6 +178,10 @@ export function connect({
     }
     if (from !== ws) return; // the old socket, closed by the move
     ws = null;
+    if (moving !== null) {
+      clearTimeout(moving); // the successor was not opened yet: the reconnect below replaces it
+      moving = null;
+    }
     if (successor !== null) {
       // closed (1012) before the successor's hello: the successor is the page's from now on
       ws = successor;

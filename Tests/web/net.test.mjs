@@ -273,6 +273,21 @@ test('a successor that finds no server leaves the old socket, whose 1012 close t
   assert.equal(FakeSocket.made.length, 3, 'a restart\'s reconnect, within the jitter');
 }));
 
+test('the old socket closed before its successor was opened: one reconnect, no successor', withSocket(FakeSocket, () => {
+  FakeSocket.made = [];
+  connect({ url: 'ws://h/ws', onMessage() {} });
+  const old = FakeSocket.made[0];
+  old.open();
+  old.message('{"type":"hello"}');
+  old.message('{"type":"reconnect","closesInMs":0}');
+  old.close(1012);
+  mock.timers.tick(RESTART_JITTER_MS);
+  assert.equal(FakeSocket.made.length, 2, 'the reconnect');
+  FakeSocket.made[1].open();
+  mock.timers.tick(RESTART_JITTER_MS);
+  assert.equal(FakeSocket.made.length, 2, 'no successor beside it');
+}));
+
 test('the old socket closed before the successor\'s hello: the successor is the page\'s', withSocket(FakeSocket, () => {
   FakeSocket.made = [];
   const messages = [];
