@@ -45,7 +45,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds after its last client left that a room with no cells is forgotten (its file moved aside, see --forgotten-retention-days).")
     var roomForgetSeconds = Self.defaults.roomForgetSeconds
 
-    @Option(help: "Seconds a stop (SIGTERM, SIGINT) may take at most: /readyz answers 503 at once, a cluster's rooms go to other servers, then every client is closed with 1012 (reconnect now); the rooms' states are written after it.")
+    @Option(help: "Seconds a stop (SIGTERM, SIGINT) may take at most: /readyz answers 503 at once; in a cluster clients are told to move (reconnect) within half of it, at most 2 s, and each room goes to another server once its clients here have; every client left is closed with 1012 (reconnect now); the rooms' states are written after it.")
     var drainSeconds = Self.defaults.drainSeconds
 
     @Option(help: "Threads that step the rooms (default: one per core).")

@@ -23,9 +23,10 @@ public struct ServerConfig: Sendable {
     public var seed: UInt64?
     /// The cluster this server joins (`--redis`, `--node`); nil: on its own.
     public var cluster: ClusterConfig?
-    /// Seconds a stop (SIGTERM, SIGINT) may take at most (`--drain-seconds`): handing a
-    /// cluster's rooms to other servers, then closing every client with 1012 and waiting for
-    /// their close frames. The rooms' states are written after it.
+    /// Seconds a stop (SIGTERM, SIGINT) may take at most (`--drain-seconds`, `DrainPlan`): in
+    /// a cluster, moving the clients and handing the rooms to other servers; closing every
+    /// client left with 1012 and waiting for their close frames. The rooms' states are
+    /// written after it.
     public var drainSeconds = 10
     /// Seconds of silence before a ping, and before a connection is dropped.
     public var pingAfterSeconds: UInt16 = 30

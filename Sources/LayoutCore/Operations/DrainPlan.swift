@@ -29,11 +29,20 @@ package struct DrainPlan: Equatable, Sendable {
     package private(set) var phase: Phase
     /// Whether there are other servers to hand rooms to.
     package let inCluster: Bool
+    /// When the drain ends however far it got (`--drain-seconds` after it began).
+    package let deadline: Double
 
     /// `now` in seconds, on the clock later calls use; `drainSeconds`: `--drain-seconds`.
     package init(now: Double, drainSeconds: Int, inCluster: Bool) {
         self.inCluster = inCluster
+        deadline = now + Double(drainSeconds)
         phase = inCluster ? .moving(until: now + min(Self.moveSeconds, Double(drainSeconds) / 2)) : .closing
+    }
+
+    /// Whether the drain is over at `now`: every client gone and every hand-off done
+    /// (`finished`), or the deadline passed.
+    package func isOver(now: Double, finished: Bool) -> Bool {
+        finished || now > deadline
     }
 
     /// The moving window's end, while clients are moving.

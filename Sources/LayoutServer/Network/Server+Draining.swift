@@ -11,7 +11,6 @@ import LayoutRooms
 extension Server {
     func beginShutdown() {
         let now = Uptime.seconds()
-        shutdownDeadline = .now() + .seconds(config.drainSeconds)
         let plan = DrainPlan(now: now, drainSeconds: config.drainSeconds, inCluster: host.beginDraining())
         drain = plan
         guard let until = plan.moveDeadline else {

@@ -34,7 +34,7 @@ extension Server {
     /// Admits the handshake to its room (nil), or says why not with the HTTP status to answer.
     func admitHandshake(_ wsi: OpaquePointer) -> HandshakeRefusal? {
         if joining[wsi] != nil { return nil }
-        guard shutdownDeadline == nil else { return .init(503, "WebSocket: the server is shutting down") }
+        guard drain == nil else { return .init(503, "WebSocket: the server is shutting down") }
         let path = header(wsi, WSI_TOKEN_GET_URI) ?? ""
         guard let name = RoomAddress.socket(path) else {
             return .init(404, "WebSocket at \(path.prefix(100)): the endpoints are /ws and /ws/NAME (NAME: 1 to 40 of a-z, 0-9, - and _, starting with a letter or digit)")

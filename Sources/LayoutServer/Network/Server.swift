@@ -95,8 +95,7 @@ public final class Server {
     let clientNumbers: ClientNumbers
     /// In a cluster: whether Redis was reachable when last heard of.
     var clusterLinked = true
-    var shutdownDeadline: DispatchTime?
-    /// Once asked to stop: how the drain goes on (`Server+Draining.swift`).
+    /// Once asked to stop: how the drain goes on (`Server+Draining.swift`); nil while serving.
     var drain: DrainPlan?
 
     /// Lists the rooms on disk (after removing the temporary files crashed writes left) and
@@ -198,10 +197,10 @@ public final class Server {
             if lws_service(context, 0) < 0 { break }
             cluster?.serviceCameRound()
             if stopSwitch.isRequested {
-                if shutdownDeadline == nil { beginShutdown() }
+                if drain == nil { beginShutdown() }
                 continueDraining()
                 let handedOff = host.handingOff.wait(timeout: .now()) == .success
-                if (sessions.isEmpty && handedOff) || DispatchTime.now() > shutdownDeadline! { break }
+                if let drain, drain.isOver(now: Uptime.seconds(), finished: sessions.isEmpty && handedOff) { break }
             }
         }
         statsTimer?.cancel()

@@ -37,7 +37,7 @@ extension Server {
     }
 
     var readiness: Readiness {
-        Readiness(draining: shutdownDeadline != nil,
+        Readiness(draining: drain != nil,
                   stateFolderWritable: config.stateDirectory.map { access($0, W_OK | X_OK) == 0 },
                   redisReachable: cluster == nil ? nil : clusterLinked)
     }
@@ -67,7 +67,7 @@ extension Server {
         for (state, count) in states { metrics.gauge(.rooms, [("state", state)]).record(count) }
         metrics.gauge(.cells).record(host.budget.total)
         metrics.gauge(.links).record(links)
-        metrics.gauge(.draining).record(shutdownDeadline == nil ? 0 : 1)
+        metrics.gauge(.draining).record(drain == nil ? 0 : 1)
         metrics.gauge(.residentMemory).record(ProcessMemory.residentMB * 1_048_576)
         metrics.gauge(.startTime).record(startedAtEpochSeconds)
         metrics.gauge(.buildInfo, [("version", BuildInfo.version), ("build", BuildInfo.build)]).record(1)

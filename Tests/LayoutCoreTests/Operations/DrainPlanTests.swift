@@ -14,6 +14,10 @@ final class DrainPlanTests: XCTestCase {
         XCTAssertNil(plan.moveDeadline)
         XCTAssertFalse(plan.windowEnds(now: 103), "the window ends once")
         XCTAssertTrue(plan.handsOff(clientsHere: 3), "after the window every room goes")
+        XCTAssertEqual(plan.deadline, 110)
+        XCTAssertFalse(plan.isOver(now: 110, finished: false))
+        XCTAssertTrue(plan.isOver(now: 110.001, finished: false), "--drain-seconds bounds it")
+        XCTAssertTrue(plan.isOver(now: 103, finished: true))
     }
 
     func testTheWindowIsAtMostHalfTheDrain() {
