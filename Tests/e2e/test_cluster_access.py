@@ -25,6 +25,21 @@ def redis_bytes(redis, room):
     return found
 
 
+def digest(link):
+    """What servers keep of a link: its SHA-256 (in hex in a state file, as bytes in the
+    mirror hash's `access`)."""
+    return hashlib.sha256(base64.urlsafe_b64decode(link + "==")).digest()
+
+
+async def access_reached_redis(redis, room, link):
+    """Until the room's mirror hash holds `link`'s digest: a relay that starts to mirror the
+    room from now on (its first client) reads that access, not an older one."""
+    def held():
+        access = redis.call("HGET", f"fl:{{{room}}}:mirror", "access")
+        return access is not None and digest(link) in access
+    assert await wait_until_async(held, timeout=5)
+
+
 async def rotated(owner, links, kind):
     """The links an owner is sent once `kind` differs from `links` (earlier `role` messages,
     for a change of mode, are passed over)."""
@@ -42,11 +57,16 @@ def test_roles_hold_on_every_server(cluster, redis):
         links = owner.hello["links"]
         await owner.send({"type": "add", "count": 5})
         await owner.event("added", by=owner.id)
-        await set_access(owner, "view")
-        viewers = [await Client(server.room("shared")).__aenter__() for server in cluster]
-        assert [v.hello["role"] for v in viewers] == ["viewer"] * 3
         editors = [await Client(server.room("shared"), key=links["edit"]).__aenter__() for server in cluster]
         assert [e.hello["role"] for e in editors] == ["editor"] * 3
+        await set_access(owner, "view")
+        # The owner's own server judges by the new access before the owner hears of it; a relay
+        # once the owner's broadcast reached it, which comes before the `access` event on the
+        # room's channel: the event reaching every server's editor says every server has it.
+        for editor in editors:
+            await editor.event("access", by=owner.id, access="view")
+        viewers = [await Client(server.room("shared")).__aenter__() for server in cluster]
+        assert [v.hello["role"] for v in viewers] == ["viewer"] * 3
         # Every change a viewer sends is refused on its own server, and none reaches the room.
         for viewer in viewers:
             for kind, (message, least) in MESSAGES.items():
@@ -89,8 +109,7 @@ def test_roles_hold_on_every_server(cluster, redis):
                 assert editor.hello["role"] == "editor"
         # Redis holds digests only (the room's state, as its state file would).
         held = redis_bytes(redis, "shared")
-        view_digest = hashlib.sha256(base64.urlsafe_b64decode(fresh["links"]["view"] + "==")).hexdigest()
-        assert await wait_until_async(lambda: view_digest.encode() in redis_bytes(redis, "shared"), timeout=5)
+        assert await wait_until_async(lambda: digest(fresh["links"]["view"]).hex().encode() in redis_bytes(redis, "shared"), timeout=5)
         for secret in list(links.values()) + list(fresh["links"].values()):
             assert secret.encode() not in held and base64.urlsafe_b64decode(secret + "==") not in held
         await owner.__aexit__(None, None, None)
@@ -115,6 +134,8 @@ def test_the_access_survives_a_failover(cluster, redis):
         holder = holder.decode() if isinstance(holder, bytes) else holder
         stepping = {"a": 0, "b": 1, "c": 2}[holder]
         others = [i for i in range(3) if i != stepping]
+        # The owner's own clients hear of a rotation before its broadcast is in Redis.
+        await access_reached_redis(redis, "lasting", links["view"])
         watcher = await Client(cluster[others[0]].room("lasting"), key=links["view"]).__aenter__()
         assert watcher.hello["role"] == "viewer"
         await owner.__aexit__(None, None, None)
