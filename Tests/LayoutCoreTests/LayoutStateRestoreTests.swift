@@ -42,8 +42,9 @@ final class LayoutStateRestoreTests: XCTestCase {
         let dataVersion = state.dataVersion
         let events = try state.restore(saved, moment: 1234, by: "c9")
 
-        XCTAssertEqual(events.map(\.kind), [.restored])
-        XCTAssertEqual(events[0].by, "c9")
+        XCTAssertEqual(events.map(\.kind), [.restored, .params], "the parameters it brought back differ: told whole")
+        XCTAssertEqual(events.map(\.by), ["c9", "c9"])
+        XCTAssertEqual(events[1].detail, .params(saved.layout.parameters, changed: ["charge"]))
         guard case .restored(let moment, let ids, let pinned, let records, let links) = events[0].detail else { return XCTFail("\(events)") }
         XCTAssertEqual(moment, 1234)
         XCTAssertEqual(ids, [1, 2, 3, 4])
@@ -71,6 +72,14 @@ final class LayoutStateRestoreTests: XCTestCase {
         // The next add hands out an id the room never had.
         let added = try state.apply(.add(count: 1, spawn: .random), from: "c1")
         XCTAssertEqual(added.first?.detail, .cells([nextID]))
+    }
+
+    func testARestoreThatKeepsTheParametersSaysNoParams() throws {
+        var saved = try past()
+        var state = try present()
+        saved.layout.parameters = state.simulation.parameters
+        let events = try state.restore(saved, moment: 0, by: "c1")
+        XCTAssertEqual(events.map(\.kind), [.restored])
     }
 
     func testIdsGoOnFromTheSnapshotWhenItsNextIDIsHigher() throws {

@@ -183,6 +183,38 @@ def test_an_undo_takes_back_ones_own_restore_unless_someone_changed_the_room_sin
         run(scenario())
 
 
+def test_a_restore_that_brings_back_other_parameters_tells_them_in_a_params_event():
+    """Clients keep the room's parameters from `hello` and `params` events: a restore (or its
+    undo) that changes them says so, or a page would show values the room no longer has."""
+    with RunningServer() as server:
+        async def scenario():
+            async with Client(server.room("tuned")) as ana, Client(server.room("tuned")) as bo:
+                await add(ana, 3)
+                await set_params(ana, charge=20, stiffness=0.05)
+                await asyncio.sleep(0.05)
+                then = now_ms()
+                await asyncio.sleep(0.05)
+                await set_params(ana, charge=70)
+                await bo.event("params", by=ana.id)
+                await bo.send({"type": "restore", "at": then})
+                restored = await ana.event("restored", by=bo.id)
+                params = await ana.next("event")
+                assert params["kind"] == "params" and params["by"] == bo.id and params["seq"] == restored["seq"] + 1, params
+                assert params["params"]["charge"] == 20 and params["changed"] == ["charge"], params
+                # Taken back: the parameters before it come back the same way.
+                await bo.send({"type": "undo"})
+                back = await ana.event("restored", by=bo.id)
+                again = await ana.next("event")
+                assert (again["kind"], again["params"]["charge"], again["changed"]) == ("params", 70, ["charge"]), again
+                assert again["seq"] == back["seq"] + 1
+                # A restore that leaves them as they are says nothing of them.
+                await bo.send({"type": "restore", "at": now_ms()})
+                await ana.event("restored", by=bo.id)
+                await add(ana, 1)
+                assert not [m for m in ana.since(0, "event") if m["kind"] == "params" and m["seq"] > again["seq"]]
+        run(scenario())
+
+
 def test_a_pinned_cell_an_update_moved_is_where_it_moved_it_in_the_past():
     """The `updated` event says where an `update` put a cell; a moment after it shows the pin
     there (it kept the old pin until the next checkpoint before), and a moment before, the old."""

@@ -3,7 +3,8 @@ import ForceLayout
 extension LayoutState {
     /// The room becomes `saved` (a moment of its history, `MomentState.snapshot`): its cells
     /// with their ids, data, links, parameters, pins, positions and owners, as one change by
-    /// `client`. Its access stays; ticks and the membership version go on (a client never
+    /// `client`, told in a `restored` event (and a `params` event when the parameters differ
+    /// from the room's). Its access stays; ticks and the membership version go on (a client never
     /// takes the new membership for one it saw); ids go on from the higher of the two next ids,
     /// so none is handed out twice. Refused as an `add` of its cells would be when the limits
     /// cannot hold it, changing nothing.
@@ -32,6 +33,7 @@ extension LayoutState {
         restored.resume(tick: simulation.tick, after: simulation.version)
         let before = self.saved(reservation: simulation.nextID, settled: self.settled)
         let now = LayoutEvent.now()
+        let parametersBefore = simulation.parameters
         simulation = restored
         catalog = saved.catalog
         ownership = Ownership(runs: saved.owners)
@@ -46,7 +48,15 @@ extension LayoutState {
         changes.formUnion([.membership, .positions, .pins, .other])
         let records = self.records
         let links = simulation.links.map { LinkRecord($0, attrs: catalog[link: $0.source, $0.target]) }
-        return [LayoutEvent(kind: .restored, by: client, tick: simulation.tick,
-                            detail: .restored(moment: moment, ids: simulation.ids, pinned: simulation.pinnedIDs, records: records, links: links), at: now)]
+        var events = [LayoutEvent(kind: .restored, by: client, tick: simulation.tick,
+                                  detail: .restored(moment: moment, ids: simulation.ids, pinned: simulation.pinnedIDs, records: records, links: links), at: now)]
+        // Parameters it brought back come as they come after any change: whole, in a `params`
+        // event, which is how every client keeps them (a `restored` does not carry them).
+        let changed = Parameters.table.filter { $0.value(in: parametersBefore) != $0.value(in: simulation.parameters) }.map(\.name)
+        if !changed.isEmpty {
+            events.append(LayoutEvent(kind: .params, by: client, tick: simulation.tick,
+                                      detail: .params(simulation.parameters, changed: changed), at: now))
+        }
+        return events
     }
 }
