@@ -69,7 +69,7 @@ function update(s, key, value, changes, type = key) {
 /**
  * A `hello` (first message of every connection, also after a reconnect): connected, with
  * the client id, the room (`room` only when it differs from the one the address named),
- * params, limits, clients, settled and the pins, and the parameters' specs
+ * params (and the replayed `params` events newer than them), limits, clients, settled and the pins, and the parameters' specs
  * (`specs` only when they differ from the ones known: a newer server); the membership waits for
  * the full frame that follows. The replayed events not shown yet (seq > lastSeq) go to
  * `history`, restarted when the event seqs start over (a new server process).
@@ -122,6 +122,13 @@ export function applyHello(s, msg) {
   s.pinned = new Set();
   if (Array.isArray(msg.pinned)) for (const id of msg.pinned) if (isId(id)) s.pinned.add(id);
   for (const ev of events) trackPins(s, ev);
+  // the parameters likewise (each `params` event carries the whole set), but only from
+  // events after the last `failover`: the server that went on may not have had those before
+  // it, and its status says what it has
+  const lastFailover = events.findLastIndex((ev) => ev.kind === 'failover');
+  for (const ev of events.slice(lastFailover + 1)) {
+    if (ev.kind === 'params' && isObject(ev.params)) s.params = { ...s.params, ...ev.params };
+  }
 
   const fresh = takeNewEvents(s, events);
   if (restarted || fresh.length > 0) changes.set('history', { events: fresh, restarted });

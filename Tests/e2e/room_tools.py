@@ -60,6 +60,34 @@ async def set_params(client, **params):
     return await client.event("params", by=client.id)
 
 
+def hello_params(hello):
+    """The room's parameters as a joiner takes them (docs/protocol.md, `hello`): `params`, then
+    the replayed `params` events after the last `failover` (the status may be a moment older)."""
+    events = hello.get("events", [])
+    failovers = [index for index, event in enumerate(events) if event["kind"] == "failover"]
+    params = dict(hello["params"])
+    for event in events[(failovers[-1] + 1 if failovers else 0):]:
+        if event["kind"] == "params":
+            params.update(event["params"])
+    return params
+
+
+def hello_pinned(hello):
+    """The cells pinned as a joiner takes them: `pinned`, then the replayed events in order."""
+    pinned = set(hello["pinned"])
+    for event in hello.get("events", []):
+        kind = event["kind"]
+        if kind == "pinned":
+            pinned.add(event["id"])
+        elif kind == "unpinned":
+            pinned.discard(event["id"])
+        elif kind in ("removed", "cleared"):
+            pinned -= set(event["ids"])
+        elif kind in ("failover", "restored"):
+            pinned = set(event["pinned"])
+    return pinned
+
+
 async def settle(client, after, timeout=30):
     """Waits for a `settled` event later than the event `after` (a dict with `seq`)."""
     return await client.find(lambda m: m.get("type") == "event" and m["kind"] == "settled" and m["seq"] > after["seq"],

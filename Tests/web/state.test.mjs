@@ -271,9 +271,10 @@ test('reconnect: replayed events already shown are skipped, a restarted server s
   assert.equal(history.length, 1);
   assert.equal(history[0][1].restarted, false);
   assert.deepEqual(history[0][1].events.map((e) => e.seq), [4]);
-  // replayed history does not override hello's own params/settled
+  // replayed history does not override hello's own settled (stats keep it current); its
+  // params events are newer than hello's params or the same (their own test below)
   applyHello(s, hello({ settled: false, events: [ev(4, 'joined'), ev(5, 'params', { params: { ...PARAMS, charge: 99 } })] }));
-  assert.equal(s.params.charge, 10);
+  assert.equal(s.params.charge, 99);
   assert.equal(s.settled, false);
   assert.deepEqual(r.take().find(([type]) => type === 'history')[1].events.map((e) => e.seq), [5]);
   // nothing new: no history
@@ -313,6 +314,26 @@ test('hello.pinned comes first, then the replayed events in order', () => {
   applyHello(s, hello({ pinned: [5, 9, 'x', null], events: [ev(1, 'unpinned', { id: 9 }), ev(2, 'pinned', { id: 11, x: 0, y: 0 })] }));
   assert.deepEqual([...s.pinned].sort((a, b) => a - b), [5, 11]);
   assert.doesNotThrow(() => applyHello(s, hello({ pinned: 'all' })));
+});
+
+test('hello.params, then the replayed params events after the last failover', () => {
+  // The status a relay last had may be older than the events it replays (a frame interval).
+  const s = createState();
+  const p = (charge) => ({ ...PARAMS, charge });
+  applyHello(s, hello({ params: p(10), events: [ev(1, 'params', { params: p(20), changed: ['charge'] }), ev(2, 'joined'),
+    ev(3, 'params', { params: p(30), changed: ['charge'] })] }));
+  assert.equal(s.params.charge, 30);
+  // The same status after them: nothing older wins over it.
+  applyHello(s, hello({ params: p(30), events: [ev(1, 'params', { params: p(20), changed: ['charge'] }),
+    ev(3, 'params', { params: p(30), changed: ['charge'] })] }));
+  assert.equal(s.params.charge, 30);
+  // A change before a failover may not have reached the server that went on: its status says.
+  applyHello(s, hello({ params: p(10), events: [ev(1, 'params', { params: p(40), changed: ['charge'] }),
+    ev(2, 'failover', { node: 'b', pinned: [] })] }));
+  assert.equal(s.params.charge, 10);
+  applyHello(s, hello({ params: p(10), events: [ev(1, 'failover', { node: 'b', pinned: [] }),
+    ev(2, 'params', { params: p(50), changed: ['charge'] }), ev(3, 'params', { params: 'odd' })] }));
+  assert.equal(s.params.charge, 50);
 });
 
 test('owners: runs from frames with ids, kept by frames without; an event only when they change', () => {
