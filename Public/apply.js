@@ -122,12 +122,11 @@ export function applyHello(s, msg) {
   s.pinned = new Set();
   if (Array.isArray(msg.pinned)) for (const id of msg.pinned) if (isId(id)) s.pinned.add(id);
   for (const ev of events) trackPins(s, ev);
-  // the parameters likewise (each `params` event carries the whole set), but only from
-  // events after the last `failover`: the server that went on may not have had those before
-  // it, and its status says what it has
-  const lastFailover = events.findLastIndex((ev) => ev.kind === 'failover');
-  for (const ev of events.slice(lastFailover + 1)) {
-    if (ev.kind === 'params' && isObject(ev.params)) s.params = { ...s.params, ...ev.params };
+  // the parameters likewise: a `params` event carries the whole set, and so does a
+  // `failover` (those of the state the server went on from); one from a server that did not
+  // say them ends what came before it, and hello's stand
+  for (const ev of events) {
+    if (ev.kind === 'params' || ev.kind === 'failover') takeParams(s, ev, msg.params);
   }
 
   const fresh = takeNewEvents(s, events);
@@ -202,6 +201,13 @@ function trackPins(s, ev) {
   return s.pinned.size !== before;
 }
 
+// The parameters a `params` or `failover` event says (`otherwise`: a failover that says none).
+function takeParams(s, ev, otherwise) {
+  const params = isObject(ev.params) ? ev.params : ev.kind === 'failover' ? otherwise : null;
+  if (isObject(params)) s.params = { ...s.params, ...params };
+  return isObject(params);
+}
+
 /** A live `event`. Events already shown (seq <= lastSeq) change nothing. */
 export function applyEvent(s, ev) {
   if (!isObject(ev) || takeNewEvents(s, [ev]).length === 0) return;
@@ -210,10 +216,8 @@ export function applyEvent(s, ev) {
   if (applyDataEvent(s.data, ev)) changes.set('data', undefined);
   switch (ev.kind) {
     case 'params':
-      if (isObject(ev.params)) {
-        s.params = { ...s.params, ...ev.params };
-        changes.set('params', undefined);
-      }
+    case 'failover':
+      if (takeParams(s, ev, null)) changes.set('params', undefined);
       break;
     case 'settled':
     case 'woke':

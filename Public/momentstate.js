@@ -84,6 +84,7 @@ export class MomentState {
       case 'failover': {
         const kept = new Set(detail.pinned);
         for (const id of [...this.pins.keys()]) if (!kept.has(id)) this.pins.delete(id);
+        if (detail.parameters) this.parameters = { ...this.defaults, ...detail.parameters };
         break;
       }
       default:

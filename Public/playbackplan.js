@@ -106,6 +106,7 @@ export function makePlaybackPlan(recording, { roomParameters, limits = {}, defau
       case 'failover': {
         const kept = new Set(detail.pinned);
         for (const id of sortedKeys(model.pins)) if (!kept.has(id)) append({ type: 'unpin', id }, 'unpinned');
+        if (detail.parameters) params(detail.parameters);
         break;
       }
       default:

@@ -77,9 +77,12 @@ function detailOf(kind, value) {
       const id = integer(value.id);
       return id === null ? null : { id };
     }
-    case 'failover':
+    case 'failover': {
       if (typeof value.node !== 'string') return null;
-      return { pinned: integers(value.pinned) ?? [] };
+      // the parameters of the state it went on from (none from a server before they were said)
+      const parameters = value.params !== null && typeof value.params === 'object' && !Array.isArray(value.params) ? { ...value.params } : null;
+      return { pinned: integers(value.pinned) ?? [], parameters };
+    }
     case 'restored':
       // A checkpoint of the restored room follows it in its history: its cells are taken from there.
       return integer(value.moment) === null || integers(value.ids) === null ? null : {};

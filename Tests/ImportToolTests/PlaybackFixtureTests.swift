@@ -8,7 +8,7 @@ import XCTest
 /// One recording and its plan, checked by both languages: `Tests/fixtures/playback-sample.flhistory`
 /// (written here by the server's own `HistoryFileFormat`: a checkpoint, adds with data, links,
 /// params, pin and unpin, an update, an unlink, a remove, a clear, adds over the limits, a
-/// restore's checkpoint, a failover, keyframes with and without ids) and
+/// restore's checkpoint, failovers with and without parameters, keyframes with and without ids) and
 /// `playback-sample.plan.json`, what `PlaybackPlan` makes of it for the room parameters and
 /// limits it names (each message's wire form in the recording's ids, its answer, offset and
 /// adds). The page's port (`Public/playbackplan.js`, `Tests/web/playbackplan.test.mjs`) must
@@ -96,7 +96,10 @@ final class PlaybackFixtureTests: XCTestCase {
             event(17, .added, .cells([13]), at: 3200),
             keyframe(at: 3300, [(1, -3.25, 4.5), (6, 9, -6), (7, 10.5, -7), (13, 0.0001, -0.00004)]),
             event(18, .params, .params(later, changed: ["charge"]), at: 3400),
-            event(19, .failover, .failover(node: "n2", previous: "n1", pinned: []), at: 3500),
+            // as a server before failovers carried the parameters recorded it
+            event(19, .failover, .failover(node: "n2", previous: "n1", pinned: [], parameters: nil), at: 3500),
+            // as a server now records it: the state it went on from had charge 15, not 25
+            event(20, .failover, .failover(node: "n3", previous: "n2", pinned: [], parameters: charged), at: 3600),
         ]
         return HistoryFileFormat.header + records.flatMap { $0 }
     }
@@ -150,7 +153,7 @@ final class PlaybackFixtureTests: XCTestCase {
     func testTheSampleExercisesThePlan() throws {
         let recording = try Recording(Self.recording())
         XCTAssertEqual(recording.cutBytes, 0)
-        XCTAssertEqual(recording.counts.events, 18)
+        XCTAssertEqual(recording.counts.events, 19)
         XCTAssertEqual(recording.counts.keyframes, 5)
         let plan = String(decoding: try Self.plan(), as: UTF8.self)
         XCTAssertTrue(plan.contains(#"\"type\":\"clear\""#))
@@ -159,6 +162,8 @@ final class PlaybackFixtureTests: XCTestCase {
         XCTAssertTrue(plan.contains(#"\"type\":\"unpin\",\"id\":7"#), "the failover released cell 7")
         XCTAssertTrue(plan.contains(#"\"type\":\"pin\",\"id\":4,\"x\":30,\"y\":-40.5"#), "the update moved cell 4's pin")
         XCTAssertFalse(plan.contains(#"\"id\":4,\"label\""#), "its data, unchanged, is not sent again")
-        XCTAssertTrue(plan.hasSuffix(#"{"answer":"params","offset":3500,"adds":[],"wire":"{\"type\":\"params\",\"paused\":false}"}"# + "\n]}\n"))
+        XCTAssertTrue(plan.contains(#"{"answer":"params","offset":3600,"adds":[],"wire":"{\"type\":\"params\",\"charge\":15}"}"#),
+                      "the second failover went on with charge 15, not the 25 set before it")
+        XCTAssertTrue(plan.hasSuffix(#"{"answer":"params","offset":3600,"adds":[],"wire":"{\"type\":\"params\",\"paused\":false}"}"# + "\n]}\n"))
     }
 }

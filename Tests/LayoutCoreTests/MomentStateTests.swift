@@ -246,13 +246,22 @@ final class MomentStateTests: XCTestCase {
         XCTAssertEqual(state.tick, 31)
     }
 
-    func testAFailoverKeepsOnlyThePinsTheStateItWentOnFromHad() {
+    func testAFailoverKeepsOnlyThePinsAndTheParametersTheStateItWentOnFromHad() {
         var state = moment()
+        var charged = state.parameters
+        charged.charge = 77
+        var before = state.parameters
+        before.charge = 12
         state.apply(F.envelope(1, .pinned, .pinned(id: 1, x: 1, y: 1), at: 1))
         state.apply(F.envelope(2, .pinned, .pinned(id: 2, x: 2, y: 2), at: 2))
-        state.apply(F.envelope(3, .failover, .failover(node: "b", previous: "a", pinned: [2, 3]), by: nil, at: 3))
+        state.apply(F.envelope(3, .params, .params(charged, changed: ["charge"]), at: 3))
+        state.apply(F.envelope(4, .failover, .failover(node: "b", previous: "a", pinned: [2, 3], parameters: before), by: nil, at: 4))
         XCTAssertEqual(state.pins.keys.sorted(), [2])
+        XCTAssertEqual(state.parameters.charge, 12, "the change the state lacked is gone")
         XCTAssertEqual(state.dataSeq, 0)
+        // One recorded before failovers carried them leaves the parameters as they were.
+        state.apply(F.envelope(5, .failover, .failover(node: "c", previous: "b", pinned: [2], parameters: nil), by: nil, at: 5))
+        XCTAssertEqual(state.parameters.charge, 12)
     }
 
     /// A session on a real layout, filed as the recorder files it, then rebuilt: the moment

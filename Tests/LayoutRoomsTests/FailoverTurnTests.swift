@@ -37,7 +37,9 @@ final class FailoverTurnTests: XCTestCase {
         let room = HistoryRooms.room("moved", cells: 3)
         let listener = Listener()
         room.install(replicator: listener) {
-            RoomLayout(state: HistoryRooms.state(cells: 3), keeper: nil)
+            var state = HistoryRooms.state(cells: 3)
+            state.simulation.parameters.charge = 42  // the state it goes on from, not what relays last heard
+            return RoomLayout(state: state, keeper: nil)
         }
         let mailbox = Mailbox(maxEventBacklog: 100)
         let (subscription, _) = room.bus.subscribe(.all, replayLast: 0) { mailbox.pushEvent($0) }
@@ -50,11 +52,14 @@ final class FailoverTurnTests: XCTestCase {
 
         var kinds: [String] = []
         var dataAfter: String?
+        var failover: [String: Any]?
         while let message = mailbox.pop() {
             let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(message.bytes)) as? [String: Any])
             if object["type"] as? String == "data" { dataAfter = kinds.last; continue }
             if let kind = object["kind"] as? String { kinds.append(kind) }
+            if object["kind"] as? String == "failover" { failover = object }
         }
+        XCTAssertEqual((failover?["params"] as? [String: Any])?["charge"] as? Double, 42, "the parameters it went on with")
         XCTAssertEqual(kinds.filter { $0 != "woke" && $0 != "settled" }, ["added", "left", "failover"])
         XCTAssertEqual(dataAfter, "failover", "the data follows the event, at once")
         let answers = listener.answers.withLock { $0 }

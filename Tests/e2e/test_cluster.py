@@ -191,6 +191,9 @@ def test_killing_the_owner_moves_the_room_to_another_server_within_5_s_with_its_
             assert took < 5, f"the room went on elsewhere after {took:.2f} s"
             assert failover["previous"] == "a" and failover["node"] in ("b", "c")
             assert failover["pinned"] == [ids[2]] and failover["seq"] > seq_before
+            # The parameters of the state it went on from, whole, as a `params` event has them.
+            assert failover["params"]["charge"] == 22 and failover["params"]["threshold"] == 0
+            assert set(failover["params"]) == set(b.hello["params"])
             assert (await c.event("failover"))["seq"] == failover["seq"]
             left = [m for m in b.messages if m.get("kind") == "left" and m.get("by") == a.id]
             assert left, "the dead server's client is gone"

@@ -70,7 +70,7 @@ test('stopping unpauses only a room the playback paused; to the end, nothing is 
     whole.event({ kind: answer.answer, by: 'me', ids: answer.adds.map(() => id++) }, 'me');
   }
   assert.ok(whole.finished, `played to the end: ${whole.progress.done} of ${whole.total}`);
-  assert.equal(whole.progress.at, 3500);
+  assert.equal(whole.progress.at, 3600);
   assert.equal(whole.stop(), null);
   assert.equal(minutes(250000), '4:10');
 });

@@ -33,7 +33,7 @@ test('the sample reads whole: its checkpoints, events and keyframes', () => {
   assert.ok(isRecording(SAMPLE));
   const recording = readRecording(SAMPLE);
   assert.equal(recording.cutBytes, 0);
-  assert.deepEqual(recordingCounts(recording), { events: 18, keyframes: 5 });
+  assert.deepEqual(recordingCounts(recording), { events: 19, keyframes: 5 });
   const [first] = recording.records;
   assert.equal(first.type, 'checkpoint');
   assert.equal(first.at, 1763700000000);
@@ -44,13 +44,15 @@ test('the sample reads whole: its checkpoints, events and keyframes', () => {
   assert.deepEqual(first.state.links.map((l) => [l.link.source, l.link.target, l.link.distance, l.link.strength, l.attrs]),
     [[1, 2, 40, null, { weight: 1.5 }], [2, 3, null, 0.5, null]]);
   const events = recording.records.filter((r) => r.type === 'event');
-  assert.deepEqual(events.map((e) => e.seq), [1, ...Array.from({ length: 17 }, (_, k) => k + 3)]);
+  assert.deepEqual(events.map((e) => e.seq), [1, ...Array.from({ length: 18 }, (_, k) => k + 3)]);
   assert.deepEqual(events.find((e) => e.event.kind === 'pinned').event.detail, { id: 4, x: 1.5, y: -2.25 });
+  const failovers = events.filter((e) => e.event.kind === 'failover').map((e) => e.event.detail);
+  assert.deepEqual(failovers.map((d) => d.parameters?.charge ?? null), [null, 15], 'one from before failovers said them, one that does');
   const frames = recording.records.filter((r) => r.type === 'keyframe');
   assert.deepEqual(frames[2].ids, [1, 2, 3, 4, 5], 'a keyframe without ids has those of the one before');
   const at = keyframePositions(frames[1]).get(4);
   assert.ok(Math.abs(at.x - 20.25) < 0.01 && Math.abs(at.y + 7.125) < 0.01, JSON.stringify(at));
-  assert.equal(recordingSpan(recording), 3500);
+  assert.equal(recordingSpan(recording), 3600);
 });
 
 test('a tail cut short is left out and counted', () => {
@@ -59,7 +61,7 @@ test('a tail cut short is left out and counted', () => {
   const cut = SAMPLE.subarray(0, SAMPLE.length - 3);
   const recording = readRecording(cut);
   assert.equal(recording.cutBytes, cut.length - last);
-  assert.deepEqual(recordingCounts(recording), { events: 17, keyframes: 5 });
+  assert.deepEqual(recordingCounts(recording), { events: 18, keyframes: 5 });
 });
 
 test('a wrong CRC in the middle ends the recording there', () => {

@@ -244,17 +244,22 @@ test('events: params, settled/woke, clients, pins; shown once by seq; one event 
   assert.deepEqual(r.types(), ['pins', 'history']);
   applyEvent(s, ev(14, 'failover', { node: 'c', previous: 'b', pinned: [5, 4] }));
   assert.deepEqual(r.types(), ['history']);
+  // and its parameters, when it says them (a change just before may not have reached it)
+  applyEvent(s, ev(15, 'failover', { node: 'a', previous: 'c', pinned: [5, 4], params: { ...PARAMS, charge: 12 } }));
+  assert.equal(s.params.charge, 12);
+  assert.deepEqual(r.types(), ['params', 'history']);
+  s.params = { ...PARAMS };
   s.pinned.clear();
   r.take();
   // what changes nothing of the state is only shown: added (the frame brings the cells),
   // settled while settled, unknown kinds and odd shapes
-  applyEvent(s, ev(15, 'added', { by: 'c1', ids: [4] }));
-  applyEvent(s, ev(16, 'settled'));
-  applyEvent(s, ev(17, 'teleported', { whatever: [1] }));
+  applyEvent(s, ev(16, 'added', { by: 'c1', ids: [4] }));
+  applyEvent(s, ev(17, 'settled'));
+  applyEvent(s, ev(18, 'teleported', { whatever: [1] }));
   assert.deepEqual(r.types(), ['history', 'history', 'history']);
   assert.doesNotThrow(() => applyEvent(s, { type: 'event' }));
-  assert.doesNotThrow(() => applyEvent(s, { type: 'event', seq: 18, kind: 'params', params: 'nope' }));
-  assert.equal(s.lastSeq, 18);
+  assert.doesNotThrow(() => applyEvent(s, { type: 'event', seq: 19, kind: 'params', params: 'nope' }));
+  assert.equal(s.lastSeq, 19);
 });
 
 test('reconnect: replayed events already shown are skipped, a restarted server starts over', () => {
@@ -316,8 +321,9 @@ test('hello.pinned comes first, then the replayed events in order', () => {
   assert.doesNotThrow(() => applyHello(s, hello({ pinned: 'all' })));
 });
 
-test('hello.params, then the replayed params events after the last failover', () => {
+test('hello.params, then the replayed params events and failovers in order', () => {
   // The status a relay last had may be older than the events it replays (a frame interval).
+  // A failover that does not say its parameters (an older server) leaves hello's.
   const s = createState();
   const p = (charge) => ({ ...PARAMS, charge });
   applyHello(s, hello({ params: p(10), events: [ev(1, 'params', { params: p(20), changed: ['charge'] }), ev(2, 'joined'),
@@ -334,6 +340,13 @@ test('hello.params, then the replayed params events after the last failover', ()
   applyHello(s, hello({ params: p(10), events: [ev(1, 'failover', { node: 'b', pinned: [] }),
     ev(2, 'params', { params: p(50), changed: ['charge'] }), ev(3, 'params', { params: 'odd' })] }));
   assert.equal(s.params.charge, 50);
+  // A failover that says its parameters: they stand, and what came after them.
+  applyHello(s, hello({ params: p(10), events: [ev(1, 'params', { params: p(40), changed: ['charge'] }),
+    ev(2, 'failover', { node: 'b', pinned: [], params: p(35) })] }));
+  assert.equal(s.params.charge, 35);
+  applyHello(s, hello({ params: p(35), events: [ev(1, 'failover', { node: 'b', pinned: [], params: p(35) }),
+    ev(2, 'params', { params: p(60), changed: ['charge'] })] }));
+  assert.equal(s.params.charge, 60);
 });
 
 test('owners: runs from frames with ids, kept by frames without; an event only when they change', () => {

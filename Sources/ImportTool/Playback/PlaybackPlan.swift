@@ -123,9 +123,10 @@ struct PlaybackPlan: Sendable {
             pin(id, x, y)
         case (_, .unpinned(let id)):
             if model.pins[id] != nil { append(.unpin(id: id), answer: .unpinned) }
-        case (_, .failover(_, _, let pinned)):
+        case (_, .failover(_, _, let pinned, let parameters)):
             let kept = Set(pinned)
             for id in model.pins.keys.sorted() where !kept.contains(id) { append(.unpin(id: id), answer: .unpinned) }
+            if let parameters { params(parameters) }
         default:
             // settled, woke, joined, left, saved, unsaved, access: nothing a room is told to do;
             // restored: the checkpoint before it in the file holds the room it made.

@@ -62,7 +62,8 @@ package enum HistoryEventReading {
             guard case .string(let node)? = value["node"] else { return nil }
             var previous: String?
             if case .string(let name)? = value["previous"] { previous = name }
-            return .failover(node: node, previous: previous, pinned: ids(value["pinned"]) ?? [])
+            return .failover(node: node, previous: previous, pinned: ids(value["pinned"]) ?? [],
+                             parameters: value["params"].flatMap(StateFile.parameters(of:)))
         case .restored:
             // A checkpoint of the restored room follows it in its history: its cells and data
             // are taken from there (its wire form keeps them for clients).

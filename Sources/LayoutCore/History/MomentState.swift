@@ -175,9 +175,10 @@ public struct MomentState: Sendable {
             if contains(id) { pins[id] = (x, y) }
         case .unpinned(let id):
             pins[id] = nil
-        case .failover(_, _, let pinned):
+        case .failover(_, _, let pinned, let went):
             let kept = Set(pinned)
             pins = pins.filter { kept.contains($0.key) }
+            if let went { parameters = went }
         case .none, .membership, .relayed, .access, .restored:
             break
         }

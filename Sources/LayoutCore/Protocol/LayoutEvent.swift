@@ -50,8 +50,9 @@ public struct LayoutEvent: BusEvent, Equatable {
         /// An event a relay got from its room's owner: only its wire form is known.
         case relayed
         /// The server that steps the room now, the one before it (nil: unknown), and the cells
-        /// pinned as of the state it went on from.
-        case failover(node: String, previous: String?, pinned: [CellID])
+        /// pinned and the parameters as of the state it went on from (a history recorded before
+        /// failovers carried them has none).
+        case failover(node: String, previous: String?, pinned: [CellID], parameters: Parameters?)
         /// The room's access now, and the links rotated (none when only the mode changed).
         case access(mode: AccessMode, rotated: [LinkKind])
         /// The moment restored (ms since 1970), the cells the room holds now and those pinned,
@@ -168,12 +169,16 @@ public struct LayoutEvent: BusEvent, Equatable {
             writer.member("id", id)
         case .none, .relayed:
             break
-        case .failover(let node, let previous, let pinned):
+        case .failover(let node, let previous, let pinned, let parameters):
             writer.member("node", node)
             if let previous { writer.member("previous", previous) }
             if brief { return writer.member("n", pinned.count) }
             writer.raw(",\"pinned\":")
             writer.integers(pinned)
+            if let parameters {
+                writer.raw(",\"params\":")
+                ServerMessages.writeParameters(parameters, into: &writer)
+            }
         case .access(let mode, let rotated):
             writer.member("access", mode.rawValue)
             if !rotated.isEmpty && !brief {

@@ -241,7 +241,8 @@ package struct RoomLayout {
     private mutating func announceFailover(in room: Room, node: String, previous: String, leftBehind: [String]) {
         for client in leftBehind { room.presence(.left, of: client) }
         publish(LayoutEvent(kind: .failover, by: nil, tick: state.simulation.tick,
-                            detail: .failover(node: node, previous: previous, pinned: room.status.current.pinned)), to: room)
+                            detail: .failover(node: node, previous: previous, pinned: room.status.current.pinned,
+                                              parameters: state.simulation.parameters)), to: room)
         let data = currentDataMessage()
         room.publish(.dataAnswer(data?.bytes, everyone: true))
         if let data { room.pointers.tellEveryone(data) }
