@@ -90,6 +90,9 @@ def test_roles_hold_on_every_server(cluster, redis):
         for viewer in viewers:
             await wait_until_closed(viewer)
             assert viewer.closed == (4403, "room shared is private now")
+        # A server that does not step the room judges an export by the room's state in Redis,
+        # written right after the change (docs/cluster.md, "Access").
+        assert await wait_until_async(lambda: b'"mode":"private"' in (redis.call("GET", "fl:{shared}:state") or b""), timeout=5)
         for server in cluster:
             assert await closed_before_hello(server.room("shared")) == (4404, "room shared not found")
             assert export(server, "shared")[0] == 404
