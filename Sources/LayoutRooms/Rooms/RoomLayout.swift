@@ -163,11 +163,20 @@ package struct RoomLayout {
                     publishAccess(to: room)
                     keeper?.saveSoon()
                 }
+                // A joiner's `hello` has the parameters of every `params` event it replays: the
+                // status takes them now, not with the next step's (a joiner between the two had
+                // the old ones, and the event only as history); relays get it after the event.
+                let parametersChanged = events.contains { $0.kind == .params }
+                if parametersChanged {
+                    let parameters = state.simulation.parameters
+                    room.status.update { $0.parameters = parameters }
+                }
                 for (index, event) in events.enumerated() {
                     let seq = publish(event, to: room)
                     // The step this change made, if any, undoes the event that tells of it.
                     if index == 0 { state.undo.published(seq: seq) }
                 }
+                if parametersChanged { room.publish(.status) }
                 // Pointers at cells it removed end, after the event that removed them.
                 if state.membershipChanged, !room.pointers.isEmpty {
                     let simulation = state.simulation
