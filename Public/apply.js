@@ -69,10 +69,11 @@ function update(s, key, value, changes, type = key) {
 /**
  * A `hello` (first message of every connection, also after a reconnect): connected, with
  * the client id, the room (`room` only when it differs from the one the address named),
- * params (and the replayed `params` events newer than them), limits, clients, settled and the pins, and the parameters' specs
- * (`specs` only when they differ from the ones known: a newer server); the membership waits for
- * the full frame that follows. The replayed events not shown yet (seq > lastSeq) go to
- * `history`, restarted when the event seqs start over (a new server process).
+ * params (then those of the replayed `params` and `failover` events), limits, clients, settled
+ * and the pins, and the parameters' specs (`specs` only when they differ from the ones known:
+ * a newer server); the membership waits for the full frame that follows. The replayed events
+ * not shown yet (seq > lastSeq) go to `history`, restarted when the event seqs start over (a
+ * new server process).
  */
 export function applyHello(s, msg) {
   const changes = new Map([['connection', undefined], ['limits', undefined], ['params', undefined], ['pins', undefined]]);

@@ -249,9 +249,12 @@ package struct RoomLayout {
     /// and everyone, here and through the relays, hears the event and gets the data as of it.
     private mutating func announceFailover(in room: Room, node: String, previous: String, leftBehind: [String]) {
         for client in leftBehind { room.presence(.left, of: client) }
+        // The status a joiner's hello has, as the event says (not what the relays last heard).
+        let parameters = state.simulation.parameters
+        room.status.update { $0.parameters = parameters }
         publish(LayoutEvent(kind: .failover, by: nil, tick: state.simulation.tick,
                             detail: .failover(node: node, previous: previous, pinned: room.status.current.pinned,
-                                              parameters: state.simulation.parameters)), to: room)
+                                              parameters: parameters)), to: room)
         let data = currentDataMessage()
         room.publish(.dataAnswer(data?.bytes, everyone: true))
         if let data { room.pointers.tellEveryone(data) }
