@@ -44,8 +44,14 @@ def test_a_relays_client_scrubs_the_owners_history_and_restores_through_it(clust
             cleared = await b.event("cleared", by=a.id)
 
             # The relay's client lists what the owner's client lists (the stream is read at
-            # each request: the clear just made is there).
-            owned, relayed = await history(a), await history(b)
+            # each request: the clear just made is there once the owner's write of it reached
+            # Redis, which may come a moment after b heard the event).
+            owned = await history(a)
+            for _ in range(50):
+                relayed = await history(b)
+                if any(e["seq"] == cleared["seq"] for e in relayed["events"]):
+                    break
+                await asyncio.sleep(0.1)
             def upto_clear(listing):
                 return [e for e in listing["events"] if e["seq"] <= cleared["seq"]]
             assert upto_clear(relayed) == upto_clear(owned), (relayed["events"], owned["events"])
