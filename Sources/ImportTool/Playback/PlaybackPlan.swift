@@ -191,10 +191,7 @@ struct PlaybackPlan: Sendable {
     private mutating func params(_ recorded: Parameters) {
         var target = recorded
         target.paused = true
-        var change = ParameterChange()
-        for spec in Parameters.table where spec.value(in: target) != spec.value(in: room) {
-            change[spec] = spec.value(in: target)
-        }
+        let change = ParameterChange(from: room, to: target)
         guard !change.isEmpty else { return }
         room = target
         append(.params(change), answer: .params)

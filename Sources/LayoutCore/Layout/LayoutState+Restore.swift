@@ -52,10 +52,10 @@ extension LayoutState {
                                   detail: .restored(moment: moment, ids: simulation.ids, pinned: simulation.pinnedIDs, records: records, links: links), at: now)]
         // Parameters it brought back come as they come after any change: whole, in a `params`
         // event, which is how every client keeps them (a `restored` does not carry them).
-        let changed = Parameters.table.filter { $0.value(in: parametersBefore) != $0.value(in: simulation.parameters) }.map(\.name)
-        if !changed.isEmpty {
+        let change = ParameterChange(from: parametersBefore, to: simulation.parameters)
+        if !change.isEmpty {
             events.append(LayoutEvent(kind: .params, by: client, tick: simulation.tick,
-                                      detail: .params(simulation.parameters, changed: changed), at: now))
+                                      detail: .params(simulation.parameters, changed: change.entries.map(\.spec.name)), at: now))
         }
         return events
     }

@@ -9,6 +9,13 @@ public struct ParameterChange: Equatable, Sendable {
 
     public init() {}
 
+    /// The change that takes `old` to `new`: the values that differ, as `new` has them.
+    public init(from old: Parameters, to new: Parameters) {
+        for spec in Parameters.table where spec.value(in: old) != spec.value(in: new) {
+            values[spec.name] = spec.value(in: new)
+        }
+    }
+
     public var isEmpty: Bool { values.isEmpty }
 
     public subscript(spec: ParameterSpec) -> ParameterValue? {

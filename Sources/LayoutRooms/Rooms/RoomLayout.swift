@@ -163,14 +163,9 @@ package struct RoomLayout {
                     publishAccess(to: room)
                     keeper?.saveSoon()
                 }
-                // A joiner's `hello` has the parameters of every `params` event it replays: the
-                // status takes them now, not with the next step's (a joiner between the two had
-                // the old ones, and the event only as history); relays get it after the event.
+                // Relays get the status after the event (a joiner here has it before).
                 let parametersChanged = events.contains { $0.kind == .params }
-                if parametersChanged {
-                    let parameters = state.simulation.parameters
-                    room.status.update { $0.parameters = parameters }
-                }
+                if parametersChanged { statusTakesParameters(room) }
                 for (index, event) in events.enumerated() {
                     let seq = publish(event, to: room)
                     // The step this change made, if any, undoes the event that tells of it.
@@ -249,12 +244,11 @@ package struct RoomLayout {
     /// and everyone, here and through the relays, hears the event and gets the data as of it.
     private mutating func announceFailover(in room: Room, node: String, previous: String, leftBehind: [String]) {
         for client in leftBehind { room.presence(.left, of: client) }
-        // The status a joiner's hello has, as the event says (not what the relays last heard).
-        let parameters = state.simulation.parameters
-        room.status.update { $0.parameters = parameters }
+        // As the event says (not what the relays last heard).
+        statusTakesParameters(room)
         publish(LayoutEvent(kind: .failover, by: nil, tick: state.simulation.tick,
                             detail: .failover(node: node, previous: previous, pinned: room.status.current.pinned,
-                                              parameters: parameters)), to: room)
+                                              parameters: state.simulation.parameters)), to: room)
         let data = currentDataMessage()
         room.publish(.dataAnswer(data?.bytes, everyone: true))
         if let data { room.pointers.tellEveryone(data) }
@@ -269,6 +263,15 @@ package struct RoomLayout {
             dataMessage = (state.dataVersion, bytes.map { OutgoingMessage($0) })
         }
         return dataMessage?.message
+    }
+
+    /// The room's status takes the parameters before an event that says them is published: a
+    /// joiner's `hello` has the parameters of every `params` or `failover` event it replays (with
+    /// the next step's status, a joiner between the two had the old ones, the event only as
+    /// history).
+    private func statusTakesParameters(_ room: Room) {
+        let parameters = state.simulation.parameters
+        room.status.update { $0.parameters = parameters }
     }
 
     /// The room's access to its board (this server's handshakes and connections) and, when it

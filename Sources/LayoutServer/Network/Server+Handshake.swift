@@ -54,7 +54,8 @@ extension Server {
             // Whoever made the room is its owner, whatever they brought (a link to a room that
             // was forgotten since makes a new one). In a cluster, whether this joiner made it is
             // known only once the room is: the owner's secret waits until then (`admitToRoom`).
-            joining[wsi] = (room, credential, creator, MessageBatch.asked(inOffer: header(wsi, WSI_TOKEN_PROTOCOL)))
+            joining[wsi] = Joining(room: room, credential: credential, creator: creator,
+                                   batches: MessageBatch.asked(inOffer: header(wsi, WSI_TOKEN_PROTOCOL)))
             return nil
         case .refused(let status, let why):
             return .init(status, "WebSocket from \(peerAddress(wsi)) to \(why)")

@@ -8,7 +8,8 @@ import LayoutRooms
 extension Server {
     func opened(_ wsi: OpaquePointer) -> Int32 {
         upgraded(wsi)
-        guard let (room, credential, creator, batches) = joining.removeValue(forKey: wsi) else { return -1 }
+        guard let joined = joining.removeValue(forKey: wsi) else { return -1 }
+        let room = joined.room
         let number = clientNumbers.take()
         // In a cluster the server's name makes the id unique across servers.
         let client = cluster.map { "c\(number)@\($0.name)" } ?? "c\(number)"
@@ -20,9 +21,9 @@ extension Server {
                               bucket: TokenBucket(rate: config.limits.messagesPerSecond,
                                                   burst: config.limits.messageBurst, now: Uptime.seconds()),
                               life: ConnectionLife(roomReady: room.isReady, now: Uptime.seconds()),
-                              credential: credential)
-        session.pendingOwner = creator
-        session.batching = batches
+                              credential: joined.credential)
+        session.pendingOwner = joined.creator
+        session.batching = joined.batches
         sessions.insert(session)
         if !binary { room.textReaders.add(1, ordering: .relaxed) }
         SocketQueue.reportWritableWhenSent(lws_get_socket_fd(wsi))

@@ -60,9 +60,8 @@ public final class Server {
 
     /// The WebSocket sessions, by wsi, client id and room.
     var sessions = SessionDirectory<Session>()
-    /// Handshakes admitted to a room (and counted in it) that are not WebSockets yet, with the
-    /// link each brought, and the owner's secret of a room made for it.
-    var joining: [OpaquePointer: (room: Room, credential: Credential, creator: LinkSecret?, batches: Bool)] = [:]
+    /// Handshakes admitted to a room (and counted in it) that are not WebSockets yet.
+    var joining: [OpaquePointer: Joining] = [:]
     var connections: ConnectionTable
     /// Each admitted connection's id in `connections`, both ways.
     var connectionIDs = TwoWayMap<OpaquePointer, ConnectionTable.ID>()
